@@ -1,0 +1,6 @@
+// Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.
+import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
+
+export const migrations = [
+  { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
+];

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { appRouter } from '../routers/app-router.ts';
+import { problemSchema } from './problem.ts';
+import { restProcedures } from './procedures.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input: malformed JSON, a malformed id, or fields that fail validation (see `issues`)',
+  401: 'No valid session cookie',
+  404: 'No such resource in the caller’s organization',
+  409: 'Conflicts with the current state of the resource',
+  413: 'Request body too large',
+  415: 'Unsupported Content-Type',
+  429: 'Too many requests; see the Retry-After header',
+  500: 'Unexpected error',
+  503: 'A dependency (database, object store) is unavailable; try again',
+};
+
+type Operation = {
+  security?: unknown[];
+  parameters?: { in: string }[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+};
+
+/**
+ * The OpenAPI 3.1 document of every /api route, generated from the procedures and then
+ * brought in line with what the REST facade really answers: each operation's own success
+ * status (201, 202), problem-details error responses, and the `session` cookie scheme.
+ */
+export function buildOpenApiDocument(): OpenAPIObject {
+  const document = generateOpenApiDocument(appRouter, {
+    title: 'Deck service API',
+    description:
+      'Manage sales presentation decks. Sign in with `POST /api/auth/login`; the `session` cookie it sets ' +
+      'authenticates every other route. Errors are RFC 9457 problem details (`application/problem+json`). ' +
+      'The same procedures are served to TypeScript clients over tRPC at `/trpc`.',
+    version,
+    baseUrl: '/api',
+    securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' } },
+  });
+
+  const problemJsonSchema = z.toJSONSchema(problemSchema) as Record<string, unknown>;
+  delete problemJsonSchema.$schema;
+  delete problemJsonSchema.id;
+  const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
+  schemas.Problem = problemJsonSchema;
+
+  const responses: Record<string, unknown> = {};
+  for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
+    responses[`Problem${status}`] = {
+      description,
+      content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+    };
+  }
+  document.components = { ...document.components, schemas, responses } as OpenAPIObject['components'];
+
+  for (const { route, successStatus } of restProcedures) {
+    const operation = (document.paths as Record<string, Record<string, Operation>>)[route.path]?.[
+      route.method.toLowerCase()
+    ];
+    if (!operation) continue;
+    const success = operation.responses['200'];
+    const statuses = errorStatusesOf(operation, route.errorResponses);
+    operation.responses = { [String(successStatus)]: success };
+    for (const status of statuses) {
+      operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
+    }
+  }
+  return document;
+}
+
+function errorStatusesOf(operation: Operation, declared: unknown): number[] {
+  const statuses = new Set<number>([400, 500, 503]);
+  if (operation.security?.length) statuses.add(401);
+  if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
+  if (operation.requestBody) {
+    statuses.add(413);
+    statuses.add(415);
+  }
+  // A procedure names its own further outcomes (409, 429, …) in `openapi.errorResponses`.
+  const extra = Array.isArray(declared) ? declared : Object.keys(declared ?? {}).map(Number);
+  for (const status of extra) statuses.add(Number(status));
+  return [...statuses].sort((a, b) => a - b);
+}

@@ -1,0 +1,130 @@
+import { STATUS_CODES } from 'node:http';
+import { ConnectionException, DriverException } from '@mikro-orm/core';
+import type { TRPCError } from '@trpc/server';
+import type { Context as KoaContext } from 'koa';
+import { z } from 'zod';
+import type { Issue } from '../routers/errors.ts';
+import { RetryLater } from '../routers/errors.ts';
+import { issuesOf } from '../routers/issues.ts';
+
+/** RFC 9457 problem details: the one error body of every /api route. */
+export interface Problem {
+  type: 'about:blank';
+  title: string;
+  status: number;
+  code: string;
+  detail: string;
+  issues?: Issue[];
+}
+
+export const problemSchema = z
+  .object({
+    type: z.literal('about:blank'),
+    title: z.string(),
+    status: z.int(),
+    code: z.string().meta({ description: 'Stable machine-readable word, e.g. NOT_FOUND' }),
+    detail: z.string(),
+    issues: z
+      .array(z.object({ path: z.array(z.union([z.string(), z.number()])), message: z.string() }))
+      .optional()
+      .meta({ description: 'Present on validation errors: one entry per offending field' }),
+  })
+  .meta({ id: 'Problem' });
+
+const CODE_BY_STATUS: Record<number, string> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  500: 'INTERNAL_SERVER_ERROR',
+  501: 'NOT_IMPLEMENTED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+export function problem(status: number, detail: string, issues?: Issue[]): Problem {
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status] ?? 'Error',
+    status,
+    code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
+    detail,
+    ...(issues ? { issues } : {}),
+  };
+}
+
+/** The status a tRPC error code stands for (PARSE_ERROR is a client's malformed body). */
+const STATUS_BY_TRPC_CODE: Partial<Record<TRPCError['code'], number>> = {
+  PARSE_ERROR: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_SUPPORTED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE_CONTENT: 422,
+  TOO_MANY_REQUESTS: 429,
+  NOT_IMPLEMENTED: 501,
+  SERVICE_UNAVAILABLE: 503,
+};
+
+/** True for failures of the database itself (unreachable, shutting down), not of a query. */
+export function isDependencyDown(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof ConnectionException) return true;
+    const code = (e as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03'].includes(code)
+    ) {
+      return true;
+    }
+    if (e instanceof DriverException && /connection|terminat/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+export interface ShapedError {
+  problem: Problem;
+  retryAfterSeconds?: number;
+  /** Unexpected: log it with its stack (the client sees only a generic detail). */
+  unexpected: boolean;
+}
+
+/** Maps any error a procedure raised to the problem the client sees. Never leaks internals. */
+export function problemFromTrpcError(error: TRPCError): ShapedError {
+  if (error.code === 'INTERNAL_SERVER_ERROR') {
+    if (isDependencyDown(error.cause)) {
+      return {
+        problem: problem(503, 'A service this request depends on is unavailable; try again shortly'),
+        retryAfterSeconds: 5,
+        unexpected: true,
+      };
+    }
+    return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
+  }
+  const status = STATUS_BY_TRPC_CODE[error.code] ?? 500;
+  const issues = issuesOf(error);
+  const detail =
+    error.code === 'PARSE_ERROR'
+      ? 'The request body is not valid JSON'
+      : issues && error.cause?.name === 'ZodError'
+        ? 'The request is not valid: see issues'
+        : error.message;
+  const retryAfterSeconds = error.cause instanceof RetryLater ? error.cause.retryAfterSeconds : undefined;
+  return { problem: problem(status, detail, issues), retryAfterSeconds, unexpected: status >= 500 };
+}
+
+export function sendProblem(ctx: KoaContext, value: Problem, retryAfterSeconds?: number): void {
+  ctx.status = value.status;
+  ctx.type = 'application/problem+json';
+  ctx.body = JSON.stringify(value);
+  if (retryAfterSeconds !== undefined) ctx.set('Retry-After', String(retryAfterSeconds));
+}

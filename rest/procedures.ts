@@ -1,0 +1,28 @@
+import { appRouter } from '../routers/app-router.ts';
+import type { Meta } from '../routers/trpc.ts';
+
+type OpenApiRoute = NonNullable<Meta['openapi']>;
+
+export interface RestProcedure {
+  /** The procedure's dotted path in the router, e.g. `decks.create`. */
+  path: string;
+  route: OpenApiRoute;
+  successStatus: number;
+}
+
+/** Every procedure that has a REST route, read once from the router's metadata (`_def.procedures` is flat, keyed by dotted path). */
+export const restProcedures: RestProcedure[] = Object.entries(
+  appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>,
+)
+  .filter(([, procedure]) => procedure._def.meta?.openapi)
+  .map(([path, procedure]) => ({
+    path,
+    route: procedure._def.meta!.openapi!,
+    successStatus: procedure._def.meta!.successStatus ?? 200,
+  }));
+
+const statusByPath = new Map(restProcedures.map((p) => [p.path, p.successStatus]));
+
+export function successStatusOf(procedurePath: string): number {
+  return statusByPath.get(procedurePath) ?? 200;
+}

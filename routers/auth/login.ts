@@ -1,0 +1,55 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { User } from '../../entities/User.ts';
+import { decoyPasswordHash, verifyPassword } from '../../server/passwords.ts';
+import { tooManyRequests } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { publicProcedure } from '../trpc.ts';
+import { currentUserOutput, emailAddress } from './auth.schema.ts';
+import { currentUser } from './current-user.ts';
+import { clearLoginFailures, recordLoginFailure, secondsUntilLoginAllowed } from './login-throttle.ts';
+
+export const loginInput = z.strictObject({
+  email: emailAddress,
+  password: z.string().min(1).max(1024),
+});
+
+export const login = publicProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/auth/login',
+      tags: ['auth'],
+      summary: 'Sign in; sets the `session` cookie',
+      protect: false,
+      errorResponses: [429],
+    },
+  })
+  .input(loginInput)
+  .output(currentUserOutput)
+  .mutation(async ({ ctx, input }) => {
+    const limits = ctx.services.config.loginThrottle;
+    const wait = await secondsUntilLoginAllowed(ctx.em, input.email, ctx.clientAddress, limits);
+    if (wait > 0) throw tooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
+
+    const user = await ctx.em.findOne(User, { email: input.email });
+    // Verify against a decoy when the e-mail is unknown: both failures take the same time.
+    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
+    if (!user || !valid) {
+      await recordLoginFailure(ctx.em, input.email, ctx.clientAddress, limits);
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Wrong e-mail or password' });
+    }
+
+    await clearLoginFailures(ctx.em, input.email);
+    const output = await currentUser(ctx.em, user.id);
+    recordEvent(ctx.em, {
+      organizationId: output.organization.id,
+      aggregateType: 'user',
+      eventType: 'user.logged_in',
+      aggregateId: user.id,
+      payload: { user: output.user },
+    });
+    await ctx.em.flush();
+    await ctx.session.signIn(user.id);
+    return output;
+  });

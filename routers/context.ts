@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UserRole } from '../entities/User.ts';
+import type { AppConfig } from '../server/config.ts';
+import type { Logger } from '../server/logger.ts';
+
+/** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
+export interface Services {
+  config: AppConfig;
+  logger: Logger;
+}
+
+/** Who is calling, resolved from the session on each request. */
+export interface Auth {
+  userId: string;
+  organizationId: string;
+  role: UserRole;
+}
+
+/**
+ * How a procedure signs a caller in or out. Transports with cookies (REST, /trpc) bind it
+ * to koa-session; in-process callers have no session and get `noSession`.
+ */
+export interface SessionControl {
+  signIn(userId: string): Promise<void>;
+  signOut(): Promise<void>;
+}
+
+export interface Context {
+  /** A fresh EntityManager fork for this call: its identity map is never shared. */
+  em: EntityManager;
+  services: Services;
+  auth: Auth | null;
+  session: SessionControl;
+  requestId: string;
+  /** The client's address, for throttling; `in-process` for scripts. */
+  clientAddress: string;
+  /** True only for operators' in-process calls (admin CLI, seeding); never over HTTP. */
+  operator: boolean;
+}
+
+export const noSession: SessionControl = {
+  async signIn() {},
+  async signOut() {},
+};

@@ -1,0 +1,32 @@
+import { recordEvent } from '../events/record-event.ts';
+import { successOutput } from '../shared.schema.ts';
+import { authedProcedure } from '../trpc.ts';
+import { deckIdInput, toDeckOutput } from './deck.schema.ts';
+import { findDeck } from './find-deck.ts';
+
+export const deleteDeck = authedProcedure
+  .meta({
+    openapi: {
+      method: 'DELETE',
+      path: '/decks/{deckId}',
+      tags: ['decks'],
+      summary: 'Delete a deck with its slides, FAQs, action configs, intro and jobs',
+    },
+  })
+  .input(deckIdInput)
+  .output(successOutput)
+  .mutation(async ({ ctx, input }) => {
+    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
+    // Everything that belongs to the deck goes with it through ON DELETE CASCADE.
+    recordEvent(ctx.em, {
+      organizationId: ctx.auth.organizationId,
+      aggregateType: 'deck',
+      eventType: 'deck.deleted',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: toDeckOutput(deck),
+    });
+    ctx.em.remove(deck);
+    await ctx.em.flush();
+    return { success: true as const };
+  });

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { recordEvent } from '../events/record-event.ts';
+import { authedProcedure } from '../trpc.ts';
+import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
+import { findDeck } from './find-deck.ts';
+
+export const updateDeckInput = z.strictObject({
+  deckId: z.uuid(),
+  name: deckName.optional(),
+  /** null clears the deck's voice (narration then uses the default voice). */
+  voiceId: voiceId.nullable().optional(),
+});
+
+export const updateDeck = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PATCH',
+      path: '/decks/{deckId}',
+      tags: ['decks'],
+      summary: 'Rename a deck or set its voice',
+    },
+  })
+  .input(updateDeckInput)
+  .output(deckOutput)
+  .mutation(async ({ ctx, input }) => {
+    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
+    const changed =
+      (input.name !== undefined && input.name !== deck.name) ||
+      (input.voiceId !== undefined && input.voiceId !== deck.voiceId);
+    // An update that changes nothing is answered with the deck as it is, and writes no event.
+    if (!changed) return toDeckOutput(deck);
+
+    if (input.name !== undefined) deck.name = input.name;
+    if (input.voiceId !== undefined) deck.voiceId = input.voiceId;
+    deck.updatedAt = new Date();
+    const output = toDeckOutput(deck);
+    recordEvent(ctx.em, {
+      organizationId: ctx.auth.organizationId,
+      aggregateType: 'deck',
+      eventType: 'deck.updated',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: output,
+    });
+    await ctx.em.flush();
+    return output;
+  });

@@ -1,0 +1,42 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Auth, Context } from './context.ts';
+import { issuesOf } from './issues.ts';
+
+/**
+ * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
+ * facade answers with and the OpenAPI document states (201 for creates, 202 for jobs).
+ */
+export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 202 }>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // tRPC clients get tRPC's own error shape, with field issues added and no stack trace.
+    errorFormatter({ shape, error }) {
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, data: { ...data, issues: issuesOf(error) } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure;
+
+/** Needs a signed-in user; narrows `ctx.auth` for everything after it. */
+export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.auth) {
+    throw new TRPCError({
+      code: 'UNAUTHORIZED',
+      message: 'Sign in first: this route needs a valid session cookie',
+    });
+  }
+  return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });
+});
+
+/** Only for operators' in-process calls; over HTTP it does not exist. */
+export const operatorProcedure = t.procedure.use(({ ctx, next }) => {
+  if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
+  return next();
+});

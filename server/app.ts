@@ -1,0 +1,139 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import session from 'koa-session';
+import { createDocsRouter } from '../rest/docs-page.ts';
+import { problemDetails } from '../rest/error-middleware.ts';
+import { createRestHandler } from '../rest/openapi-bridge.ts';
+import { buildOpenApiDocument } from '../rest/openapi-document.ts';
+import { problem, sendProblem } from '../rest/problem.ts';
+import { allowedMethods, createApiRouter } from '../rest/routes.ts';
+import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
+import { appRouter } from '../routers/app-router.ts';
+import type { Services } from '../routers/context.ts';
+import type { AppConfig } from './config.ts';
+import { type Database, openDatabase } from './database.ts';
+import { createKoaContextFactory } from './koa-context.ts';
+import type { Logger } from './logger.ts';
+import { requestLogging } from './request-logging.ts';
+import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
+
+export interface RunningApp {
+  services: Services;
+  database: Database;
+  server: Server;
+  /** e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** Stop accepting, finish in-flight requests, close the pool, stop the embedded database. */
+  close(): Promise<void>;
+}
+
+/** Composes the Koa application: middleware order is the order requests pass through. */
+export function createKoaApp(database: Database, services: Services): { app: Koa; markShuttingDown(): void } {
+  const { config, logger } = services;
+  const app = new Koa({ proxy: config.trustProxy, keys: [config.session.secret] });
+  // Koa would print errors itself; the problem-details middleware already logged them.
+  app.silent = true;
+  let shuttingDown = false;
+
+  const createContext = createKoaContextFactory(database.orm, services);
+  const health = new Router();
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  health.get('/readyz', async (ctx) => {
+    if (shuttingDown) return sendProblem(ctx, problem(503, 'Shutting down'));
+    try {
+      await database.orm.em.getConnection().execute('select 1');
+      ctx.body = { status: 'ready' };
+    } catch {
+      sendProblem(ctx, problem(503, 'The database is not reachable'), 5);
+    }
+  });
+
+  const apiRouter = createApiRouter(
+    createRestHandler({ router: appRouter, createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
+  );
+
+  app.use(requestLogging(logger));
+  app.use(problemDetails(logger));
+  app.use(
+    session(
+      {
+        key: 'session',
+        maxAge: config.session.maxAgeMs,
+        httpOnly: true,
+        sameSite: 'lax',
+        signed: true,
+        renew: true,
+        store: createSessionStore(database.orm),
+      },
+      app,
+    ),
+  );
+  // Secure cookies whenever the client reached us over https (behind a proxy: TRUST_PROXY).
+  app.use(async (ctx, next) => {
+    if (ctx.sessionOptions) ctx.sessionOptions.secure = ctx.secure;
+    await next();
+  });
+  app.use(health.routes());
+  app.use(createDocsRouter(buildOpenApiDocument()).routes());
+  app.use(
+    createTrpcEndpoint({ router: appRouter, createContext, bodyLimitBytes: config.jsonBodyLimitBytes }),
+  );
+  app.use(apiRouter.routes());
+  app.use(allowedMethods(apiRouter));
+
+  return {
+    app,
+    markShuttingDown() {
+      shuttingDown = true;
+    },
+  };
+}
+
+/** Opens the database (embedded or configured), migrates, and listens. */
+export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
+  const database = await openDatabase(config, logger);
+  const services: Services = { config, logger };
+  const { app, markShuttingDown } = createKoaApp(database, services);
+  await deleteExpiredSessions(database.orm);
+
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  }).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    services,
+    database,
+    server,
+    url,
+    close() {
+      closing ??= (async () => {
+        markShuttingDown();
+        await closeServer(server, config.shutdownTimeoutMs);
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Stops accepting; idle keep-alive sockets close now, busy ones when their response is done. */
+async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearTimeout(timer);
+}

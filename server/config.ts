@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, read once from the environment at start.
+ * A bad value stops the process with one line per problem (see `loadConfig`).
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-in-production';
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+      .optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SESSION_MAX_AGE_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(24 * 7),
+    TRUST_PROXY: booleanFlag.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    JSON_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+    LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
+    SEED_DEMO: booleanFlag.default(true),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && (!env.SESSION_SECRET || env.SESSION_SECRET === DEV_SESSION_SECRET)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_SECRET'],
+        message: 'is required in production (a random string of at least 32 characters)',
+      });
+    }
+  });
+
+export type AppConfig = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.output<typeof environmentSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    port: env.PORT,
+    host: env.HOST,
+    /** Where clients reach this service; used for absolute links it hands out. */
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    database: {
+      /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */
+      url: env.DATABASE_URL,
+      poolMax: env.DATABASE_POOL_MAX,
+      embeddedPort: env.EMBEDDED_POSTGRES_PORT,
+    },
+    session: {
+      secret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
+      maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3600 * 1000,
+    },
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    jsonBodyLimitBytes: env.JSON_BODY_LIMIT_BYTES,
+    loginThrottle: {
+      maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
+      maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+    },
+    seedDemo: env.SEED_DEMO,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    // Name the variable and the rule, never echo the value: it may be a secret.
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return toConfig(parsed.data);
+}

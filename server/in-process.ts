@@ -1,0 +1,20 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createCaller } from '../routers/app-router.ts';
+import { type Auth, type Context, noSession, type Services } from '../routers/context.ts';
+
+/**
+ * A caller for operators' scripts, running procedures in this process with no HTTP in
+ * between: `operator` unlocks the admin procedures; `auth` (optional) acts as that user.
+ */
+export function createInProcessCaller(orm: MikroORM, services: Services, auth: Auth | null = null) {
+  const context: Context = {
+    em: orm.em.fork(),
+    services,
+    auth,
+    session: noSession,
+    requestId: 'in-process',
+    clientAddress: 'in-process',
+    operator: true,
+  };
+  return createCaller(context);
+}

@@ -1,0 +1,33 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from './logger.ts';
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/**
+ * Gives each request an id (the caller's `X-Request-Id` when it is sane), a child logger
+ * carrying it, and one log line when it ends: method, path (no query string: it may hold
+ * tokens), status and duration. Headers and bodies are never logged.
+ */
+export function requestLogging(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    const incoming = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.logger = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const line = {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      };
+      if (ctx.status >= 500) ctx.state.logger.error(line, 'request');
+      else ctx.state.logger.info(line, 'request');
+    }
+  };
+}

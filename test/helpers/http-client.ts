@@ -1,0 +1,94 @@
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body (undefined when the body is not JSON). */
+  body: any;
+}
+
+/**
+ * A tiny HTTP client with a cookie jar, speaking to the app over real HTTP (fetch).
+ * Cookies are kept by name, as a browser would for one site.
+ */
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly cookies = new Map<string, string>();
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl;
+  }
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async request(
+    method: string,
+    path: string,
+    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ): Promise<HttpResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(new URL(path, this.baseUrl), { method, headers, body, redirect: 'manual' });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index);
+      const value = pair!.slice(index + 1);
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, text, body: parsed };
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.request('GET', path, { headers });
+  }
+  post(path: string, json?: unknown) {
+    return this.request('POST', path, { json });
+  }
+  put(path: string, json?: unknown) {
+    return this.request('PUT', path, { json });
+  }
+  patch(path: string, json?: unknown) {
+    return this.request('PATCH', path, { json });
+  }
+  delete(path: string) {
+    return this.request('DELETE', path);
+  }
+}
+
+/** Asserts the RFC 9457 shape every error shares; returns the body for further checks. */
+export function expectProblem(response: HttpResponse, status: number, code: string) {
+  if (response.status !== status || response.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${response.status}: ${response.text}`);
+  }
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.startsWith('application/problem+json')) throw new Error(`problem content-type, got ${type}`);
+  const body = response.body as Record<string, unknown>;
+  for (const key of ['type', 'title', 'status', 'code', 'detail']) {
+    if (!(key in body)) throw new Error(`problem body lacks ${key}: ${response.text}`);
+  }
+  if (body.status !== status) throw new Error(`problem status ${String(body.status)} != ${status}`);
+  if (/\bat .+:\d+:\d+/.test(response.text)) throw new Error(`stack trace in problem body: ${response.text}`);
+  return body as {
+    type: string;
+    title: string;
+    status: number;
+    code: string;
+    detail: string;
+    issues?: any[];
+  };
+}

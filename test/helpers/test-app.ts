@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { type RunningApp, startApp } from '../../server/app.ts';
+import { loadConfig } from '../../server/config.ts';
+import { createDatabaseIfMissing } from '../../server/embedded-database.ts';
+import { createInProcessCaller } from '../../server/in-process.ts';
+import { HttpClient } from './http-client.ts';
+
+export interface TestApp {
+  app: RunningApp;
+  url: string;
+  databaseUrl: string;
+  /** Every log line the app wrote, as text. */
+  logs: () => string;
+  /** Creates a user (and its organization when new) through the admin procedure. */
+  createUser(input: { organization: string; email: string; password: string; name?: string }): Promise<{
+    organizationId: string;
+    userId: string;
+  }>;
+  /** A client with its own cookie jar. */
+  client(): HttpClient;
+  /** Creates a user in a new organization and returns a client signed in as them. */
+  signedInClient(
+    organization?: string,
+  ): Promise<HttpClient & { organizationId: string; userId: string; email: string; password: string }>;
+  close(): Promise<void>;
+}
+
+/** A fresh, empty database on the run's PostgreSQL server. */
+export async function createTestDatabase(): Promise<string> {
+  const serverUrl = new URL(inject('databaseServerUrl'));
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  await createDatabaseIfMissing(serverUrl.toString(), name);
+  serverUrl.pathname = `/${name}`;
+  return serverUrl.toString();
+}
+
+/** The real app, on a fresh database, listening on an ephemeral loopback port. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const databaseUrl = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  let logText = '';
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      logText += chunk.toString();
+      callback();
+    },
+  });
+  const app = await startApp(config, pino({ level: config.logLevel }, sink));
+  let users = 0;
+
+  const testApp: TestApp = {
+    app,
+    url: app.url,
+    databaseUrl,
+    logs: () => logText,
+    createUser: (input) => createInProcessCaller(app.database.orm, app.services).admin.createUser(input),
+    client: () => new HttpClient(app.url),
+    async signedInClient(organization = `Org ${randomBytes(4).toString('hex')}`) {
+      users += 1;
+      const email = `user${users}-${randomBytes(4).toString('hex')}@example.test`;
+      const password = `pw-${randomBytes(8).toString('hex')}`;
+      const ids = await testApp.createUser({ organization, email, password });
+      const client = testApp.client();
+      const response = await client.post('/api/auth/login', { email, password });
+      if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
+      return Object.assign(client, ids, { email, password });
+    },
+    close: () => app.close(),
+  };
+  return testApp;
+}
