@@ -47,7 +47,6 @@ export function buildOpenApiDocument(): OpenAPIObject {
 
   const problemJsonSchema = z.toJSONSchema(problemSchema) as Record<string, unknown>;
   delete problemJsonSchema.$schema;
-  delete problemJsonSchema.id;
   const schemas = (document.components?.schemas ?? {}) as Record<string, unknown>;
   for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   schemas.Problem = problemJsonSchema;

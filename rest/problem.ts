@@ -29,7 +29,7 @@ export const problemSchema = z
       .optional()
       .meta({ description: 'Present on validation errors: one entry per offending field' }),
   })
-  .meta({ id: 'Problem' });
+  .meta({ description: 'RFC 9457 problem details' });
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'BAD_REQUEST',

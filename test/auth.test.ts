@@ -140,7 +140,7 @@ describe('POST /api/auth/logout', () => {
     const rows = await t.app.database.orm.em
       .getConnection()
       .execute('select count(*)::int as n from session where user_id = ?', [client.userId]);
-    expect(rows[0].n).toBe(0);
+    expect(rows[0]?.n).toBe(0);
   });
 
   it('gives a new session key at each login and drops the one presented (no session fixation)', async () => {

@@ -6,13 +6,14 @@ import { USER_ROLES, User } from '../../entities/User.ts';
 import { hashPassword } from '../../server/passwords.ts';
 import { emailAddress } from '../auth/auth.schema.ts';
 import { conflict } from '../errors.ts';
+import { text } from '../shared.schema.ts';
 import { operatorProcedure } from '../trpc.ts';
 
 export const createUserInput = z.strictObject({
-  organization: z.string().trim().min(1).max(200),
+  organization: text().trim().min(1).max(200),
   email: emailAddress,
-  password: z.string().min(8, 'must be at least 8 characters').max(1024),
-  name: z.string().trim().min(1).max(200).optional(),
+  password: text().min(8, 'must be at least 8 characters').max(1024),
+  name: text().trim().min(1).max(200).optional(),
   role: z.enum(USER_ROLES).optional(),
 });
 

@@ -4,6 +4,7 @@ import { User } from '../../entities/User.ts';
 import { decoyPasswordHash, verifyPassword } from '../../server/passwords.ts';
 import { tooManyRequests } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { text } from '../shared.schema.ts';
 import { publicProcedure } from '../trpc.ts';
 import { currentUserOutput, emailAddress } from './auth.schema.ts';
 import { currentUser } from './current-user.ts';
@@ -11,7 +12,7 @@ import { clearLoginFailures, recordLoginFailure, secondsUntilLoginAllowed } from
 
 export const loginInput = z.strictObject({
   email: emailAddress,
-  password: z.string().min(1).max(1024),
+  password: text().min(1).max(1024),
 });
 
 export const login = publicProcedure

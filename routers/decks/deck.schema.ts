@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import type { Deck } from '../../entities/Deck.ts';
+import { text } from '../shared.schema.ts';
 
 export const deckIdInput = z.object({ deckId: z.uuid() });
 
-export const deckName = z.string().trim().min(1, 'must not be empty').max(200);
+export const deckName = text().trim().min(1, 'must not be empty').max(200);
 /** A narration voice id, as listed by GET /api/voices/list. */
-export const voiceId = z.string().trim().min(1).max(200);
+export const voiceId = text().trim().min(1).max(200);
 
 export const deckOutput = z
   .object({

@@ -1,0 +1,68 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restProcedures } from '../rest/procedures.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let document: any;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const response = await t.client().get('/api/openapi.json');
+  expect(response.status).toBe(200);
+  document = response.body;
+});
+afterAll(() => t.close());
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document (checked by an independent validator)', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(document.servers).toEqual([{ url: '/api' }]);
+  });
+
+  it('documents every REST route, with the success status the route really answers', async () => {
+    for (const { route, successStatus } of restProcedures) {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()];
+      expect(operation, `${route.method} ${route.path}`).toBeDefined();
+      const successes = Object.keys(operation.responses).filter((s) => s.startsWith('2'));
+      expect(successes, `${route.method} ${route.path}`).toEqual([String(successStatus)]);
+    }
+    expect(document.paths['/decks'].post.responses['201']).toBeDefined();
+  });
+
+  it('authenticates with the session cookie everywhere but login', () => {
+    expect(document.components.securitySchemes.sessionCookie).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'session',
+    });
+    expect(document.paths['/auth/login'].post.security).toBeUndefined();
+    expect(document.paths['/decks'].get.security).toEqual([{ sessionCookie: [] }]);
+  });
+
+  it('describes errors as problem details', () => {
+    const responses = document.paths['/decks/{deckId}'].patch.responses;
+    for (const status of ['400', '401', '404', '413', '415', '500']) {
+      expect(responses[status], status).toEqual({ $ref: `#/components/responses/Problem${status}` });
+    }
+    expect(document.paths['/auth/login'].post.responses['429']).toBeDefined();
+    const problem = document.components.responses.Problem404.content['application/problem+json'].schema;
+    expect(problem).toEqual({ $ref: '#/components/schemas/Problem' });
+    expect(document.components.schemas.Problem.required).toEqual(
+      expect.arrayContaining(['type', 'title', 'status', 'code', 'detail']),
+    );
+    expect(Object.keys(document.components.schemas).filter((n) => n.startsWith('error.'))).toEqual([]);
+  });
+
+  it('answers real responses that match their documented schemas', async () => {
+    const client = await t.signedInClient();
+    const deck = (await client.post('/api/decks', { name: 'schema check' })).body;
+    const schema = document.components.schemas.Deck;
+    expect(Object.keys(deck).sort()).toEqual(Object.keys(schema.properties).sort());
+    expect(schema.required.sort()).toEqual(Object.keys(deck).sort());
+  });
+});
