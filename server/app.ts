@@ -57,6 +57,11 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   );
 
   app.use(requestLogging(logger));
+  app.use(async (ctx, next) => {
+    // While shutting down, keep-alive clients are told to reconnect (to another instance).
+    if (shuttingDown) ctx.set('Connection', 'close');
+    await next();
+  });
   app.use(problemDetails(logger));
   app.use(
     session(
@@ -101,6 +106,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   await deleteExpiredSessions(database.orm);
 
   const server = app.listen(config.port, config.host);
+  const inFlight = trackInFlightRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -121,7 +127,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     close() {
       closing ??= (async () => {
         markShuttingDown();
-        await closeServer(server, config.shutdownTimeoutMs);
+        await closeServer(server, inFlight, config.shutdownTimeoutMs);
         await database.close();
       })();
       return closing;
@@ -129,11 +135,42 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   };
 }
 
-/** Stops accepting; idle keep-alive sockets close now, busy ones when their response is done. */
-async function closeServer(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+/**
+ * Counts requests between their arrival and the end of their response. `server.close()`
+ * alone is not enough: its callback can fire while a request is still being handled, and
+ * closing the pool then would cut it off.
+ */
+function trackInFlightRequests(server: Server) {
+  let active = 0;
+  let waiters: (() => void)[] = [];
+  server.on('request', (_request, response) => {
+    active += 1;
+    response.once('close', () => {
+      active -= 1;
+      if (active === 0) {
+        for (const wake of waiters) wake();
+        waiters = [];
+      }
+    });
+  });
+  return {
+    drained: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  };
+}
+
+/** Stops accepting, waits for requests in flight (up to the timeout), then drops the remaining sockets. */
+async function closeServer(
+  server: Server,
+  inFlight: ReturnType<typeof trackInFlightRequests>,
+  timeoutMs: number,
+) {
+  server.close();
   server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    inFlight.drained(),
+    new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
   clearTimeout(timer);
+  server.closeAllConnections();
 }

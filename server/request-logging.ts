@@ -17,6 +17,7 @@ export function requestLogging(logger: Logger): Middleware {
     ctx.state.requestId = requestId;
     ctx.state.logger = logger.child({ requestId });
     ctx.set('X-Request-Id', requestId);
+    ctx.state.logger.debug({ method: ctx.method, path: ctx.path }, 'request started');
     try {
       await next();
     } finally {

@@ -46,7 +46,7 @@ describe('GET /api/docs in a real browser', () => {
     expect(response?.status()).toBe(200);
     await page.locator('.opblock').first().waitFor({ timeout: 20_000 });
 
-    const text = await page.locator('#reference').innerText();
+    const text = await page.locator('#reference').textContent();
     expect(text).toContain('Deck service API');
     const operations = await page.locator('.opblock-summary-path').allInnerTexts();
     expect(operations.map((o) => o.replace(/\u200b/g, ''))).toEqual(

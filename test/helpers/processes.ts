@@ -1,0 +1,50 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+export const projectRoot = path.resolve(import.meta.dirname, '../..');
+const execFileAsync = promisify(execFile);
+
+/** Env for child processes: this Node (24) first on PATH, no inherited service settings. */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _d, DATA_DIR: _a, PORT: _p, ...rest } = process.env;
+  return { ...rest, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...extra };
+}
+
+/** Runs a script to completion; resolves with its exit code and output (never rejects on a non-zero exit). */
+export async function runScript(script: string, args: string[], env: Record<string, string>) {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [script, ...args], {
+      cwd: projectRoot,
+      env: childEnv(env),
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** Starts `npm start`'s entry point and resolves once it logs that it listens. */
+export async function startServerProcess(env: Record<string, string>): Promise<{
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}> {
+  const child = spawn(process.execPath, ['server/main.ts'], { cwd: projectRoot, env: childEnv(env) });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = output.match(/"url":"(http:[^"]+)".*"msg":"deck service listening"/);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
+  });
+  return { child, url, output: () => output, exited };
+}

@@ -1,0 +1,75 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { HttpClient } from './helpers/http-client.ts';
+import { runScript, startServerProcess } from './helpers/processes.ts';
+import { createTestDatabase } from './helpers/test-app.ts';
+
+describe('configuration', () => {
+  it('refuses to start with a clear message per bad value, without echoing values', async () => {
+    const result = await runScript('server/main.ts', [], {
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://user:hunter2@db/x',
+      LOG_LEVEL: 'loud',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/PORT: /);
+    expect(result.stderr).toMatch(/DATABASE_URL: must be a postgres/);
+    expect(result.stderr).toMatch(/LOG_LEVEL: /);
+    expect(result.stderr).not.toContain('hunter2');
+  });
+
+  it('refuses to start in production without a real SESSION_SECRET', async () => {
+    const result = await runScript('server/main.ts', [], {
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://x/y',
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/SESSION_SECRET: is required in production/);
+  });
+});
+
+describe('SIGTERM', () => {
+  it('stops accepting, finishes the request in flight, then exits 0', async () => {
+    const databaseUrl = await createTestDatabase();
+    const server = await startServerProcess({
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'debug',
+    });
+    const { port } = new URL(server.url);
+
+    // A login whose body is still arriving when the signal comes.
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const body = JSON.stringify({ email: 'demo@example.com', password: 'not-the-password' });
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+    );
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await waitFor(() => /"path":"\/api\/auth\/login","msg":"request started"/.test(server.output()));
+
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.output().includes('shutting down'));
+    // New connections are refused once the listener is closed.
+    await waitFor(async () => (await new HttpClient(server.url).get('/healthz').catch(() => null)) === null);
+
+    socket.write(body.slice(10));
+    await closed;
+    const code = await server.exited;
+    expect(answer, `exit ${code}\n${server.output()}`).toMatch(/^HTTP\/1\.1 401/);
+    expect(await server.exited).toBe(0);
+  });
+});
+
+async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
