@@ -51,3 +51,15 @@ export async function readJsonBody(ctx: KoaContext, limitBytes: number): Promise
     throw new ProblemError(400, 'The request body is not valid JSON');
   }
 }
+
+/** The body's bytes, cut off with a 413 as soon as it passes `limitBytes` (never buffered whole). */
+export async function readRawBody(ctx: KoaContext, limitBytes: number): Promise<Buffer> {
+  try {
+    return await getRawBody(ctx.req, { limit: limitBytes, length: ctx.get('content-length') || undefined });
+  } catch (error) {
+    if ((error as { type?: string }).type === 'entity.too.large') {
+      throw new ProblemError(413, `The request body is larger than ${limitBytes} bytes`);
+    }
+    throw new ProblemError(400, 'The request body could not be read');
+  }
+}

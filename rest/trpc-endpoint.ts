@@ -1,10 +1,9 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
-import getRawBody from 'raw-body';
 import type { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
 import { RetryLater } from '../routers/errors.ts';
-import { ProblemError } from './request-body.ts';
+import { readRawBody } from './request-body.ts';
 
 /**
  * The same router for TypeScript clients (`@trpc/client`) at /trpc, with the same session
@@ -18,17 +17,10 @@ export function createTrpcEndpoint(options: {
 }): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
-    let body: Buffer | undefined;
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      try {
-        body = await getRawBody(ctx.req, { limit: options.bodyLimitBytes });
-      } catch (error) {
-        if ((error as { type?: string }).type === 'entity.too.large') {
-          throw new ProblemError(413, `The request body is larger than ${options.bodyLimitBytes} bytes`);
-        }
-        throw new ProblemError(400, 'The request body could not be read');
-      }
-    }
+    const body =
+      ctx.method !== 'GET' && ctx.method !== 'HEAD'
+        ? await readRawBody(ctx, options.bodyLimitBytes)
+        : undefined;
     const headers = new Headers();
     for (const [name, value] of Object.entries(ctx.headers)) {
       if (typeof value === 'string') headers.set(name, value);

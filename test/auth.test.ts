@@ -162,8 +162,20 @@ describe('logs', () => {
   it('never contain passwords, cookies or session keys', async () => {
     const client = await t.signedInClient();
     await client.get('/api/auth/me');
+    const response = await client.get('/api/auth/me', { 'x-request-id': 'trace-me-123' });
+    expect(response.headers.get('x-request-id')).toBe('trace-me-123');
     const logs = t.logs();
-    expect(logs).toContain('"path":"/api/auth/me"');
+    const line = logs
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.requestId === 'trace-me-123' && l.msg === 'request');
+    expect(line).toMatchObject({
+      method: 'GET',
+      path: '/api/auth/me',
+      status: 200,
+      durationMs: expect.any(Number),
+    });
     expect(logs).not.toContain(password);
     for (const value of client.cookies.values()) expect(logs).not.toContain(value);
   });

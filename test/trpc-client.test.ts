@@ -66,6 +66,19 @@ describe('tRPC clients at /trpc', () => {
     expect(data.stack).toBeUndefined();
   });
 
+  it('cap the request body like the REST routes do (413)', async () => {
+    const small = await startTestApp({ JSON_BODY_LIMIT_BYTES: '2048' });
+    try {
+      const user = await small.signedInClient();
+      const response = await user.request('POST', '/trpc/decks.create', { json: { name: 'x'.repeat(5000) } });
+      expect(response.status).toBe(413);
+      expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
+      expect((await user.get('/api/decks')).body.decks).toEqual([]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('do not expose the operators’ procedures', async () => {
     const user = await t.signedInClient();
     const trpc = trpcClient(new Map(user.cookies));
