@@ -1,10 +1,36 @@
 // Every entity, listed once: the ORM is configured from this list (no path scanning).
+import { ActionConfig } from './ActionConfig.ts';
 import { Deck } from './Deck.ts';
+import { DeckBranding } from './DeckBranding.ts';
+import { DeckIntro } from './DeckIntro.ts';
 import { Event } from './Event.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
 import { Organization } from './Organization.ts';
 import { Session } from './Session.ts';
+import { Slide } from './Slide.ts';
 import { User } from './User.ts';
 
-export { Deck, Event, LoginThrottle, Organization, Session, User };
-export const entities = [Organization, User, Session, LoginThrottle, Deck, Event];
+export {
+  ActionConfig,
+  Deck,
+  DeckBranding,
+  DeckIntro,
+  Event,
+  LoginThrottle,
+  Organization,
+  Session,
+  Slide,
+  User,
+};
+export const entities = [
+  Organization,
+  User,
+  Session,
+  LoginThrottle,
+  Deck,
+  DeckBranding,
+  Slide,
+  ActionConfig,
+  DeckIntro,
+  Event,
+];

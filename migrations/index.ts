@@ -1,6 +1,8 @@
 // Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.
 import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
+import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
+  { name: 'Migration20261121214848_deck_authoring', class: Migration20261121214848_deck_authoring },
 ];

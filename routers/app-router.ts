@@ -1,12 +1,20 @@
+import { actionConfigsRouter } from './action-configs/action-configs.router.ts';
 import { adminRouter } from './admin/admin.router.ts';
 import { authRouter } from './auth/auth.router.ts';
+import { brandingRouter } from './branding/branding.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
+import { introRouter } from './intro/intro.router.ts';
+import { slidesRouter } from './slides/slides.router.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
 /** The whole API. Each resource's router lives in its folder; this file only composes. */
 export const appRouter = router({
   auth: authRouter,
   decks: decksRouter,
+  branding: brandingRouter,
+  slides: slidesRouter,
+  actionConfigs: actionConfigsRouter,
+  intro: introRouter,
   admin: adminRouter,
 });
 

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Deck } from '../../entities/Deck.ts';
 import type { Auth } from '../context.ts';
@@ -7,8 +8,18 @@ import { notFound } from '../errors.ts';
  * The caller's deck, or NOT_FOUND. Another organization's deck gets exactly the same
  * answer as a missing one, so existence never leaks across organizations.
  */
-export async function findDeck(em: EntityManager, auth: Auth, deckId: string): Promise<Deck> {
-  const deck = await em.findOne(Deck, { id: deckId, organization: auth.organizationId });
+export async function findDeck(
+  em: EntityManager,
+  auth: Auth,
+  deckId: string,
+  options: { lock?: boolean } = {},
+): Promise<Deck> {
+  // `lock` (inside a transaction) serialises changes to the deck's slide order.
+  const deck = await em.findOne(
+    Deck,
+    { id: deckId, organization: auth.organizationId },
+    options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {},
+  );
   if (!deck) throw notFound('Deck', deckId);
   return deck;
 }

@@ -1,0 +1,31 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Deck } from './Deck.ts';
+
+export const ACTION_CONFIG_STATUSES = ['draft', 'published'] as const;
+export type ActionConfigStatus = (typeof ACTION_CONFIG_STATUSES)[number];
+
+/** A markdown template for an action (a letter of intent, …) offered with a deck. */
+const ActionConfigSchema = defineEntity({
+  name: 'ActionConfig',
+  tableName: 'action_config',
+  indexes: [{ properties: ['deck', 'createdAt'] }],
+  properties: {
+    id: p.uuid().primary(),
+    deck: () => p.manyToOne(Deck).deleteRule('cascade'),
+    actionType: p.string().length(100),
+    templateMarkdown: p.text(),
+    disclosuresMarkdown: p.text().nullable(),
+    requirementsJson: p.json<Record<string, unknown>>().nullable(),
+    repName: p.string().length(200).nullable(),
+    status: p.enum(ACTION_CONFIG_STATUSES).default('draft'),
+    publishedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export class ActionConfig extends ActionConfigSchema.class {}
+ActionConfigSchema.setClass(ActionConfig);

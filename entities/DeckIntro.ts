@@ -1,0 +1,23 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Deck } from './Deck.ts';
+
+/** The spoken introduction of a deck; at most one per deck. `audioKey` is set by speech. */
+const DeckIntroSchema = defineEntity({
+  name: 'DeckIntro',
+  tableName: 'deck_intro',
+  properties: {
+    deck: () => p.oneToOne(Deck).primary().owner().deleteRule('cascade'),
+    title: p.string().length(200).nullable(),
+    script: p.text(),
+    voiceId: p.string().length(200).nullable(),
+    audioKey: p.string().length(1024).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export class DeckIntro extends DeckIntroSchema.class {}
+DeckIntroSchema.setClass(DeckIntro);

@@ -1,0 +1,14 @@
+import { router } from '../trpc.ts';
+import { createActionConfig } from './create-action-config.ts';
+import { deleteActionConfig } from './delete-action-config.ts';
+import { getActionConfig } from './get-action-config.ts';
+import { listActionConfigs } from './list-action-configs.ts';
+import { updateActionConfig } from './update-action-config.ts';
+
+export const actionConfigsRouter = router({
+  create: createActionConfig,
+  list: listActionConfigs,
+  get: getActionConfig,
+  update: updateActionConfig,
+  delete: deleteActionConfig,
+});

@@ -1,0 +1,41 @@
+import { DeckIntro } from '../../entities/DeckIntro.ts';
+import { findDeck } from '../decks/find-deck.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { authedProcedure } from '../trpc.ts';
+import { introInput, introOutput, toIntroOutput } from './intro.schema.ts';
+
+export const saveIntro = authedProcedure
+  .meta({
+    openapi: {
+      method: 'PUT',
+      path: '/decks/{deckId}/intro',
+      tags: ['intro'],
+      summary: 'Create or replace the deck’s intro',
+    },
+  })
+  .input(introInput)
+  .output(introOutput)
+  .mutation(async ({ ctx, input }) => {
+    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
+    const now = new Date();
+    let intro = await ctx.em.findOne(DeckIntro, { deck });
+    const fields = { title: input.title ?? null, script: input.script, voiceId: input.voiceId ?? null };
+    if (intro) {
+      // A new script needs new audio: the old one no longer says it.
+      if (intro.script !== fields.script || intro.voiceId !== fields.voiceId) intro.audioKey = null;
+      Object.assign(intro, fields, { updatedAt: now });
+    } else {
+      intro = ctx.em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
+    }
+    const output = toIntroOutput(intro);
+    recordEvent(ctx.em, {
+      organizationId: ctx.auth.organizationId,
+      aggregateType: 'deck',
+      eventType: 'deck.intro_saved',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: { intro: output },
+    });
+    await ctx.em.flush();
+    return output;
+  });

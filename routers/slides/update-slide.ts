@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { badRequest } from '../errors.ts';
+import { checkOwnObjectKeys } from '../object-keys.ts';
+import { authedProcedure } from '../trpc.ts';
+import { findSlide } from './find-slide.ts';
+import { slideFields, slideOutput, toSlideOutput } from './slide.schema.ts';
+import { recordSlideEvent } from './slide-events.ts';
+
+/**
+ * Any slide field but `orderIndex` (use reorder) and the human `slideId` (fixed at
+ * creation: the path's `slideId` is the slide's uuid). Switching a pricing slide to
+ * `standard` drops its product data.
+ */
+export const updateSlideInput = z.strictObject({
+  slideId: z.uuid(),
+  title: slideFields.title.optional(),
+  narrationScript: slideFields.narrationScript.optional(),
+  bullets: slideFields.bullets.optional(),
+  slideContext: slideFields.slideContext.optional(),
+  audioUrl: slideFields.audioUrl.optional(),
+  heroImg: slideFields.heroImg.optional(),
+  slideType: slideFields.slideType.optional(),
+});
+
+export const updateSlide = authedProcedure
+  .meta({
+    openapi: { method: 'PATCH', path: '/slides/{slideId}', tags: ['slides'], summary: 'Edit a slide' },
+  })
+  .input(updateSlideInput)
+  .output(slideOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { slideId, ...changes } = input;
+    if (Object.keys(changes).length === 0) {
+      throw badRequest('Send at least one field to change');
+    }
+    checkOwnObjectKeys(ctx.auth, { audioUrl: changes.audioUrl, heroImg: changes.heroImg });
+    const slide = await findSlide(ctx.em, ctx.auth, slideId);
+    const before = JSON.stringify(toSlideOutput(slide));
+
+    if (changes.title !== undefined) slide.title = changes.title;
+    if (changes.narrationScript !== undefined) slide.narrationScript = changes.narrationScript;
+    if (changes.bullets !== undefined) slide.bullets = changes.bullets;
+    if (changes.slideContext !== undefined) slide.slideContext = changes.slideContext;
+    if (changes.audioUrl !== undefined) slide.audioUrl = changes.audioUrl;
+    if (changes.heroImg !== undefined) slide.heroImg = changes.heroImg;
+    if (changes.slideType !== undefined) {
+      slide.slideType = changes.slideType;
+      if (changes.slideType === 'standard') slide.productData = null;
+    }
+    if (JSON.stringify(toSlideOutput(slide)) === before) return toSlideOutput(slide);
+
+    slide.updatedAt = new Date();
+    const output = toSlideOutput(slide);
+    recordSlideEvent(ctx.em, ctx.auth, 'slide.updated', output);
+    await ctx.em.flush();
+    return output;
+  });
