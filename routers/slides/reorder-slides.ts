@@ -52,9 +52,10 @@ export const reorderSlides = authedProcedure
       // One statement for the whole deck; the (deck, orderIndex) unique constraint is deferred to commit.
       await em.execute(
         `update slide set order_index = v.position - 1, updated_at = now()
-           from unnest(?::uuid[]) with ordinality as v(id, position)
+           from unnest(cast(? as uuid[])) with ordinality as v(id, position)
           where slide.id = v.id and slide.deck_id = ? and slide.order_index <> v.position - 1`,
-        [input.slideIds, deck.id],
+        // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
+        [`{${input.slideIds.join(',')}}`, deck.id],
       );
       recordEvent(em, {
         organizationId: ctx.auth.organizationId,

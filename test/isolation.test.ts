@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restProcedures } from '../rest/procedures.ts';
+import * as fixtures from './helpers/fixtures.ts';
+import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * Walks every documented route with an id in its path: a malformed id is a 400 naming the
+ * parameter, and another organization's resource is a 404 identical to a missing one —
+ * and neither changes anything.
+ */
+let t: TestApp;
+let owner: HttpClient;
+let stranger: HttpClient;
+const ids: Record<string, string> = {};
+
+const routesWithIds = restProcedures.filter((p) => /\{\w+\}/.test(p.route.path));
+
+async function snapshot() {
+  const rows = await t.app.database.orm.em.getConnection().execute(
+    `select (select count(*) from event) as events,
+            (select md5(coalesce(string_agg(s::text, ',' order by s.id), '')) from slide s) as slides,
+            (select md5(coalesce(string_agg(d::text, ',' order by d.id), '')) from deck d) as decks,
+            (select md5(coalesce(string_agg(a::text, ',' order by a.id), '')) from action_config a) as configs,
+            (select md5(coalesce(string_agg(b::text, ','), '')) from deck_branding b) as branding,
+            (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros`,
+  );
+  return rows[0];
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await t.signedInClient('Owner Org');
+  stranger = await t.signedInClient('Stranger Org');
+  ids.deckId = (await owner.post('/api/decks', { name: 'Owned' })).body.id;
+  ids.slideId = (
+    await owner.post(`/api/decks/${ids.deckId}/slides`, {
+      slideType: 'product_pricing_v1',
+      productData: fixtures.productData,
+    })
+  ).body.id;
+  ids.actionConfigId = (
+    await owner.post(`/api/decks/${ids.deckId}/action-configs`, fixtures.actionConfig)
+  ).body.id;
+  expect((await owner.put(`/api/decks/${ids.deckId}/intro`, fixtures.intro)).status).toBe(200);
+  expect((await owner.put(`/api/decks/${ids.deckId}/branding`, fixtures.branding)).status).toBe(200);
+});
+afterAll(() => t.close());
+
+function bodyFor(method: string, path: string): unknown {
+  if (method === 'GET' || method === 'DELETE') return undefined;
+  const body = fixtures.validBodies[`${method} ${path}`];
+  if (body === undefined)
+    throw new Error(`add a valid body for ${method} ${path} to test/helpers/fixtures.ts`);
+  return body;
+}
+
+describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.route]))(
+  '%s',
+  (_name, route) => {
+    const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+    it('answers a malformed id with 400 and an issue on that parameter, changing nothing', async () => {
+      const before = await snapshot();
+      const path = `/api${route.path.replace(/\{(\w+)\}/g, 'not-a-uuid')}`;
+      const problem = expectProblem(
+        await owner.request(route.method, path, { json: bodyFor(route.method, route.path) }),
+        400,
+        'BAD_REQUEST',
+      );
+      for (const param of params)
+        expect(problem.issues).toContainEqual({ path: [param], message: expect.any(String) });
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('answers another organization’s resource exactly like a missing one (404), changing nothing', async () => {
+      const before = await snapshot();
+      const foreignPath = `/api${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!)}`;
+      const missing = randomUUID();
+      const missingPath = `/api${route.path.replace(/\{(\w+)\}/g, missing)}`;
+      const json = bodyFor(route.method, route.path);
+      const foreign = await stranger.request(route.method, foreignPath, { json });
+      const absent = await stranger.request(route.method, missingPath, { json });
+      expectProblem(foreign, 404, 'NOT_FOUND');
+      expectProblem(absent, 404, 'NOT_FOUND');
+      const normalise = (detail: string) => detail.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>');
+      expect({ ...foreign.body, detail: normalise(foreign.body.detail) }).toEqual({
+        ...absent.body,
+        detail: normalise(absent.body.detail),
+      });
+      expect(await snapshot()).toEqual(before);
+    });
+  },
+);
