@@ -17,12 +17,7 @@ beforeEach(async () => {
   deckId = (await user.post('/api/decks', { name: 'Content' })).body.id;
 });
 
-const eventTypes = async (aggregateId: string) =>
-  (
-    await t.app.database.orm.em
-      .getConnection()
-      .execute('select event_type from event where aggregate_id = ? order by occurred_at, id', [aggregateId])
-  ).map((r: { event_type: string }) => r.event_type);
+const eventTypes = (aggregateId: string) => t.eventTypes(aggregateId);
 
 describe('branding', () => {
   it('is null before the first save, then created and replaced by PUT', async () => {

@@ -24,12 +24,7 @@ const addSlide = async (body: Record<string, unknown>, id = deckId) => {
   expect(response.status, response.text).toBe(201);
   return response.body;
 };
-const eventTypes = async (aggregateId: string) =>
-  (
-    await t.app.database.orm.em
-      .getConnection()
-      .execute('select event_type from event where aggregate_id = ? order by occurred_at, id', [aggregateId])
-  ).map((r: { event_type: string }) => r.event_type);
+const eventTypes = (aggregateId: string) => t.eventTypes(aggregateId);
 
 describe('POST /api/decks/{deckId}/slides', () => {
   it('creates a slide with every field of the interface (201) and writes slide.created', async () => {

@@ -19,6 +19,8 @@ export interface TestApp {
     organizationId: string;
     userId: string;
   }>;
+  /** The event types written for one aggregate, oldest first. */
+  eventTypes(aggregateId: string): Promise<string[]>;
   /** A client with its own cookie jar. */
   client(): HttpClient;
   /** Creates a user in a new organization and returns a client signed in as them. */
@@ -66,6 +68,15 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     logs: () => logText,
     createUser: (input) => createInProcessCaller(app.database.orm, app.services).admin.createUser(input),
     client: () => new HttpClient(app.url),
+    async eventTypes(aggregateId) {
+      const rows = await app.database.orm.em
+        .getConnection()
+        .execute<{ event_type: string }[]>(
+          'select event_type from event where aggregate_id = ? order by occurred_at, id',
+          [aggregateId],
+        );
+      return rows.map((row) => row.event_type);
+    },
     async signedInClient(organization = `Org ${randomBytes(4).toString('hex')}`) {
       users += 1;
       const email = `user${users}-${randomBytes(4).toString('hex')}@example.test`;
