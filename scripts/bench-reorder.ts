@@ -17,7 +17,10 @@ const SLIDES = Number(process.env.BENCH_SLIDES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(path.join(os.tmpdir(), 'deck-bench-'));
-const config = loadConfig({ ...process.env, ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '5499' } : {}) });
+const config = loadConfig({
+  ...process.env,
+  ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '5499' } : {}),
+});
 const logger = createLogger('warn');
 const database = await openDatabase(config, logger);
 const services = { config, logger };

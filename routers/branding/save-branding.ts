@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DeckBranding } from '../../entities/DeckBranding.ts';
+import { recordDeckEvent } from '../decks/deck-events.ts';
 import { findDeck } from '../decks/find-deck.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { brandingInput, brandingResponse, normaliseBranding, toBrandingOutput } from './branding.schema.ts';
@@ -31,14 +31,7 @@ export const saveBranding = authedProcedure
       branding = ctx.em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
     }
     const output = toBrandingOutput(branding);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.branding_updated',
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: { branding: output },
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.branding_updated', deck.id, { branding: output });
     await ctx.em.flush();
     return { branding: output };
   });

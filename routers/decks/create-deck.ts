@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
 import { newId } from '../../entities/ids.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
 import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
+import { recordDeckEvent } from './deck-events.ts';
 
 export const createDeckInput = z.strictObject({
   name: deckName,
@@ -27,14 +27,7 @@ export const createDeck = authedProcedure
     // createdAt/updatedAt are set on flush; set them now so the event payload has them.
     deck.createdAt = deck.updatedAt = new Date();
     const output = toDeckOutput(deck);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.created',
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: output,
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.created', deck.id, output);
     await ctx.em.flush();
     return output;
   });

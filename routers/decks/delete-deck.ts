@@ -1,7 +1,7 @@
-import { recordEvent } from '../events/record-event.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { deckIdInput, toDeckOutput } from './deck.schema.ts';
+import { recordDeckEvent } from './deck-events.ts';
 import { findDeck } from './find-deck.ts';
 
 export const deleteDeck = authedProcedure
@@ -18,14 +18,7 @@ export const deleteDeck = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
     // Everything that belongs to the deck goes with it through ON DELETE CASCADE.
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.deleted',
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: toDeckOutput(deck),
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.deleted', deck.id, toDeckOutput(deck));
     ctx.em.remove(deck);
     await ctx.em.flush();
     return { success: true as const };

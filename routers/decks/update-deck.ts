@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
 import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
+import { recordDeckEvent } from './deck-events.ts';
 import { findDeck } from './find-deck.ts';
 
 export const updateDeckInput = z.strictObject({
@@ -34,14 +34,7 @@ export const updateDeck = authedProcedure
     if (input.voiceId !== undefined) deck.voiceId = input.voiceId;
     deck.updatedAt = new Date();
     const output = toDeckOutput(deck);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.updated',
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: output,
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.updated', deck.id, output);
     await ctx.em.flush();
     return output;
   });

@@ -1,5 +1,5 @@
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordDeckEvent } from '../decks/deck-events.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findIntro } from './find-intro.ts';
@@ -18,14 +18,7 @@ export const deleteIntro = authedProcedure
   .output(successOutput)
   .mutation(async ({ ctx, input }) => {
     const intro = await findIntro(ctx.em, ctx.auth, input.deckId);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.intro_deleted',
-      aggregateId: input.deckId,
-      deckId: input.deckId,
-      payload: { intro: toIntroOutput(intro) },
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: toIntroOutput(intro) });
     ctx.em.remove(intro);
     await ctx.em.flush();
     return { success: true as const };

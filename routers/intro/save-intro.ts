@@ -1,6 +1,6 @@
 import { DeckIntro } from '../../entities/DeckIntro.ts';
+import { recordDeckEvent } from '../decks/deck-events.ts';
 import { findDeck } from '../decks/find-deck.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
 import { introInput, introOutput, toIntroOutput } from './intro.schema.ts';
 
@@ -28,14 +28,7 @@ export const saveIntro = authedProcedure
       intro = ctx.em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
     }
     const output = toIntroOutput(intro);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'deck',
-      eventType: 'deck.intro_saved',
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: { intro: output },
-    });
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_saved', deck.id, { intro: output });
     await ctx.em.flush();
     return output;
   });

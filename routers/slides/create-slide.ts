@@ -6,7 +6,13 @@ import { badRequest, conflict } from '../errors.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { productDataSchema } from './product-data.schema.ts';
-import { humanSlideId, slideFields, slideOutput, toSlideOutput } from './slide.schema.ts';
+import {
+  humanSlideId,
+  optionalSlideFields,
+  slideFields,
+  slideOutput,
+  toSlideOutput,
+} from './slide.schema.ts';
 import { recordSlideEvent } from './slide-events.ts';
 
 export const createSlideInput = z.strictObject({
@@ -14,12 +20,7 @@ export const createSlideInput = z.strictObject({
   slideId: humanSlideId
     .optional()
     .meta({ description: 'slide-<n>, unique in the deck; assigned when omitted' }),
-  title: slideFields.title.optional(),
-  narrationScript: slideFields.narrationScript.optional(),
-  bullets: slideFields.bullets.optional(),
-  slideContext: slideFields.slideContext.optional(),
-  audioUrl: slideFields.audioUrl.optional(),
-  heroImg: slideFields.heroImg.optional(),
+  ...optionalSlideFields,
   orderIndex: z
     .int()
     .min(0)

@@ -22,6 +22,16 @@ export const slideFields = {
   slideType: z.enum(SLIDE_TYPES),
 };
 
+/** The same fields, each optional: what a create may leave out and a PATCH may change. */
+export const optionalSlideFields = {
+  title: slideFields.title.optional(),
+  narrationScript: slideFields.narrationScript.optional(),
+  bullets: slideFields.bullets.optional(),
+  slideContext: slideFields.slideContext.optional(),
+  audioUrl: slideFields.audioUrl.optional(),
+  heroImg: slideFields.heroImg.optional(),
+};
+
 export const slideOutput = z
   .object({
     id: z.uuid(),

@@ -3,7 +3,7 @@ import { badRequest } from '../errors.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';
-import { slideFields, slideOutput, toSlideOutput } from './slide.schema.ts';
+import { optionalSlideFields, slideFields, slideOutput, toSlideOutput } from './slide.schema.ts';
 import { recordSlideEvent } from './slide-events.ts';
 
 /**
@@ -13,12 +13,7 @@ import { recordSlideEvent } from './slide-events.ts';
  */
 export const updateSlideInput = z.strictObject({
   slideId: z.uuid(),
-  title: slideFields.title.optional(),
-  narrationScript: slideFields.narrationScript.optional(),
-  bullets: slideFields.bullets.optional(),
-  slideContext: slideFields.slideContext.optional(),
-  audioUrl: slideFields.audioUrl.optional(),
-  heroImg: slideFields.heroImg.optional(),
+  ...optionalSlideFields,
   slideType: slideFields.slideType.optional(),
 });
 
