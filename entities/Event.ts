@@ -9,7 +9,20 @@ import { Organization } from './Organization.ts';
 const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'event',
-  indexes: [{ properties: ['organization', 'occurredAt', 'id'] }],
+  // Each filter of GET /api/notifications/events has an index that also serves the order
+  // (occurredAt desc, id desc), so a page and its count never sort or scan other rows.
+  indexes: [
+    { properties: ['organization', 'occurredAt', 'id'] },
+    { properties: ['organization', 'eventType', 'occurredAt', 'id'] },
+    { properties: ['organization', 'aggregateType', 'occurredAt', 'id'] },
+    { properties: ['organization', 'aggregateId', 'occurredAt', 'id'] },
+    // The outbox: only events the dispatcher has not handled yet, in the order it takes them.
+    {
+      name: 'event_undispatched_index',
+      expression:
+        'create index "event_undispatched_index" on "event" ("occurred_at", "id") where "dispatched_at" is null',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
@@ -19,6 +32,8 @@ const EventSchema = defineEntity({
     deckId: p.uuid().nullable(),
     occurredAt: p.datetime(),
     payload: p.json<Record<string, unknown>>(),
+    /** Set when the dispatcher has made its deliveries; null rows are the outbox. */
+    dispatchedAt: p.datetime().nullable(),
   },
 });
 

@@ -3,8 +3,11 @@ import { ActionConfig } from './ActionConfig.ts';
 import { Deck } from './Deck.ts';
 import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
+import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
+import { NotificationDelivery } from './NotificationDelivery.ts';
+import { NotificationSubscription } from './NotificationSubscription.ts';
 import { Organization } from './Organization.ts';
 import { Session } from './Session.ts';
 import { Slide } from './Slide.ts';
@@ -33,4 +36,7 @@ export const entities = [
   ActionConfig,
   DeckIntro,
   Event,
+  NotificationSubscription,
+  NotificationDelivery,
+  DeliveryAttempt,
 ];

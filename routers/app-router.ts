@@ -4,6 +4,7 @@ import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
 import { introRouter } from './intro/intro.router.ts';
+import { notificationsRouter } from './notifications/notifications.router.ts';
 import { slidesRouter } from './slides/slides.router.ts';
 import { createCallerFactory, router } from './trpc.ts';
 
@@ -15,6 +16,7 @@ export const appRouter = router({
   slides: slidesRouter,
   actionConfigs: actionConfigsRouter,
   intro: introRouter,
+  notifications: notificationsRouter,
   admin: adminRouter,
 });
 

@@ -2,11 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../entities/User.ts';
 import type { AppConfig } from '../server/config.ts';
 import type { Logger } from '../server/logger.ts';
+import type { Mailer } from '../server/notifications/mailer.ts';
 
 /** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
 export interface Services {
   config: AppConfig;
   logger: Logger;
+  /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
+  mailer: Mailer | null;
 }
 
 /** Who is calling, resolved from the session on each request. */

@@ -12,6 +12,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { createLogger } from '../server/logger.ts';
+import { createServices } from '../server/services.ts';
 
 const SLIDES = Number(process.env.BENCH_SLIDES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -23,7 +24,7 @@ const config = loadConfig({
 });
 const logger = createLogger('warn');
 const database = await openDatabase(config, logger);
-const services = { config, logger };
+const services = createServices(config, logger);
 
 try {
   const operator = createInProcessCaller(database.orm, services);

@@ -16,7 +16,9 @@ import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
 import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
+import { NotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
+import { createServices } from './services.ts';
 import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
 
 export interface RunningApp {
@@ -101,7 +103,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
 /** Opens the database (embedded or configured), migrates, and listens. */
 export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
   const database = await openDatabase(config, logger);
-  const services: Services = { config, logger };
+  const services = createServices(config, logger);
   const { app, markShuttingDown } = createKoaApp(database, services);
   await deleteExpiredSessions(database.orm);
 
@@ -114,6 +116,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     await database.close();
     throw error;
   });
+  const notifications = new NotificationRunner(database.orm, services);
+  if (config.notifications.enabled) notifications.start();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
@@ -128,6 +132,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
       closing ??= (async () => {
         markShuttingDown();
         await closeServer(server, inFlight, config.shutdownTimeoutMs);
+        await notifications.stop();
+        services.mailer?.close();
         await database.close();
       })();
       return closing;

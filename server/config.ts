@@ -45,6 +45,20 @@ const environmentSchema = z
       .min(1)
       .default(15 * 60),
     SEED_DEMO: booleanFlag.default(true),
+    NOTIFICATIONS_ENABLED: booleanFlag.default(true),
+    NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+      .string()
+      .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
+      .default('5,300,1800,7200,18000,36000,86400'),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Deck service <no-reply@localhost>'),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {
@@ -88,6 +102,17 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
     },
     seedDemo: env.SEED_DEMO,
+    notifications: {
+      /** Whether this instance runs the dispatcher and delivery worker. */
+      enabled: env.NOTIFICATIONS_ENABLED,
+      pollIntervalMs: env.NOTIFICATIONS_POLL_INTERVAL_MS,
+      concurrency: env.NOTIFICATIONS_CONCURRENCY,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      /** Delay before each retry; one more attempt than entries, then the delivery fails. */
+      retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number),
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+    },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

@@ -24,7 +24,8 @@ async function snapshot() {
             (select md5(coalesce(string_agg(d::text, ',' order by d.id), '')) from deck d) as decks,
             (select md5(coalesce(string_agg(a::text, ',' order by a.id), '')) from action_config a) as configs,
             (select md5(coalesce(string_agg(b::text, ','), '')) from deck_branding b) as branding,
-            (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros`,
+            (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros,
+            (select md5(coalesce(string_agg(n::text, ',' order by n.id), '')) from notification_subscription n) as subs`,
   );
   return rows[0];
 }
@@ -45,6 +46,9 @@ beforeAll(async () => {
   ).body.id;
   expect((await owner.put(`/api/decks/${ids.deckId}/intro`, fixtures.intro)).status).toBe(200);
   expect((await owner.put(`/api/decks/${ids.deckId}/branding`, fixtures.branding)).status).toBe(200);
+  ids.subscriptionId = (
+    await owner.post('/api/notifications/subscriptions', { name: 'Log', eventType: '*', channel: 'console' })
+  ).body.id;
 });
 afterAll(() => t.close());
 

@@ -55,4 +55,5 @@ export const validBodies: Record<string, unknown> = {
   'POST /decks/{deckId}/action-configs': actionConfig,
   'PATCH /action-configs/{actionConfigId}': { status: 'published' },
   'PUT /decks/{deckId}/intro': intro,
+  'PUT /notifications/subscriptions/{subscriptionId}': { name: 'Renamed subscription' },
 };

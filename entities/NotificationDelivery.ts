@@ -1,0 +1,45 @@
+import { defineEntity, p } from '@mikro-orm/core';
+import { Event } from './Event.ts';
+import { NotificationSubscription } from './NotificationSubscription.ts';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * One event to deliver to one subscription: a unit of work in PostgreSQL, claimed by a
+ * worker with a lease (`lockedUntil`), so a crashed worker's deliveries are taken up again.
+ * The event's type, aggregate and time are copied here for ordering and listing.
+ */
+const NotificationDeliverySchema = defineEntity({
+  name: 'NotificationDelivery',
+  tableName: 'notification_delivery',
+  indexes: [
+    { properties: ['subscription', 'createdAt'] },
+    { properties: ['subscription', 'aggregateKey', 'eventOccurredAt'] },
+    { properties: ['status', 'nextAttemptAt'] },
+  ],
+  uniques: [{ properties: ['subscription', 'event'] }],
+  properties: {
+    id: p.uuid().primary(),
+    subscription: () => p.manyToOne(NotificationSubscription).deleteRule('cascade'),
+    event: () => p.manyToOne(Event).deleteRule('cascade'),
+    eventType: p.string().length(100),
+    aggregateKey: p.string().length(320),
+    eventOccurredAt: p.datetime(),
+    status: p.enum(DELIVERY_STATUSES).default('pending'),
+    attempts: p.integer().default(0),
+    nextAttemptAt: p.datetime(),
+    lockedUntil: p.datetime().nullable(),
+    lastStatusCode: p.integer().nullable(),
+    lastError: p.text().nullable(),
+    completedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p
+      .datetime()
+      .onCreate(() => new Date())
+      .onUpdate(() => new Date()),
+  },
+});
+
+export class NotificationDelivery extends NotificationDeliverySchema.class {}
+NotificationDeliverySchema.setClass(NotificationDelivery);

@@ -1,0 +1,18 @@
+import { router } from '../trpc.ts';
+import { createSubscription } from './create-subscription.ts';
+import { deleteSubscription } from './delete-subscription.ts';
+import { getSubscription } from './get-subscription.ts';
+import { listDeliveries } from './list-deliveries.ts';
+import { listEvents } from './list-events.ts';
+import { listSubscriptions } from './list-subscriptions.ts';
+import { updateSubscription } from './update-subscription.ts';
+
+export const notificationsRouter = router({
+  events: listEvents,
+  createSubscription,
+  listSubscriptions,
+  getSubscription,
+  updateSubscription,
+  deleteSubscription,
+  listDeliveries,
+});

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Deck } from '../../entities/Deck.ts';
+import type { Channel } from '../../entities/NotificationSubscription.ts';
+import type { Auth, Services } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { channelConfigSchemas } from './subscription.schema.ts';
+import { webhookUrlProblem } from './webhook-address.ts';
+
+/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+/**
+ * Checks a channel's configuration for that channel and returns it normalised: a webhook
+ * URL must be public (unless allowed), e-mail needs an SMTP server to be configured.
+ */
+export function checkChannelConfig(
+  services: Services,
+  channel: Channel,
+  config: Record<string, unknown>,
+): Record<string, unknown> {
+  if (channel === 'email' && !services.mailer) {
+    throw badRequest('E-mail notifications are not available: this service has no SMTP server (SMTP_URL)', [
+      { path: ['channel'], message: 'email needs SMTP_URL to be configured' },
+    ]);
+  }
+  const parsed = channelConfigSchemas[channel].safeParse(config);
+  if (!parsed.success) {
+    throw badRequest(
+      `channelConfig does not fit the ${channel} channel`,
+      parsed.error.issues.map((issue) => ({
+        path: ['channelConfig', ...issue.path.filter((s): s is string | number => typeof s !== 'symbol')],
+        message: issue.message,
+      })),
+    );
+  }
+  if (channel === 'webhook') {
+    const problem = webhookUrlProblem(
+      (parsed.data as { url: string }).url,
+      services.config.notifications.allowPrivateNetworks,
+    );
+    if (problem)
+      throw badRequest(`The webhook URL ${problem}`, [{ path: ['channelConfig', 'url'], message: problem }]);
+  }
+  return parsed.data as Record<string, unknown>;
+}
+
+/** The caller's deck named in a body, or a 400 (not a 404: the route's own resource exists). */
+export async function findDeckReference(em: EntityManager, auth: Auth, deckId: string): Promise<Deck> {
+  const deck = await em.findOne(Deck, { id: deckId, organization: auth.organizationId });
+  if (!deck)
+    throw badRequest(`Deck ${deckId} was not found`, [{ path: ['deckId'], message: 'no such deck' }]);
+  return deck;
+}

@@ -1,0 +1,36 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * Turns committed events into deliveries, in one statement: takes up to `batch` events the
+ * dispatcher has not handled (the outbox: `dispatched_at is null`; `skip locked`, so
+ * instances share the work), inserts a delivery for every active subscription that
+ * matches (exact type, `<aggregate>.*` or `*`; deck filter), and marks the events handled.
+ * Returns how many events it handled.
+ */
+export async function dispatchEvents(em: EntityManager, batch = 500): Promise<number> {
+  const [row] = await em.execute<{ handled: number }[]>(
+    `with taken as (
+       select id from event where dispatched_at is null
+        order by occurred_at, id limit ? for update skip locked
+     ), deliveries as (
+       insert into notification_delivery
+         (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
+          status, attempts, next_attempt_at, created_at, updated_at)
+       select gen_random_uuid(), s.id, e.id, e.event_type, e.aggregate_type || ':' || e.aggregate_id, e.occurred_at,
+              'pending', 0, now(), now(), now()
+         from taken t
+         join event e on e.id = t.id
+         join notification_subscription s
+           on s.organization_id = e.organization_id and s.is_active
+          and (s.deck_id is null or s.deck_id = e.deck_id)
+          and (s.event_type = '*' or s.event_type = e.event_type
+               or (right(s.event_type, 2) = '.*' and starts_with(e.event_type, left(s.event_type, -1))))
+       on conflict (subscription_id, event_id) do nothing
+     ), handled as (
+       update event set dispatched_at = now() where id in (select id from taken) returning 1
+     )
+     select count(*)::int as handled from handled`,
+    [batch],
+  );
+  return row?.handled ?? 0;
+}
