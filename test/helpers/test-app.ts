@@ -40,8 +40,12 @@ export async function createTestDatabase(): Promise<string> {
 }
 
 /** The real app, on a fresh database, listening on an ephemeral loopback port. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const databaseUrl = await createTestDatabase();
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<TestApp> {
+  // An existing database: a second instance, or a restart of the service on the same data.
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_URL: databaseUrl,

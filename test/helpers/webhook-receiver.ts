@@ -1,0 +1,95 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+export interface ReceivedWebhook {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: any;
+  /** Checked by the standardwebhooks library, not by the service's own code. */
+  verified: boolean;
+  answeredWith: number;
+}
+
+type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+
+/**
+ * A real HTTP receiver on loopback. `reply` decides each answer (default 204); every request
+ * is recorded with whether its signature verifies under the subscription's secret.
+ */
+export async function startWebhookReceiver(
+  reply: (request: ReceivedWebhook, count: number) => Reply = () => ({ status: 204 }),
+  port = 0,
+) {
+  const received: ReceivedWebhook[] = [];
+  let secret = '';
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
+      let verified = false;
+      try {
+        new Webhook(secret).verify(raw, headers);
+        verified = true;
+      } catch {
+        verified = false;
+      }
+      const record: ReceivedWebhook = {
+        id: headers['webhook-id'],
+        timestamp: headers['webhook-timestamp'],
+        signature: headers['webhook-signature'],
+        body: JSON.parse(raw),
+        verified,
+        answeredWith: 0,
+      };
+      received.push(record);
+      const answer = reply(record, received.length);
+      if (answer === 'hang') {
+        hanging.add(res);
+        return;
+      }
+      record.answeredWith = answer.status;
+      res.writeHead(answer.status, answer.headers).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${address.port}/hooks`,
+    port: address.port,
+    received,
+    /** Successful deliveries only (2xx answers). */
+    delivered: () => received.filter((r) => r.answeredWith >= 200 && r.answeredWith < 300),
+    useSecret(value: string) {
+      secret = value;
+    },
+    async close() {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Polls until the condition holds (the delivery worker runs in the background). */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== false && value !== undefined && value !== null) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw lastError instanceof Error ? lastError : new Error('condition not met in time');
+}

@@ -1,0 +1,355 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+
+const FAST = {
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.2,0.2',
+  NOTIFICATIONS_POLL_INTERVAL_MS: '50',
+};
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step();
+});
+
+async function app(env: Record<string, string> = {}, databaseUrl?: string) {
+  const t = await startTestApp({ ...FAST, ...env }, { databaseUrl });
+  cleanup.push(() => t.close());
+  return t;
+}
+async function receiver(...args: Parameters<typeof startWebhookReceiver>) {
+  const r = await startWebhookReceiver(...args);
+  cleanup.push(() => r.close());
+  return r;
+}
+async function subscribe(user: HttpClient, url: string, extra: Record<string, unknown> = {}) {
+  const response = await user.post('/api/notifications/subscriptions', {
+    name: 'Hook',
+    eventType: 'slide.*',
+    channel: 'webhook',
+    channelConfig: { url },
+    ...extra,
+  });
+  expect(response.status, response.text).toBe(201);
+  return response.body;
+}
+const deliveriesOf = async (user: HttpClient, subscriptionId: string) =>
+  (await user.get(`/api/notifications/subscriptions/${subscriptionId}/deliveries?limit=100`)).body;
+
+describe('webhook delivery', () => {
+  it('delivers each slide event once, signed (Standard Webhooks), in order, matching the event log', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver();
+    const subscription = await subscribe(user, hooks.url);
+    expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    hooks.useSecret(subscription.secret);
+
+    const deck = (await user.post('/api/decks', { name: 'Hooked' })).body;
+    const a = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'a' })).body;
+    const b = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'b' })).body;
+    await user.put(`/api/decks/${deck.id}/slides/reorder`, { slideIds: [b.id, a.id] });
+    await user.patch(`/api/slides/${a.id}`, { title: 'a2' });
+    await user.delete(`/api/slides/${b.id}`);
+
+    const log = (await user.get('/api/notifications/events?aggregateType=slide')).body.events.reverse();
+    expect(log.map((e: { eventType: string }) => e.eventType)).toEqual([
+      'slide.created',
+      'slide.created',
+      'slide.updated',
+      'slide.deleted',
+    ]);
+    await eventually(() => hooks.received.length === 4);
+    expect(hooks.received.map((r) => r.id)).toEqual(log.map((e: { id: string }) => e.id));
+    expect(hooks.received.every((r) => r.verified)).toBe(true);
+    expect(hooks.received[0]!.body).toEqual({
+      type: 'slide.created',
+      timestamp: log[0].occurredAt,
+      data: {
+        id: log[0].id,
+        aggregateType: 'slide',
+        aggregateId: a.id,
+        deckId: deck.id,
+        payload: log[0].payload,
+      },
+    });
+
+    // Nothing more arrives: the deck events did not match slide.*, and nothing was sent twice.
+    const history = await eventually(async () => {
+      const body = await deliveriesOf(user, subscription.id);
+      return body.deliveries.every((d: { status: string }) => d.status === 'succeeded') && body;
+    });
+    expect(history.pagination.total).toBe(4);
+    expect(history.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 204 });
+    expect(history.deliveries[0].attemptLog).toEqual([
+      {
+        attemptNumber: 1,
+        attemptedAt: expect.any(String),
+        statusCode: 204,
+        durationMs: expect.any(Number),
+        error: null,
+      },
+    ]);
+    expect(hooks.received).toHaveLength(4);
+  });
+
+  it('retries a receiver that fails twice: same webhook-id, a fresh signature each time', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '1.2,1.2,1.2' });
+    const user = await t.signedInClient();
+    const hooks = await receiver((_r, count) => ({ status: count <= 2 ? 500 : 200 }));
+    const subscription = await subscribe(user, hooks.url);
+    hooks.useSecret(subscription.secret);
+    const deck = (await user.post('/api/decks', { name: 'Retry' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+
+    await eventually(() => hooks.received.length === 3);
+    const [first, second, third] = hooks.received;
+    expect(new Set([first!.id, second!.id, third!.id]).size).toBe(1);
+    expect(new Set([first!.signature, second!.signature, third!.signature]).size).toBe(3);
+    expect(hooks.received.every((r) => r.verified)).toBe(true);
+    const delivery = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, subscription.id);
+        return body.deliveries[0]?.status === 'succeeded' && body;
+      })
+    ).deliveries[0];
+    expect(delivery.attempts).toBe(3);
+    expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
+  });
+
+  it('marks a delivery failed after the last retry', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver(() => ({ status: 503 }));
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Doomed' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const delivery = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, subscription.id);
+        return body.deliveries[0]?.status === 'failed' && body;
+      })
+    ).deliveries[0];
+    expect(delivery).toMatchObject({ attempts: 4, lastStatusCode: 503, nextAttemptAt: null });
+    expect(hooks.received).toHaveLength(4);
+  });
+
+  it('honours Retry-After over the schedule', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '3600' });
+    const user = await t.signedInClient();
+    const hooks = await receiver((_r, count) =>
+      count === 1 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 },
+    );
+    await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Later' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(() => hooks.delivered().length === 1);
+    expect(hooks.received).toHaveLength(2);
+  });
+
+  it('switches the subscription off when the receiver answers 410 Gone', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver(() => ({ status: 410 }));
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Gone' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(
+      async () =>
+        (await user.get(`/api/notifications/subscriptions/${subscription.id}`)).body.isActive === false,
+    );
+    expect((await deliveriesOf(user, subscription.id)).deliveries[0]).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+    });
+    expect(await t.eventTypes(subscription.id)).toEqual([
+      'notification_subscription.created',
+      'notification_subscription.updated',
+    ]);
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const afterwards = await user.get('/api/notifications/events?eventType=slide.created');
+    expect(afterwards.body.pagination.total).toBe(2);
+    expect(hooks.received).toHaveLength(1);
+  });
+
+  it('does not follow redirects', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const target = await receiver();
+    const hooks = await receiver(() => ({ status: 307, headers: { location: target.url } }));
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Moved' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const delivery = (
+      await eventually(
+        async () =>
+          (await deliveriesOf(user, subscription.id)).deliveries[0]?.attempts >= 1 &&
+          (await deliveriesOf(user, subscription.id)),
+      )
+    ).deliveries[0];
+    expect(delivery.lastStatusCode).toBe(307);
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('gives up on a receiver that does not answer within the timeout, and says so', async () => {
+    const t = await app({ WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_SCHEDULE_SECONDS: '3600' });
+    const user = await t.signedInClient();
+    const hooks = await receiver(() => 'hang');
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Slow' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const delivery = (
+      await eventually(
+        async () =>
+          (await deliveriesOf(user, subscription.id)).deliveries[0]?.attempts === 1 &&
+          (await deliveriesOf(user, subscription.id)),
+      )
+    ).deliveries[0];
+    expect(delivery).toMatchObject({
+      status: 'pending',
+      lastStatusCode: null,
+      lastError: 'no answer within 300 ms',
+    });
+    expect(delivery.attemptLog[0].durationMs).toBeGreaterThanOrEqual(290);
+  });
+
+  it('keeps an aggregate’s events in order while an earlier one is being retried', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.3,0.3' });
+    const user = await t.signedInClient();
+    const hooks = await receiver((_r, count) => ({ status: count <= 2 ? 500 : 200 }));
+    await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Ordered' })).body;
+    const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: '1' })).body;
+    await user.patch(`/api/slides/${slide.id}`, { title: '2' });
+    await user.patch(`/api/slides/${slide.id}`, { title: '3' });
+    await eventually(() => hooks.delivered().length === 3);
+    expect(hooks.delivered().map((r) => r.body.data.payload.title)).toEqual(['1', '2', '3']);
+    // The later events waited: nothing of them reached the receiver before the first got through.
+    expect(hooks.received.slice(0, 3).map((r) => r.body.data.payload.title)).toEqual(['1', '1', '1']);
+  });
+
+  it('sends only the events of its deck when restricted to one', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver();
+    const watched = (await user.post('/api/decks', { name: 'Watched' })).body;
+    const ignored = (await user.post('/api/decks', { name: 'Ignored' })).body;
+    await subscribe(user, hooks.url, { eventType: '*', deckId: watched.id });
+    await user.post(`/api/decks/${ignored.id}/slides`, {});
+    await user.post(`/api/decks/${watched.id}/slides`, {});
+    await user.patch(`/api/decks/${watched.id}`, { name: 'Watched!' });
+    await eventually(() => hooks.received.length === 3);
+    // Different aggregates may arrive in any order; only one aggregate's events are ordered.
+    // The subscription's own creation is an event of that deck too.
+    expect(hooks.received.map((r) => r.body.type).sort()).toEqual([
+      'deck.updated',
+      'notification_subscription.created',
+      'slide.created',
+    ]);
+    expect(hooks.received.every((r) => r.body.data.deckId === watched.id)).toBe(true);
+  });
+});
+
+describe('crashes and restarts lose nothing', () => {
+  it('delivers, once, an event whose receiver was down while the service restarted', async () => {
+    const down = await startWebhookReceiver();
+    await down.close(); // nothing listens on its port now
+    const first = await startTestApp({ ...FAST, WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' });
+    const user = await first.signedInClient();
+    const subscription = await subscribe(user, down.url);
+    const deck = (await user.post('/api/decks', { name: 'Restart' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(async () => (await deliveriesOf(user, subscription.id)).deliveries[0]?.attempts >= 1);
+    await first.close();
+
+    // The receiver is back on the same port; the service starts again on the same database.
+    const hooks = await receiver(undefined, down.port);
+    hooks.useSecret(subscription.secret);
+    const second = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' }, first.databaseUrl);
+    await eventually(() => hooks.received.length === 1);
+    expect(hooks.received[0]!.verified).toBe(true);
+    expect(hooks.received[0]!.body.type).toBe('slide.created');
+    const rows = await eventually(async () => {
+      const found = await second.app.database.orm.em
+        .getConnection()
+        .execute('select status, attempts from notification_delivery where subscription_id = ?', [
+          subscription.id,
+        ]);
+      return found[0]?.status === 'succeeded' && found;
+    });
+    expect(rows).toEqual([{ status: 'succeeded', attempts: 2 }]);
+    expect(hooks.received).toHaveLength(1);
+  });
+
+  it('takes up again a delivery whose worker died holding it, once its lease has run out', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver();
+    await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Orphan' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(() => hooks.received.length === 1);
+    // As a worker that claimed the delivery and died mid-send leaves it: pending, lease lapsed.
+    await t.app.database.orm.em.getConnection().execute(
+      `update notification_delivery set status = 'pending', completed_at = null,
+                locked_until = now() - interval '1 second', next_attempt_at = now()`,
+    );
+    await eventually(() => hooks.received.length === 2);
+    // At least once: the receiver sees the same webhook-id again and can de-duplicate.
+    expect(hooks.received[1]!.id).toBe(hooks.received[0]!.id);
+  });
+});
+
+describe('private networks', () => {
+  it('refuses loopback and private webhook URLs at creation unless allowed', async () => {
+    const t = await app({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' });
+    const user = await t.signedInClient();
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://[::1]/x',
+      'http://169.254.169.254/latest',
+      'http://[::ffff:127.0.0.1]/x',
+    ]) {
+      const problem = expectProblem(
+        await user.post('/api/notifications/subscriptions', {
+          name: 'x',
+          eventType: '*',
+          channel: 'webhook',
+          channelConfig: { url },
+        }),
+        400,
+        'BAD_REQUEST',
+      );
+      expect(problem.issues).toEqual([
+        { path: ['channelConfig', 'url'], message: expect.stringMatching(/private|this machine/) },
+      ]);
+    }
+    expect((await user.get('/api/notifications/subscriptions')).body.subscriptions).toEqual([]);
+  });
+
+  it('refuses to deliver to a private address when the operator has not allowed it', async () => {
+    const hooks = await receiver();
+    const permissive = await startTestApp(FAST);
+    const user = await permissive.signedInClient();
+    const subscription = await subscribe(user, hooks.url);
+    await permissive.close();
+    const strict = await app({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' }, permissive.databaseUrl);
+    const again = strict.client();
+    await again.post('/api/auth/login', { email: user.email, password: user.password });
+    const deck = (await again.post('/api/decks', { name: 'Private' })).body;
+    await again.post(`/api/decks/${deck.id}/slides`, {});
+    const delivery = (
+      await eventually(
+        async () =>
+          (await deliveriesOf(again, subscription.id)).deliveries[0]?.attempts >= 1 &&
+          (await deliveriesOf(again, subscription.id)),
+      )
+    ).deliveries[0];
+    expect(delivery.lastError).toMatch(/refused: 127\.0\.0\.1 is a private or loopback address/);
+    expect(hooks.received).toHaveLength(0);
+  });
+});
