@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restProcedures } from '../rest/procedures.ts';
+import * as fixtures from './helpers/fixtures.ts';
+import type { HttpClient } from './helpers/http-client.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * Every route that changes something writes its event, in the same transaction. Each
+ * mutating route needs an entry below: how to call it, and the event it must write (null
+ * only with a reason). A new route without an entry fails this test.
+ */
+let t: TestApp;
+let user: HttpClient & { organizationId: string; email: string; password: string };
+
+beforeAll(async () => {
+  t = await startTestApp();
+  user = await t.signedInClient();
+});
+afterAll(() => t.close());
+
+const newDeck = async () => (await user.post('/api/decks', { name: 'Walk' })).body.id as string;
+const newSlide = async (body: Record<string, unknown> = {}) =>
+  (await user.post(`/api/decks/${await newDeck()}/slides`, body)).body as { id: string; deckId: string };
+const newConfig = async () =>
+  (await user.post(`/api/decks/${await newDeck()}/action-configs`, fixtures.actionConfig)).body.id as string;
+const newSubscription = async () =>
+  (
+    await user.post('/api/notifications/subscriptions', {
+      name: 's',
+      eventType: 'deck.*',
+      channel: 'console',
+    })
+  ).body.id as string;
+
+type Call = { path: string; body?: unknown };
+const routes: Record<string, { call: () => Promise<Call>; event: string | null; why?: string }> = {
+  'POST /auth/login': {
+    call: async () => ({ path: '/api/auth/login', body: { email: user.email, password: user.password } }),
+    event: 'user.logged_in',
+  },
+  'POST /auth/logout': {
+    call: async () => ({ path: '/api/auth/logout' }),
+    event: null,
+    why: 'it only revokes the caller’s session; the catalogue has no event for it',
+  },
+  'POST /decks': { call: async () => ({ path: '/api/decks', body: { name: 'x' } }), event: 'deck.created' },
+  'PATCH /decks/{deckId}': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}`, body: { name: 'y' } }),
+    event: 'deck.updated',
+  },
+  'DELETE /decks/{deckId}': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}` }),
+    event: 'deck.deleted',
+  },
+  'PUT /decks/{deckId}/branding': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}/branding`, body: fixtures.branding }),
+    event: 'deck.branding_updated',
+  },
+  'POST /decks/{deckId}/slides': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}/slides`, body: {} }),
+    event: 'slide.created',
+  },
+  'PATCH /slides/{slideId}': {
+    call: async () => ({ path: `/api/slides/${(await newSlide()).id}`, body: { title: 't' } }),
+    event: 'slide.updated',
+  },
+  'DELETE /slides/{slideId}': {
+    call: async () => ({ path: `/api/slides/${(await newSlide()).id}` }),
+    event: 'slide.deleted',
+  },
+  'PUT /decks/{deckId}/slides/reorder': {
+    call: async () => {
+      const slide = await newSlide();
+      return { path: `/api/decks/${slide.deckId}/slides/reorder`, body: { slideIds: [slide.id] } };
+    },
+    event: 'deck.slides_reordered',
+  },
+  'PUT /slides/{slideId}/product-data': {
+    call: async () => ({
+      path: `/api/slides/${(await newSlide({ slideType: 'product_pricing_v1' })).id}/product-data`,
+      body: { productData: fixtures.productData },
+    }),
+    event: 'slide.product_data_updated',
+  },
+  'POST /decks/{deckId}/action-configs': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}/action-configs`, body: fixtures.actionConfig }),
+    event: 'action_config.created',
+  },
+  'PATCH /action-configs/{actionConfigId}': {
+    call: async () => ({ path: `/api/action-configs/${await newConfig()}`, body: { repName: 'Pat' } }),
+    event: 'action_config.updated',
+  },
+  'DELETE /action-configs/{actionConfigId}': {
+    call: async () => ({ path: `/api/action-configs/${await newConfig()}` }),
+    event: 'action_config.deleted',
+  },
+  'PUT /decks/{deckId}/intro': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}/intro`, body: fixtures.intro }),
+    event: 'deck.intro_saved',
+  },
+  'DELETE /decks/{deckId}/intro': {
+    call: async () => {
+      const deckId = await newDeck();
+      await user.put(`/api/decks/${deckId}/intro`, fixtures.intro);
+      return { path: `/api/decks/${deckId}/intro` };
+    },
+    event: 'deck.intro_deleted',
+  },
+  'POST /notifications/subscriptions': {
+    call: async () => ({
+      path: '/api/notifications/subscriptions',
+      body: { name: 'n', eventType: '*', channel: 'console' },
+    }),
+    event: 'notification_subscription.created',
+  },
+  'PUT /notifications/subscriptions/{subscriptionId}': {
+    call: async () => ({
+      path: `/api/notifications/subscriptions/${await newSubscription()}`,
+      body: { name: 'm' },
+    }),
+    event: 'notification_subscription.updated',
+  },
+  'DELETE /notifications/subscriptions/{subscriptionId}': {
+    call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
+    event: 'notification_subscription.deleted',
+  },
+};
+
+const mutating = restProcedures.filter((p) => p.route.method !== 'GET');
+
+async function eventLog(): Promise<string[]> {
+  const rows = await t.app.database.orm.em
+    .getConnection()
+    .execute<{ event_type: string }[]>(
+      'select event_type from event where organization_id = ? order by occurred_at, id',
+      [user.organizationId],
+    );
+  return rows.map((r) => r.event_type);
+}
+
+describe('every mutating route writes its event', () => {
+  it('has an entry for every mutating route', () => {
+    const missing = mutating
+      .map((p) => `${p.route.method} ${p.route.path}`)
+      .filter((key) => !(key in routes));
+    expect(missing, 'add these routes, with their event, to test/event-coverage.test.ts').toEqual([]);
+  });
+
+  it.each(mutating.map((p) => [`${p.route.method} ${p.route.path}`, p.route.method] as const))(
+    '%s',
+    async (key, method) => {
+      const entry = routes[key]!;
+      const { path, body } = await entry.call();
+      const before = await eventLog();
+      const response = await user.request(method, path, {
+        json: body ?? (method === 'DELETE' ? undefined : {}),
+      });
+      expect(response.status, response.text).toBeLessThan(300);
+      const written = (await eventLog()).slice(before.length);
+      expect(written).toEqual(entry.event ? [entry.event] : []);
+      if (key === 'POST /auth/logout')
+        await user.post('/api/auth/login', { email: user.email, password: user.password });
+    },
+  );
+});
