@@ -16,6 +16,11 @@ const EventSchema = defineEntity({
     { properties: ['organization', 'eventType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateId', 'occurredAt', 'id'] },
+    // Narrow ones for `pagination.total`: few distinct keys, so B-tree deduplication packs
+    // them into posting lists and an index-only count reads a fraction of the pages.
+    { properties: ['organization'] },
+    { properties: ['organization', 'eventType'] },
+    { properties: ['organization', 'aggregateType'] },
     // The outbox: only events the dispatcher has not handled yet, in the order it takes them.
     {
       name: 'event_undispatched_index',

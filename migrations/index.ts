@@ -1,10 +1,10 @@
 // Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.
 import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
 import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
-import { Migration20261121215756_notifications } from './Migration20261121215756_notifications.ts';
+import { Migration20261121220722_notifications } from './Migration20261121220722_notifications.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
   { name: 'Migration20261121214848_deck_authoring', class: Migration20261121214848_deck_authoring },
-  { name: 'Migration20261121215756_notifications', class: Migration20261121215756_notifications },
+  { name: 'Migration20261121220722_notifications', class: Migration20261121220722_notifications },
 ];
