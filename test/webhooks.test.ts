@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startTestApp } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
 
 const FAST = {
