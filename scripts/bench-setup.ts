@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Services } from '../routers/context.ts';
+import { loadConfig } from '../server/config.ts';
+import { openDatabase } from '../server/database.ts';
+import { createInProcessCaller } from '../server/in-process.ts';
+import { createLogger } from '../server/logger.ts';
+import { createServices } from '../server/services.ts';
+
+export interface Bench {
+  orm: MikroORM;
+  services: Services;
+  /**
+   * Creates an organization with an owner. `caller()` gives a fresh caller acting as them,
+   * one per operation, as the server gives each request its own EntityManager.
+   */
+  newOrganization(
+    name: string,
+  ): Promise<{ organizationId: string; caller: () => ReturnType<typeof createInProcessCaller> }>;
+}
+
+/**
+ * Runs a benchmark on DATABASE_URL when set, otherwise on a throw-away embedded PostgreSQL
+ * (on `embeddedPort`, removed afterwards). The notification worker stays off: it would
+ * compete with what is measured.
+ */
+export async function withBenchDatabase(
+  embeddedPort: number,
+  run: (bench: Bench) => Promise<void>,
+): Promise<void> {
+  const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(path.join(os.tmpdir(), 'deck-bench-'));
+  const config = loadConfig({
+    ...process.env,
+    NOTIFICATIONS_ENABLED: 'false',
+    ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(embeddedPort) } : {}),
+  });
+  const logger = createLogger('warn');
+  const database = await openDatabase(config, logger);
+  const services = createServices(config, logger);
+  const suffix = Date.now().toString(36);
+  try {
+    await run({
+      orm: database.orm,
+      services,
+      async newOrganization(name) {
+        const ids = await createInProcessCaller(database.orm, services).admin.createUser({
+          organization: `${name} ${suffix}`,
+          email: `${name.toLowerCase()}-${suffix}@bench.test`,
+          password: 'bench-password',
+        });
+        return {
+          organizationId: ids.organizationId,
+          caller: () => createInProcessCaller(database.orm, services, { ...ids, role: 'owner' }),
+        };
+      },
+    });
+  } finally {
+    services.mailer?.close();
+    await database.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `min / median / p95 / max` of a list of milliseconds. */
+export function summarise(timings: number[]): Record<'min' | 'median' | 'p95' | 'max', string> {
+  const sorted = [...timings].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
+  return { min: at(0), median: at(0.5), p95: at(0.95), max: at(1) };
+}
