@@ -283,6 +283,31 @@ describe('crashes and restarts lose nothing', () => {
     expect(hooks.received).toHaveLength(1);
   });
 
+  it('shares the work between two instances on one database, sending each event once', async () => {
+    const hooks = await receiver();
+    const one = await app({ NOTIFICATIONS_CONCURRENCY: '2' });
+    const two = await app({ NOTIFICATIONS_CONCURRENCY: '2' }, one.databaseUrl);
+    const user = await one.signedInClient();
+    hooks.useSecret((await subscribe(user, hooks.url, { eventType: 'deck.*' })).secret);
+    const viaTwo = two.client();
+    await viaTwo.post('/api/auth/login', { email: user.email, password: user.password });
+    // 40 decks, created through both instances at once: 40 aggregates, 40 deliveries.
+    await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? user : viaTwo).post('/api/decks', { name: `d${i}` })),
+    );
+    await eventually(() => hooks.received.length >= 40);
+    const rows = await eventually(async () => {
+      const found = await one.app.database.orm.em
+        .getConnection()
+        .execute(`select count(*)::int as n from notification_delivery where status = 'succeeded'`);
+      return found[0]?.n === 40 && found;
+    });
+    expect(rows).toEqual([{ n: 40 }]);
+    expect(hooks.received).toHaveLength(40);
+    expect(new Set(hooks.received.map((r) => r.id)).size).toBe(40);
+    expect(hooks.received.every((r) => r.verified)).toBe(true);
+  });
+
   it('takes up again a delivery whose worker died holding it, once its lease has run out', async () => {
     const t = await app();
     const user = await t.signedInClient();
