@@ -5,6 +5,8 @@ import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
 import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
+import { Image } from './Image.ts';
+import { KbDocument } from './KbDocument.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
 import { NotificationDelivery } from './NotificationDelivery.ts';
 import { NotificationSubscription } from './NotificationSubscription.ts';
@@ -19,6 +21,8 @@ export {
   DeckBranding,
   DeckIntro,
   Event,
+  Image,
+  KbDocument,
   LoginThrottle,
   Organization,
   Session,
@@ -39,4 +43,6 @@ export const entities = [
   NotificationSubscription,
   NotificationDelivery,
   DeliveryAttempt,
+  Image,
+  KbDocument,
 ];

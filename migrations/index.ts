@@ -2,9 +2,11 @@
 import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
 import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
 import { Migration20261121220722_notifications } from './Migration20261121220722_notifications.ts';
+import { Migration20261121222004_files } from './Migration20261121222004_files.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
   { name: 'Migration20261121214848_deck_authoring', class: Migration20261121214848_deck_authoring },
   { name: 'Migration20261121220722_notifications', class: Migration20261121220722_notifications },
+  { name: 'Migration20261121222004_files', class: Migration20261121222004_files },
 ];

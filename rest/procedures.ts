@@ -8,6 +8,8 @@ export interface RestProcedure {
   path: string;
   route: OpenApiRoute;
   successStatus: number;
+  /** Set on multipart upload routes: which `config.uploads` limit caps the file. */
+  multipartLimit?: NonNullable<Meta['multipartLimit']>;
 }
 
 /** Every procedure that has a REST route, read once from the router's metadata (`_def.procedures` is flat, keyed by dotted path). */
@@ -19,6 +21,7 @@ export const restProcedures: RestProcedure[] = Object.entries(
     path,
     route: procedure._def.meta!.openapi!,
     successStatus: procedure._def.meta!.successStatus ?? 200,
+    multipartLimit: procedure._def.meta!.multipartLimit,
   }));
 
 const statusByPath = new Map(restProcedures.map((p) => [p.path, p.successStatus]));

@@ -1,19 +1,25 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { restProcedures } from './procedures.ts';
+import { type RestProcedure, restProcedures } from './procedures.ts';
 
 /**
- * The /api routes: one per procedure with an `openapi` meta, all served by the same
- * bridge to the procedures. Extra routes (multipart uploads, downloads) are added by
- * `extraRoutes`. A known path with another method answers 405 with `Allow`.
+ * The /api routes: one per procedure with an `openapi` meta. JSON routes are served by the
+ * bridge to the procedures (`restHandler`); multipart upload routes by `multipartRoute`.
+ * A known path with another method answers 405 with `Allow`.
  */
-export function createApiRouter(restHandler: Middleware, extraRoutes?: (router: Router) => void): Router {
+export function createApiRouter(
+  restHandler: Middleware,
+  multipartRoute: (router: Router, procedure: RestProcedure) => void,
+): Router {
   const router = new Router({ prefix: '/api' });
-  for (const { route } of restProcedures) {
-    const koaPath = route.path.replace(/\{(\w+)\}/g, ':$1');
-    router.register(koaPath, [route.method], restHandler);
+  for (const procedure of restProcedures) {
+    if (procedure.multipartLimit) {
+      multipartRoute(router, procedure);
+      continue;
+    }
+    const koaPath = procedure.route.path.replace(/\{(\w+)\}/g, ':$1');
+    router.register(koaPath, [procedure.route.method], restHandler);
   }
-  extraRoutes?.(router);
   return router;
 }
 

@@ -3,7 +3,9 @@ import { adminRouter } from './admin/admin.router.ts';
 import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
+import { imagesRouter } from './images/images.router.ts';
 import { introRouter } from './intro/intro.router.ts';
+import { kbRouter } from './kb/kb.router.ts';
 import { notificationsRouter } from './notifications/notifications.router.ts';
 import { slidesRouter } from './slides/slides.router.ts';
 import { createCallerFactory, router } from './trpc.ts';
@@ -17,6 +19,8 @@ export const appRouter = router({
   actionConfigs: actionConfigsRouter,
   intro: introRouter,
   notifications: notificationsRouter,
+  images: imagesRouter,
+  kb: kbRouter,
   admin: adminRouter,
 });
 

@@ -3,6 +3,7 @@ import type { UserRole } from '../entities/User.ts';
 import type { AppConfig } from '../server/config.ts';
 import type { Logger } from '../server/logger.ts';
 import type { Mailer } from '../server/notifications/mailer.ts';
+import type { ObjectStorage } from '../server/storage/object-storage.ts';
 
 /** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
 export interface Services {
@@ -10,6 +11,7 @@ export interface Services {
   logger: Logger;
   /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
   mailer: Mailer | null;
+  storage: ObjectStorage;
 }
 
 /** Who is calling, resolved from the session on each request. */

@@ -6,8 +6,13 @@ import { issuesOf } from './issues.ts';
 /**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
  * facade answers with and the OpenAPI document states (201 for creates, 202 for jobs).
+ * `multipartLimit` marks a multipart upload route (input `{file}`) and names the setting
+ * of `config.uploads` that caps its file.
  */
-export type Meta = OpenApiMeta<{ successStatus?: 200 | 201 | 202 }>;
+export type Meta = OpenApiMeta<{
+  successStatus?: 200 | 201 | 202;
+  multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
+}>;
 
 const t = initTRPC
   .context<Context>()
@@ -24,12 +29,14 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure;
 
+export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
+
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. */
 export const authedProcedure = t.procedure.use(({ ctx, next }) => {
   if (!ctx.auth) {
     throw new TRPCError({
       code: 'UNAUTHORIZED',
-      message: 'Sign in first: this route needs a valid session cookie',
+      message: SIGN_IN_FIRST,
     });
   }
   return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });

@@ -5,10 +5,12 @@ import Koa from 'koa';
 import session from 'koa-session';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import { problemDetails } from '../rest/error-middleware.ts';
+import { registerMultipartRoute } from '../rest/multipart-routes.ts';
 import { createRestHandler } from '../rest/openapi-bridge.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
+import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Services } from '../routers/context.ts';
@@ -20,6 +22,7 @@ import { NotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
 import { createServices } from './services.ts';
 import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
+import { isLocalStorage } from './storage/create-storage.ts';
 
 export interface RunningApp {
   services: Services;
@@ -48,14 +51,20 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
     if (shuttingDown) return sendProblem(ctx, problem(503, 'Shutting down'));
     try {
       await database.orm.em.getConnection().execute('select 1');
-      ctx.body = { status: 'ready' };
     } catch {
-      sendProblem(ctx, problem(503, 'The database is not reachable'), 5);
+      return sendProblem(ctx, problem(503, 'The database is not reachable'), 5);
     }
+    try {
+      await services.storage.check();
+    } catch {
+      return sendProblem(ctx, problem(503, 'The object store is not reachable'), 5);
+    }
+    ctx.body = { status: 'ready' };
   });
 
   const apiRouter = createApiRouter(
     createRestHandler({ router: appRouter, createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
+    (router, procedure) => registerMultipartRoute(router, procedure, { config, createContext }),
   );
 
   app.use(requestLogging(logger));
@@ -86,6 +95,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   });
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
+  if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
   app.use(
     createTrpcEndpoint({ router: appRouter, createContext, bodyLimitBytes: config.jsonBodyLimitBytes }),
   );
@@ -103,7 +113,8 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
 /** Opens the database (embedded or configured), migrates, and listens. */
 export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
   const database = await openDatabase(config, logger);
-  const services = createServices(config, logger);
+  let url = '';
+  const services = createServices(config, logger, () => url);
   const { app, markShuttingDown } = createKoaApp(database, services);
   await deleteExpiredSessions(database.orm);
 
@@ -120,7 +131,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   if (config.notifications.enabled) notifications.start();
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
 
   let closing: Promise<void> | undefined;
   return {

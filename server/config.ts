@@ -59,9 +59,62 @@ const environmentSchema = z
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
       .optional(),
     MAIL_FROM: z.string().min(3).default('Deck service <no-reply@localhost>'),
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+    IMAGE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(10 * 1024 * 1024),
+    KB_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(50 * 1024 * 1024),
+    KB_ALLOWED_TYPES: z
+      .string()
+      .default(
+        [
+          'application/pdf',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'application/msword',
+          'application/vnd.ms-powerpoint',
+          'text/plain',
+          'text/markdown',
+          'text/html',
+          'text/csv',
+          'application/json',
+          'application/rtf',
+        ].join(','),
+      ),
+    UPLOAD_URL_EXPIRES_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(7 * 24 * 3600)
+      .default(900),
+    DOWNLOAD_URL_EXPIRES_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(7 * 24 * 3600)
+      .default(3600),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name])
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
+      }
+    }
     if (env.NODE_ENV === 'production' && (!env.SESSION_SECRET || env.SESSION_SECRET === DEV_SESSION_SECRET)) {
       ctx.addIssue({
         code: 'custom',
@@ -113,6 +166,28 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    storage: {
+      driver: env.STORAGE_DRIVER,
+      s3: {
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        bucket: env.S3_BUCKET ?? '',
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      },
+      uploadUrlExpiresSeconds: env.UPLOAD_URL_EXPIRES_SECONDS,
+      downloadUrlExpiresSeconds: env.DOWNLOAD_URL_EXPIRES_SECONDS,
+    },
+    uploads: {
+      imageMaxBytes: env.IMAGE_MAX_BYTES,
+      kbMaxBytes: env.KB_MAX_BYTES,
+      kbAllowedTypes: env.KB_ALLOWED_TYPES.split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+      /** The interface's limit for contract import. */
+      contractMaxBytes: 10 * 1024 * 1024,
+    },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

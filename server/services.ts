@@ -2,12 +2,16 @@ import type { Services } from '../routers/context.ts';
 import type { AppConfig } from './config.ts';
 import type { Logger } from './logger.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
+import { createStorage } from './storage/create-storage.ts';
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
-export function createServices(config: AppConfig, logger: Logger): Services {
+export function createServices(config: AppConfig, logger: Logger, listeningUrl?: () => string): Services {
+  // Signed local-storage addresses point at PUBLIC_URL, or at where this process listens.
+  const baseUrl = () => config.publicUrl ?? listeningUrl?.() ?? `http://localhost:${config.port}`;
   return {
     config,
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
+    storage: createStorage(config, baseUrl),
   };
 }

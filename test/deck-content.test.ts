@@ -24,6 +24,7 @@ describe('branding', () => {
     expect((await user.get(`/api/decks/${deckId}/branding`)).body).toEqual({ branding: null });
 
     const logo = `org/${user.organizationId}/images/logo.png`;
+    await t.app.services.storage.put(logo, Buffer.from('png'), 'image/png');
     const saved = await user.put(`/api/decks/${deckId}/branding`, { ...fixtures.branding, logo });
     expect(saved.status).toBe(200);
     expect(saved.body.branding).toEqual({

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restProcedures } from '../rest/procedures.ts';
+import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -32,7 +33,9 @@ const newSubscription = async () =>
     })
   ).body.id as string;
 
-type Call = { path: string; body?: unknown };
+const kbDocument = { filename: 'notes.txt', contentType: 'text/plain', sizeBytes: 3 };
+
+type Call = { path: string; body?: unknown; upload?: { name: string; bytes: Buffer } };
 const routes: Record<string, { call: () => Promise<Call>; event: string | null; why?: string }> = {
   'POST /auth/login': {
     call: async () => ({ path: '/api/auth/login', body: { email: user.email, password: user.password } }),
@@ -120,6 +123,34 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     }),
     event: 'notification_subscription.updated',
   },
+  'POST /images': {
+    call: async () => ({ path: '/api/images', upload: { name: 'pic.png', bytes: png(2, 2) } }),
+    event: 'image.uploaded',
+  },
+  'DELETE /images/{imageId}': {
+    call: async () => ({
+      path: `/api/images/${(await user.upload('/api/images', { name: 'pic.png', bytes: png(2, 2) })).body.id}`,
+    }),
+    event: 'image.deleted',
+  },
+  'POST /company/kb/documents/upload-init': {
+    call: async () => ({ path: '/api/company/kb/documents/upload-init', body: kbDocument }),
+    event: 'kb_document.upload_initiated',
+  },
+  'POST /company/kb/documents/{documentId}/complete': {
+    call: async () => {
+      const init = (await user.post('/api/company/kb/documents/upload-init', kbDocument)).body;
+      await fetch(init.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'abc' });
+      return { path: `/api/company/kb/documents/${init.documentId}/complete`, body: {} };
+    },
+    event: 'kb_document.uploaded',
+  },
+  'DELETE /company/kb/documents/{documentId}': {
+    call: async () => ({
+      path: `/api/company/kb/documents/${(await user.post('/api/company/kb/documents/upload-init', kbDocument)).body.documentId}`,
+    }),
+    event: 'kb_document.deleted',
+  },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
     event: 'notification_subscription.deleted',
@@ -150,11 +181,11 @@ describe('every mutating route writes its event', () => {
     '%s',
     async (key, method) => {
       const entry = routes[key]!;
-      const { path, body } = await entry.call();
+      const { path, body, upload } = await entry.call();
       const before = await eventLog();
-      const response = await user.request(method, path, {
-        json: body ?? (method === 'DELETE' ? undefined : {}),
-      });
+      const response = upload
+        ? await user.upload(path, upload)
+        : await user.request(method, path, { json: body ?? (method === 'DELETE' ? undefined : {}) });
       expect(response.status, response.text).toBeLessThan(300);
       const written = (await eventLog()).slice(before.length);
       expect(written).toEqual(entry.event ? [entry.event] : []);

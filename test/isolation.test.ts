@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restProcedures } from '../rest/procedures.ts';
+import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -25,7 +26,9 @@ async function snapshot() {
             (select md5(coalesce(string_agg(a::text, ',' order by a.id), '')) from action_config a) as configs,
             (select md5(coalesce(string_agg(b::text, ','), '')) from deck_branding b) as branding,
             (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros,
-            (select md5(coalesce(string_agg(n::text, ',' order by n.id), '')) from notification_subscription n) as subs`,
+            (select md5(coalesce(string_agg(n::text, ',' order by n.id), '')) from notification_subscription n) as subs,
+            (select md5(coalesce(string_agg(m::text, ',' order by m.id), '')) from image m) as images,
+            (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from kb_document k) as documents`,
   );
   return rows[0];
 }
@@ -46,6 +49,14 @@ beforeAll(async () => {
   ).body.id;
   expect((await owner.put(`/api/decks/${ids.deckId}/intro`, fixtures.intro)).status).toBe(200);
   expect((await owner.put(`/api/decks/${ids.deckId}/branding`, fixtures.branding)).status).toBe(200);
+  ids.imageId = (await owner.upload('/api/images', { name: 'logo.png', bytes: png(4, 3) })).body.id;
+  ids.documentId = (
+    await owner.post('/api/company/kb/documents/upload-init', {
+      filename: 'a.txt',
+      contentType: 'text/plain',
+      sizeBytes: 3,
+    })
+  ).body.documentId;
   ids.subscriptionId = (
     await owner.post('/api/notifications/subscriptions', { name: 'Log', eventType: '*', channel: 'console' })
   ).body.id;

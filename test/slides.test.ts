@@ -28,6 +28,9 @@ const eventTypes = (aggregateId: string) => t.eventTypes(aggregateId);
 
 describe('POST /api/decks/{deckId}/slides', () => {
   it('creates a slide with every field of the interface (201) and writes slide.created', async () => {
+    const { storage } = t.app.services;
+    await storage.put(`org/${user.organizationId}/audio/why.mp3`, Buffer.from('ID3'), 'audio/mpeg');
+    await storage.put(`org/${user.organizationId}/images/hero.png`, Buffer.from('png'), 'image/png');
     const body = {
       slideId: 'slide-7',
       title: 'Why us',
@@ -96,6 +99,11 @@ describe('POST /api/decks/{deckId}/slides', () => {
     ['a negative orderIndex', { orderIndex: -1 }, 'orderIndex'],
     ['a fractional orderIndex', { orderIndex: 1.5 }, 'orderIndex'],
     ['an object key of another organization', { heroImg: `org/${randomUUID()}/x.png` }, 'heroImg'],
+    [
+      'an object key with no object behind it',
+      { heroImg: 'org/00000000-0000-4000-8000-000000000000/none.png' },
+      'heroImg',
+    ],
     ['something that is not an object key', { audioUrl: 'https://cdn.test/a.mp3' }, 'audioUrl'],
     ['an unknown field', { colour: 'red' }, 'colour'],
   ])('rejects %s with 400, creating nothing', async (_label, body, field) => {

@@ -19,7 +19,7 @@ export const saveBranding = authedProcedure
   .output(brandingResponse)
   .mutation(async ({ ctx, input }) => {
     const { deckId, ...fields } = input;
-    checkOwnObjectKeys(ctx.auth, { logo: fields.logo, avatar: fields.avatar });
+    await checkOwnObjectKeys(ctx.auth, ctx.services.storage, { logo: fields.logo, avatar: fields.avatar });
     const deck = await findDeck(ctx.em, ctx.auth, deckId);
     const data = normaliseBranding(fields);
     const now = new Date();

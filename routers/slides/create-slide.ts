@@ -49,7 +49,10 @@ export const createSlide = authedProcedure
         { path: ['productData'], message: 'only allowed when slideType is product_pricing_v1' },
       ]);
     }
-    checkOwnObjectKeys(ctx.auth, { audioUrl: input.audioUrl, heroImg: input.heroImg });
+    await checkOwnObjectKeys(ctx.auth, ctx.services.storage, {
+      audioUrl: input.audioUrl,
+      heroImg: input.heroImg,
+    });
 
     return ctx.em.transactional(async (em) => {
       // The deck's row lock serialises concurrent creates: each sees the count the last one left.

@@ -28,7 +28,10 @@ export const updateSlide = authedProcedure
     if (Object.keys(changes).length === 0) {
       throw badRequest('Send at least one field to change');
     }
-    checkOwnObjectKeys(ctx.auth, { audioUrl: changes.audioUrl, heroImg: changes.heroImg });
+    await checkOwnObjectKeys(ctx.auth, ctx.services.storage, {
+      audioUrl: changes.audioUrl,
+      heroImg: changes.heroImg,
+    });
     const slide = await findSlide(ctx.em, ctx.auth, slideId);
     const before = JSON.stringify(toSlideOutput(slide));
 

@@ -56,4 +56,5 @@ export const validBodies: Record<string, unknown> = {
   'PATCH /action-configs/{actionConfigId}': { status: 'published' },
   'PUT /decks/{deckId}/intro': intro,
   'PUT /notifications/subscriptions/{subscriptionId}': { name: 'Renamed subscription' },
+  'POST /company/kb/documents/{documentId}/complete': {},
 };

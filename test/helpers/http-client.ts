@@ -68,6 +68,16 @@ export class HttpClient {
   delete(path: string) {
     return this.request('DELETE', path);
   }
+  /** A multipart/form-data POST with one file part (named `file` unless told otherwise). */
+  upload(path: string, file: { name: string; bytes: Buffer; type?: string }, part = 'file') {
+    const form = new FormData();
+    form.append(
+      part,
+      new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }),
+      file.name,
+    );
+    return this.request('POST', path, { body: form });
+  }
 }
 
 /** Asserts the RFC 9457 shape every error shares; returns the body for further checks. */

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { Image } from '../../entities/Image.ts';
+import type { ObjectStorage } from '../../server/storage/object-storage.ts';
+
+export const imageOutput = z
+  .object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    filename: z.string(),
+    objectKey: z.string(),
+    mimeType: z.string(),
+    size: z.int(),
+    url: z
+      .url()
+      .meta({ description: 'A signed address that answers GET with the image, for a limited time' }),
+    createdAt: z.iso.datetime(),
+    width: z.int(),
+    height: z.int(),
+  })
+  .meta({ id: 'Image' });
+
+export type ImageOutput = z.infer<typeof imageOutput>;
+
+export async function toImageOutput(
+  image: Image,
+  storage: ObjectStorage,
+  urlSeconds: number,
+): Promise<ImageOutput> {
+  return {
+    id: image.id,
+    organizationId: image.organization.id,
+    filename: image.filename,
+    objectKey: image.objectKey,
+    mimeType: image.mimeType,
+    size: image.size,
+    url: await storage.signedDownloadUrl(image.objectKey, urlSeconds),
+    createdAt: image.createdAt.toISOString(),
+    width: image.width,
+    height: image.height,
+  };
+}

@@ -1,0 +1,82 @@
+import { TRPCError } from '@trpc/server';
+import { z } from 'zod';
+import { Image } from '../../entities/Image.ts';
+import { newId } from '../../entities/ids.ts';
+import { badRequest } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { objectKeyFor } from '../object-keys.ts';
+import { authedProcedure } from '../trpc.ts';
+import { detectImage } from './detect-image.ts';
+import { imageOutput, toImageOutput } from './image.schema.ts';
+
+export const uploadImage = authedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/images',
+      tags: ['images'],
+      summary: 'Upload an image (multipart part `file`: PNG, JPEG, GIF, WebP or SVG)',
+      contentTypes: ['multipart/form-data'],
+      errorResponses: [413, 415],
+    },
+    successStatus: 201,
+    multipartLimit: 'imageMaxBytes',
+  })
+  .input(z.object({ file: z.file() }))
+  .output(imageOutput)
+  .mutation(async ({ ctx, input }) => {
+    const { storage, config } = ctx.services;
+    const limit = config.uploads.imageMaxBytes;
+    if (input.file.size > limit) {
+      throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `Images may be at most ${limit} bytes` });
+    }
+    const bytes = Buffer.from(await input.file.arrayBuffer());
+    let detected: Awaited<ReturnType<typeof detectImage>>;
+    try {
+      detected = await detectImage(bytes);
+    } catch {
+      throw badRequest('The image could not be read: it looks damaged', [
+        { path: ['file'], message: 'unreadable image' },
+      ]);
+    }
+    if (!detected) {
+      throw new TRPCError({
+        code: 'UNSUPPORTED_MEDIA_TYPE',
+        message:
+          'Only PNG, JPEG, GIF, WebP and SVG images are accepted (judged by the content, not the name)',
+      });
+    }
+
+    const id = newId();
+    const filename = input.file.name.slice(0, 255) || 'image';
+    const objectKey = objectKeyFor(ctx.auth.organizationId, 'images', id, filename);
+    await storage.put(objectKey, bytes, detected.mimeType);
+    try {
+      const image = ctx.em.create(Image, {
+        id,
+        organization: ctx.auth.organizationId,
+        filename,
+        objectKey,
+        mimeType: detected.mimeType,
+        size: bytes.length,
+        width: detected.width,
+        height: detected.height,
+        createdAt: new Date(),
+      });
+      const output = await toImageOutput(image, storage, config.storage.downloadUrlExpiresSeconds);
+      const { url: _url, ...payload } = output;
+      recordEvent(ctx.em, {
+        organizationId: ctx.auth.organizationId,
+        aggregateType: 'image',
+        eventType: 'image.uploaded',
+        aggregateId: id,
+        payload,
+      });
+      await ctx.em.flush();
+      return output;
+    } catch (error) {
+      // No row, no object: a failed request leaves nothing behind.
+      await storage.delete(objectKey).catch(() => {});
+      throw error;
+    }
+  });

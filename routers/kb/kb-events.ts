@@ -1,0 +1,20 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../context.ts';
+import type { EventType } from '../events/event-types.ts';
+import { recordEvent } from '../events/record-event.ts';
+import type { KbDocumentOutput } from './kb.schema.ts';
+
+export function recordKbEvent(
+  em: EntityManager,
+  auth: Auth,
+  eventType: EventType<'kb_document'>,
+  document: KbDocumentOutput,
+) {
+  recordEvent(em, {
+    organizationId: auth.organizationId,
+    aggregateType: 'kb_document',
+    eventType,
+    aggregateId: document.id,
+    payload: document,
+  });
+}

@@ -1,0 +1,12 @@
+import { router } from '../trpc.ts';
+import { completeUpload } from './complete-upload.ts';
+import { deleteDocument } from './delete-document.ts';
+import { initUpload } from './init-upload.ts';
+import { listDocuments } from './list-documents.ts';
+
+export const kbRouter = router({
+  initUpload,
+  completeUpload,
+  list: listDocuments,
+  delete: deleteDocument,
+});

@@ -1,0 +1,57 @@
+import type { Readable } from 'node:stream';
+
+export interface StoredObject {
+  size: number;
+  contentType: string | null;
+}
+
+/**
+ * Where files live. Keys are `org/<organizationId>/…`; callers never sign outside their
+ * organization's namespace (see `routers/object-keys.ts`). Two drivers: local disk (the
+ * service answers its own signed addresses) and S3 (AWS or S3-compatible).
+ */
+export interface ObjectStorage {
+  readonly driver: 'local' | 's3';
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  head(key: string): Promise<StoredObject | null>;
+  delete(key: string): Promise<void>;
+  /** An address that accepts one HTTP PUT of this key with this Content-Type until it expires. */
+  signedUploadUrl(
+    key: string,
+    options: { contentType: string; maxBytes: number; expiresInSeconds: number },
+  ): Promise<string>;
+  /** An address that answers GET with the object until it expires. */
+  signedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /** Throws when the store cannot be reached (readiness). */
+  check(): Promise<void>;
+}
+
+/** What the local driver's own HTTP routes need from it. */
+export interface LocalObjectAccess {
+  verify(
+    method: 'GET' | 'PUT',
+    key: string,
+    query: Record<string, string | undefined>,
+    contentType?: string,
+  ): SignedRequest;
+  write(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
+  read(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
+}
+
+export interface SignedRequest {
+  ok: boolean;
+  /** Why it was refused (expired, tampered, wrong content type). */
+  reason?: string;
+  maxBytes?: number;
+}
+
+/** Keys are path-like: segments of safe characters, never `.` or `..`. */
+export function isSafeKey(key: string): boolean {
+  return (
+    key.length > 0 &&
+    key.length <= 1024 &&
+    key
+      .split('/')
+      .every((segment) => /^[A-Za-z0-9._-]+$/.test(segment) && segment !== '.' && segment !== '..')
+  );
+}
