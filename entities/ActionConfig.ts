@@ -20,10 +20,8 @@ const ActionConfigSchema = defineEntity({
     status: p.enum(ACTION_CONFIG_STATUSES).default('draft'),
     publishedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -9,10 +9,8 @@ const DeckBrandingSchema = defineEntity({
     deck: () => p.oneToOne(Deck).primary().owner().deleteRule('cascade'),
     data: p.json<Record<string, unknown>>(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -12,10 +12,8 @@ const DeckIntroSchema = defineEntity({
     voiceId: p.string().length(200).nullable(),
     audioKey: p.string().length(1024).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

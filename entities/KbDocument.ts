@@ -23,10 +23,8 @@ const KbDocumentSchema = defineEntity({
     status: p.enum(KB_DOCUMENT_STATUSES).default('pending'),
     uploadedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

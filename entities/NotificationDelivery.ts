@@ -34,10 +34,8 @@ const NotificationDeliverySchema = defineEntity({
     lastError: p.text().nullable(),
     completedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

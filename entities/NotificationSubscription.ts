@@ -25,10 +25,8 @@ const NotificationSubscriptionSchema = defineEntity({
     secret: p.string().length(100).nullable().hidden(),
     isActive: p.boolean().default(true),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -16,10 +16,8 @@ const UserSchema = defineEntity({
     role: p.enum(USER_ROLES).default('member'),
     passwordHash: p.string().length(255).hidden(),
     createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p
-      .datetime()
-      .onCreate(() => new Date())
-      .onUpdate(() => new Date()),
+    // Set by the procedures themselves, so the answer and its event carry the stored value.
+    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

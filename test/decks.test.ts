@@ -47,6 +47,8 @@ describe('deck lifecycle', () => {
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ id: deck.id, name: 'Q4 pitch v2', voiceId: 'en-us+f3' });
     expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(deck.updatedAt));
+    // The answer is what was stored, timestamps included.
+    expect((await alice.get(`/api/decks/${deck.id}`)).body).toEqual(renamed.body);
 
     const cleared = await alice.patch(`/api/decks/${deck.id}`, { voiceId: null });
     expect(cleared.body.voiceId).toBeNull();

@@ -21,7 +21,8 @@ const SVG_START =
 export async function detectImage(bytes: Buffer): Promise<DetectedImage | null> {
   const type = await fileTypeFromBuffer(bytes);
   let mimeType: DetectedImage['mimeType'];
-  if (type) {
+  // file-type calls any XML document application/xml; an SVG is one with an <svg> root.
+  if (type && type.mime !== 'application/xml') {
     if (!(IMAGE_TYPES as readonly string[]).includes(type.mime)) return null;
     mimeType = type.mime as DetectedImage['mimeType'];
   } else if (SVG_START.test(bytes.subarray(0, 64 * 1024).toString('utf8'))) {
