@@ -2,6 +2,7 @@ import { actionConfigsRouter } from './action-configs/action-configs.router.ts';
 import { adminRouter } from './admin/admin.router.ts';
 import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
+import { contractsRouter } from './contracts/contracts.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
 import { imagesRouter } from './images/images.router.ts';
 import { introRouter } from './intro/intro.router.ts';
@@ -21,6 +22,7 @@ export const appRouter = router({
   notifications: notificationsRouter,
   images: imagesRouter,
   kb: kbRouter,
+  contracts: contractsRouter,
   admin: adminRouter,
 });
 

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../entities/User.ts';
 import type { AppConfig } from '../server/config.ts';
+import type { ContractAnalyzer } from '../server/documents/contract-analyzer.ts';
+import type { TextExtractor } from '../server/documents/text-extractor.ts';
 import type { Logger } from '../server/logger.ts';
 import type { Mailer } from '../server/notifications/mailer.ts';
 import type { ObjectStorage } from '../server/storage/object-storage.ts';
@@ -12,6 +14,9 @@ export interface Services {
   /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
   mailer: Mailer | null;
   storage: ObjectStorage;
+  textExtractor: TextExtractor;
+  /** Offline placeholder detection, or an AI endpoint (CONTRACT_AI_URL) that falls back to it. */
+  contractAnalyzer: ContractAnalyzer;
 }
 
 /** Who is calling, resolved from the session on each request. */

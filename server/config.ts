@@ -94,6 +94,10 @@ const environmentSchema = z
           'application/rtf',
         ].join(','),
       ),
+    CONTRACT_AI_URL: z.url().optional(),
+    CONTRACT_AI_KEY: z.string().min(1).optional(),
+    CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
     UPLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
@@ -179,6 +183,14 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       uploadUrlExpiresSeconds: env.UPLOAD_URL_EXPIRES_SECONDS,
       downloadUrlExpiresSeconds: env.DOWNLOAD_URL_EXPIRES_SECONDS,
     },
+    contractAi: env.CONTRACT_AI_URL
+      ? {
+          url: env.CONTRACT_AI_URL.replace(/\/$/, ''),
+          key: env.CONTRACT_AI_KEY,
+          model: env.CONTRACT_AI_MODEL,
+          timeoutMs: env.CONTRACT_AI_TIMEOUT_MS,
+        }
+      : null,
     uploads: {
       imageMaxBytes: env.IMAGE_MAX_BYTES,
       kbMaxBytes: env.KB_MAX_BYTES,

@@ -1,5 +1,7 @@
 import type { Services } from '../routers/context.ts';
 import type { AppConfig } from './config.ts';
+import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contract-analyzer.ts';
+import { createWorkerTextExtractor } from './documents/text-extractor.ts';
 import type { Logger } from './logger.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { createStorage } from './storage/create-storage.ts';
@@ -13,5 +15,9 @@ export function createServices(config: AppConfig, logger: Logger, listeningUrl?:
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, baseUrl),
+    textExtractor: createWorkerTextExtractor({ concurrency: 2, timeoutMs: 60_000 }),
+    contractAnalyzer: config.contractAi
+      ? createAiContractAnalyzer(config.contractAi, logger)
+      : placeholderAnalyzer,
   };
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restProcedures } from '../rest/procedures.ts';
+import { pdf } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import type { HttpClient } from './helpers/http-client.ts';
@@ -132,6 +133,13 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
       path: `/api/images/${(await user.upload('/api/images', { name: 'pic.png', bytes: png(2, 2) })).body.id}`,
     }),
     event: 'image.deleted',
+  },
+  'POST /contracts/import': {
+    call: async () => ({
+      path: '/api/contracts/import',
+      upload: { name: 'c.pdf', bytes: await pdf('Between {a} and {b}.') },
+    }),
+    event: 'contract.imported',
   },
   'POST /company/kb/documents/upload-init': {
     call: async () => ({ path: '/api/company/kb/documents/upload-init', body: kbDocument }),

@@ -1,0 +1,101 @@
+import { detectPlaceholders, toSnakeCase } from '../../routers/contracts/detect-placeholders.ts';
+import type { Logger } from '../logger.ts';
+
+/** Finds the variables of a contract's text, for turning it into a template. */
+export interface ContractAnalyzer {
+  readonly name: string;
+  analyze(text: string): Promise<{ variables: string[]; analyzer: string }>;
+}
+
+/** The default, with no network: the placeholders real contracts use. */
+export const placeholderAnalyzer: ContractAnalyzer = {
+  name: 'placeholders',
+  async analyze(text) {
+    return { variables: detectPlaceholders(text), analyzer: 'placeholders' };
+  },
+};
+
+/**
+ * An OpenAI-compatible chat-completions endpoint asked for structured output: the
+ * placeholders, plus variables for filled-in values (party names, dates, amounts). On an
+ * error or timeout it falls back to the placeholder analyzer and logs why.
+ */
+export function createAiContractAnalyzer(
+  settings: { url: string; key?: string; model: string; timeoutMs: number },
+  logger: Logger,
+): ContractAnalyzer {
+  return {
+    name: 'ai',
+    async analyze(text) {
+      try {
+        const variables = await askForVariables(settings, text);
+        return { variables, analyzer: 'ai' };
+      } catch (error) {
+        logger.warn(
+          { reason: (error as Error).message },
+          'contract AI analysis failed; using the placeholder analyzer',
+        );
+        return placeholderAnalyzer.analyze(text);
+      }
+    },
+  };
+}
+
+const INSTRUCTIONS = `You turn contracts into templates. List the variables of the contract below: every
+placeholder it already has ({name}, {{name}}, [Name], <<Name>>, «Name», "Label: ____"), and every filled-in
+value that would change from one deal to the next (party names, addresses, dates, amounts, terms, people).
+Name each variable in snake_case, once, in order of first appearance.`;
+
+async function askForVariables(
+  settings: { url: string; key?: string; model: string; timeoutMs: number },
+  text: string,
+) {
+  const response = await fetch(`${settings.url}/chat/completions`, {
+    method: 'POST',
+    signal: AbortSignal.timeout(settings.timeoutMs),
+    headers: {
+      'content-type': 'application/json',
+      ...(settings.key ? { authorization: `Bearer ${settings.key}` } : {}),
+    },
+    body: JSON.stringify({
+      model: settings.model,
+      temperature: 0,
+      messages: [
+        { role: 'system', content: INSTRUCTIONS },
+        { role: 'user', content: text.slice(0, 200_000) },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: {
+          name: 'contract_variables',
+          strict: true,
+          schema: {
+            type: 'object',
+            properties: { variables: { type: 'array', items: { type: 'string' } } },
+            required: ['variables'],
+            additionalProperties: false,
+          },
+        },
+      },
+    }),
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(
+      `the AI endpoint answered ${response.status}${body?.error?.message ? `: ${body.error.message}` : ''}`,
+    );
+  }
+  const completion = (await response.json()) as {
+    choices?: { message?: { content?: string; refusal?: string } }[];
+  };
+  const message = completion.choices?.[0]?.message;
+  if (!message?.content)
+    throw new Error(message?.refusal ? `the model refused: ${message.refusal}` : 'the answer had no content');
+  const parsed = JSON.parse(message.content) as { variables?: unknown };
+  if (!Array.isArray(parsed.variables)) throw new Error('the answer had no variables array');
+  return uniqueSnakeCase(parsed.variables.filter((v): v is string => typeof v === 'string'));
+}
+
+function uniqueSnakeCase(names: string[]): string[] {
+  return [...new Set(names.map(toSnakeCase).filter(Boolean))];
+}

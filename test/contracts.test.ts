@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractFixture, pdf } from './helpers/documents.ts';
+import { png } from './helpers/files.ts';
+import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let user: HttpClient;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  user = await t.signedInClient();
+});
+afterAll(() => t.close());
+
+const importFile = (client: HttpClient, name: string, bytes: Buffer) =>
+  client.upload('/api/contracts/import', { name, bytes });
+const imports = async () =>
+  (await user.get('/api/notifications/events?eventType=contract.imported&limit=100')).body.pagination
+    .total as number;
+
+describe('POST /api/contracts/import', () => {
+  it.each(['common-paper-letter-of-intent', 'common-paper-mutual-nda', 'bonterms-mutual-nda'])(
+    'finds the fields of the %s template, as DOCX and as PDF, in order of first appearance',
+    async (name) => {
+      const { docx, text, present } = await contractFixture(name);
+      expect(present.length).toBeGreaterThan(5);
+      for (const [file, bytes] of [
+        [`${name}.docx`, docx],
+        [`${name}.pdf`, await pdf(text)],
+      ] as const) {
+        const response = await importFile(user, file, bytes);
+        expect(response.status, response.text).toBe(200);
+        const detected: string[] = response.body.detectedVariables;
+        expect(
+          detected.filter((v) => present.includes(v)),
+          `${file}: ${JSON.stringify(detected)}`,
+        ).toEqual(present);
+        expect(new Set(detected).size).toBe(detected.length);
+        for (const variable of detected) expect(variable).toMatch(/^[a-z][a-z0-9_]*$/);
+      }
+    },
+  );
+
+  it('finds each placeholder style real contracts use', async () => {
+    const text = [
+      'This Agreement is made on [Effective Date] between {{company_name}} and <<Customer Name>>.',
+      'The supplier, «SupplierLegalName», agrees to deliver {product} by the date below.',
+      'Purchase price: ________',
+      'Governing Law: ____________',
+      'See section [3] and tick [x] where it applies; {{ company_name }} signs.',
+    ].join('\n');
+    const response = await importFile(user, 'styles.pdf', await pdf(text));
+    expect(response.body.detectedVariables).toEqual([
+      'effective_date',
+      'company_name',
+      'customer_name',
+      'supplier_legal_name',
+      'product',
+      'purchase_price',
+      'governing_law',
+    ]);
+  });
+
+  it('writes contract.imported with what was found', async () => {
+    const before = await imports();
+    await importFile(user, 'one.pdf', await pdf('Between {party_a} and {party_b}.'));
+    const [event] = (await user.get('/api/notifications/events?eventType=contract.imported&limit=1')).body
+      .events;
+    expect(event.payload).toMatchObject({
+      filename: 'one.pdf',
+      analyzer: 'placeholders',
+      detectedVariables: ['party_a', 'party_b'],
+    });
+    expect(await imports()).toBe(before + 1);
+  });
+
+  it('judges by content: 415 for a ZIP named .pdf, an image, or text; nothing recorded', async () => {
+    const before = await imports();
+    const zip = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, ...Buffer.alloc(60)]);
+    expectProblem(await importFile(user, 'contract.pdf', zip), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(await importFile(user, 'contract.docx', png(2, 2)), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(
+      await importFile(user, 'contract.pdf', Buffer.from('Between {a} and {b}.')),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    expect(await imports()).toBe(before);
+  });
+
+  it('answers 400 for a damaged or encrypted file, or a missing part', async () => {
+    const corrupt = Buffer.from('%PDF-1.7\n1 0 obj garbage that is not a PDF body\n%%EOF');
+    expect(expectProblem(await importFile(user, 'bad.pdf', corrupt), 400, 'BAD_REQUEST').detail).toMatch(
+      /damaged or encrypted/,
+    );
+    const encrypted = await pdf('Between {a} and {b}.', { userPassword: 'secret' });
+    expectProblem(await importFile(user, 'locked.pdf', encrypted), 400, 'BAD_REQUEST');
+    const form = new FormData();
+    form.append('note', 'no file');
+    expectProblem(await user.request('POST', '/api/contracts/import', { body: form }), 400, 'BAD_REQUEST');
+  });
+
+  it('answers 413 past 10 MB, while the upload streams', async () => {
+    const big = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(10 * 1024 * 1024 + 1)]);
+    expectProblem(await importFile(user, 'big.pdf', big), 413, 'PAYLOAD_TOO_LARGE');
+  });
+
+  it('keeps serving other requests while a large document is parsed', async () => {
+    const { text } = await contractFixture('common-paper-mutual-nda');
+    const large = await pdf(Array.from({ length: 60 }, () => text).join('\n'));
+    const order: string[] = [];
+    const parsing = importFile(user, 'large.pdf', large).then((r) => {
+      order.push('import');
+      return r;
+    });
+    // Once the import is under way, a health check must not wait for it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const health = await t.client().get('/healthz');
+    order.push('health');
+    expect(health.status).toBe(200);
+    expect((await parsing).status).toBe(200);
+    expect(order).toEqual(['health', 'import']);
+  });
+});
+
+describe('the AI analyzer', () => {
+  it('asks an OpenAI-compatible endpoint for structured output and returns its variables', async () => {
+    const ai = await startOpenAiStandIn(() => ({
+      kind: 'answer',
+      variables: ['Company Name', 'effective_date', 'purchasePrice', 'company_name'],
+    }));
+    const app = await startTestApp({
+      CONTRACT_AI_URL: ai.url,
+      CONTRACT_AI_KEY: 'sk-test-secret',
+      CONTRACT_AI_MODEL: 'tiny',
+    });
+    try {
+      const client = await app.signedInClient();
+      const response = await importFile(
+        client,
+        'filled.pdf',
+        await pdf('Acme Inc. buys from Globex on 1 May 2026 for $10,000.'),
+      );
+      expect(response.body.detectedVariables).toEqual(['company_name', 'effective_date', 'purchase_price']);
+      const [request] = ai.requests;
+      expect(request!.headers.authorization).toBe('Bearer sk-test-secret');
+      expect(request!.body.model).toBe('tiny');
+      expect(request!.body.response_format.type).toBe('json_schema');
+      expect(request!.body.messages.at(-1).content).toContain('Acme Inc. buys from Globex');
+    } finally {
+      await app.close();
+      await ai.close();
+    }
+  });
+
+  it.each([
+    [
+      'answers 500',
+      () => ({ kind: 'error' as const, status: 500, message: 'The server had an error' }),
+      /answered 500: The server had an error/,
+    ],
+    [
+      'rejects the key (401)',
+      () => ({ kind: 'error' as const, status: 401, message: 'Incorrect API key provided' }),
+      /answered 401/,
+    ],
+    ['does not answer in time', () => ({ kind: 'hang' as const }), /aborted|timeout/i],
+  ])(
+    'falls back to the placeholder analyzer when the endpoint %s, and logs why (without the key)',
+    async (_label, behaviour, reason) => {
+      const ai = await startOpenAiStandIn(behaviour);
+      const app = await startTestApp({
+        CONTRACT_AI_URL: ai.url,
+        CONTRACT_AI_KEY: 'sk-never-logged',
+        CONTRACT_AI_TIMEOUT_MS: '300',
+      });
+      try {
+        const client = await app.signedInClient();
+        const response = await importFile(client, 'c.pdf', await pdf('Between {party_a} and [Party B].'));
+        expect(response.status).toBe(200);
+        expect(response.body.detectedVariables).toEqual(['party_a', 'party_b']);
+        const warning = app
+          .logs()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+          .find((l) => l.msg?.startsWith('contract AI analysis failed'));
+        expect(warning?.reason).toMatch(reason);
+        expect(app.logs()).not.toContain('sk-never-logged');
+      } finally {
+        await app.close();
+        await ai.close();
+      }
+    },
+  );
+});
