@@ -5,6 +5,8 @@ import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
 import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
+import { Faq } from './Faq.ts';
+import { GenerationJob } from './GenerationJob.ts';
 import { Image } from './Image.ts';
 import { KbDocument } from './KbDocument.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
@@ -21,6 +23,8 @@ export {
   DeckBranding,
   DeckIntro,
   Event,
+  Faq,
+  GenerationJob,
   Image,
   KbDocument,
   LoginThrottle,
@@ -45,4 +49,6 @@ export const entities = [
   DeliveryAttempt,
   Image,
   KbDocument,
+  Faq,
+  GenerationJob,
 ];

@@ -3,10 +3,12 @@ import { Migration20261121213459_foundation } from './Migration20261121213459_fo
 import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
 import { Migration20261121220722_notifications } from './Migration20261121220722_notifications.ts';
 import { Migration20261121222004_files } from './Migration20261121222004_files.ts';
+import { Migration20261121224054_speech } from './Migration20261121224054_speech.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
   { name: 'Migration20261121214848_deck_authoring', class: Migration20261121214848_deck_authoring },
   { name: 'Migration20261121220722_notifications', class: Migration20261121220722_notifications },
   { name: 'Migration20261121222004_files', class: Migration20261121222004_files },
+  { name: 'Migration20261121224054_speech', class: Migration20261121224054_speech },
 ];

@@ -5,6 +5,8 @@ import type { ContractAnalyzer } from '../server/documents/contract-analyzer.ts'
 import type { TextExtractor } from '../server/documents/text-extractor.ts';
 import type { Logger } from '../server/logger.ts';
 import type { Mailer } from '../server/notifications/mailer.ts';
+import type { SpeechEngine } from '../server/speech/speech-engine.ts';
+import type { VoiceCatalog } from '../server/speech/voice-catalog.ts';
 import type { ObjectStorage } from '../server/storage/object-storage.ts';
 
 /** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
@@ -17,6 +19,8 @@ export interface Services {
   textExtractor: TextExtractor;
   /** Offline placeholder detection, or an AI endpoint (CONTRACT_AI_URL) that falls back to it. */
   contractAnalyzer: ContractAnalyzer;
+  speech: SpeechEngine;
+  voices: VoiceCatalog;
 }
 
 /** Who is calling, resolved from the session on each request. */

@@ -12,16 +12,18 @@ import { problem, sendProblem } from '../rest/problem.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
+import { createVoicePreviewRouter } from '../rest/voice-preview-route.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Services } from '../routers/context.ts';
 import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
 import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
-import { NotificationRunner } from './notifications/notification-runner.ts';
+import { createNotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
 import { createServices } from './services.ts';
 import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
+import { createGenerationRunner } from './speech/generation-runner.ts';
 import { isLocalStorage } from './storage/create-storage.ts';
 
 export interface RunningApp {
@@ -99,6 +101,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   app.use(
     createTrpcEndpoint({ router: appRouter, createContext, bodyLimitBytes: config.jsonBodyLimitBytes }),
   );
+  app.use(createVoicePreviewRouter(createContext).routes());
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter));
 
@@ -127,8 +130,21 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     await database.close();
     throw error;
   });
-  const notifications = new NotificationRunner(database.orm, services);
+  const notifications = createNotificationRunner(database.orm, services);
+  const generation = createGenerationRunner(database.orm, services);
   if (config.notifications.enabled) notifications.start();
+  if (config.generation.enabled) generation.start();
+  // Commits that wrote events or queued jobs wake the workers at once.
+  database.orm.em.getEventManager().registerSubscriber({
+    afterFlush: () => {
+      notifications.nudge();
+      generation.nudge();
+    },
+    afterTransactionCommit: () => {
+      notifications.nudge();
+      generation.nudge();
+    },
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
@@ -143,7 +159,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
       closing ??= (async () => {
         markShuttingDown();
         await closeServer(server, inFlight, config.shutdownTimeoutMs);
-        await notifications.stop();
+        await Promise.all([notifications.stop(), generation.stop()]);
         services.mailer?.close();
         await database.close();
       })();

@@ -98,6 +98,16 @@ const environmentSchema = z
     CONTRACT_AI_KEY: z.string().min(1).optional(),
     CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
     CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+    ELEVENLABS_API_KEY: z.string().min(1).optional(),
+    ELEVENLABS_BASE_URL: z.url().default('https://api.elevenlabs.io'),
+    ELEVENLABS_MODEL_ID: z.string().min(1).default('eleven_multilingual_v2'),
+    ELEVENLABS_DEFAULT_VOICE_ID: z.string().min(1).default('21m00Tcm4TlvDq8ikWAM'),
+    SPEECH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+    SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+    VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
+    GENERATION_ENABLED: booleanFlag.default(true),
+    GENERATION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     UPLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
@@ -182,6 +192,25 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       },
       uploadUrlExpiresSeconds: env.UPLOAD_URL_EXPIRES_SECONDS,
       downloadUrlExpiresSeconds: env.DOWNLOAD_URL_EXPIRES_SECONDS,
+    },
+    speech: {
+      elevenLabs: env.ELEVENLABS_API_KEY
+        ? {
+            apiKey: env.ELEVENLABS_API_KEY,
+            baseUrl: env.ELEVENLABS_BASE_URL.replace(/\/$/, ''),
+            modelId: env.ELEVENLABS_MODEL_ID,
+            defaultVoiceId: env.ELEVENLABS_DEFAULT_VOICE_ID,
+          }
+        : null,
+      timeoutMs: env.SPEECH_TIMEOUT_MS,
+      concurrency: env.SPEECH_CONCURRENCY,
+      voicesCacheMs: env.VOICES_CACHE_SECONDS * 1000,
+    },
+    generation: {
+      /** Whether this instance runs the narration generation worker. */
+      enabled: env.GENERATION_ENABLED,
+      pollIntervalMs: env.GENERATION_POLL_INTERVAL_MS,
+      concurrency: env.GENERATION_CONCURRENCY,
     },
     contractAi: env.CONTRACT_AI_URL
       ? {

@@ -15,7 +15,8 @@ let t: TestApp;
 let user: HttpClient & { organizationId: string; email: string; password: string };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // No background generation: only the events the routes themselves write are counted.
+  t = await startTestApp({ GENERATION_ENABLED: 'false' });
   user = await t.signedInClient();
 });
 afterAll(() => t.close());
@@ -25,6 +26,9 @@ const newSlide = async (body: Record<string, unknown> = {}) =>
   (await user.post(`/api/decks/${await newDeck()}/slides`, body)).body as { id: string; deckId: string };
 const newConfig = async () =>
   (await user.post(`/api/decks/${await newDeck()}/action-configs`, fixtures.actionConfig)).body.id as string;
+const newFaq = async () =>
+  (await user.post(`/api/decks/${await newDeck()}/faqs`, fixtures.validBodies['POST /decks/{deckId}/faqs']))
+    .body.id as string;
 const newSubscription = async () =>
   (
     await user.post('/api/notifications/subscriptions', {
@@ -123,6 +127,28 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
       body: { name: 'm' },
     }),
     event: 'notification_subscription.updated',
+  },
+  'POST /decks/{deckId}/faqs': {
+    call: async () => ({
+      path: `/api/decks/${await newDeck()}/faqs`,
+      body: fixtures.validBodies['POST /decks/{deckId}/faqs'],
+    }),
+    event: 'faq.created',
+  },
+  'PATCH /faqs/{faqId}': {
+    call: async () => ({ path: `/api/faqs/${await newFaq()}`, body: { userQuestion: 'Changed?' } }),
+    event: 'faq.updated',
+  },
+  'DELETE /faqs/{faqId}': {
+    call: async () => ({ path: `/api/faqs/${await newFaq()}` }),
+    event: 'faq.deleted',
+  },
+  'POST /decks/{deckId}/generate': {
+    call: async () => ({
+      path: `/api/decks/${(await newSlide({ narrationScript: 'Hello.' })).deckId}/generate`,
+      body: {},
+    }),
+    event: 'generation_job.started',
   },
   'POST /images': {
     call: async () => ({ path: '/api/images', upload: { name: 'pic.png', bytes: png(2, 2) } }),

@@ -28,7 +28,9 @@ async function snapshot() {
             (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros,
             (select md5(coalesce(string_agg(n::text, ',' order by n.id), '')) from notification_subscription n) as subs,
             (select md5(coalesce(string_agg(m::text, ',' order by m.id), '')) from image m) as images,
-            (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from kb_document k) as documents`,
+            (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from kb_document k) as documents,
+            (select md5(coalesce(string_agg(f::text, ',' order by f.id), '')) from faq f) as faqs,
+            (select count(*) from generation_job) as jobs`,
   );
   return rows[0];
 }
@@ -57,6 +59,9 @@ beforeAll(async () => {
       sizeBytes: 3,
     })
   ).body.documentId;
+  ids.faqId = (
+    await owner.post(`/api/decks/${ids.deckId}/faqs`, { userQuestion: 'Price?', cannedAnswer: 'It depends.' })
+  ).body.id;
   ids.subscriptionId = (
     await owner.post('/api/notifications/subscriptions', { name: 'Log', eventType: '*', channel: 'console' })
   ).body.id;

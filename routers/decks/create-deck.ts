@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
 import { newId } from '../../entities/ids.ts';
 import { authedProcedure } from '../trpc.ts';
+import { checkVoice } from '../voices/check-voice.ts';
 import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
 import { recordDeckEvent } from './deck-events.ts';
 
@@ -18,6 +19,7 @@ export const createDeck = authedProcedure
   .input(createDeckInput)
   .output(deckOutput)
   .mutation(async ({ ctx, input }) => {
+    await checkVoice(ctx.services, input.voiceId);
     const deck = ctx.em.create(Deck, {
       id: newId(),
       organization: ctx.auth.organizationId,

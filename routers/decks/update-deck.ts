@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authedProcedure } from '../trpc.ts';
+import { checkVoice } from '../voices/check-voice.ts';
 import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
 import { recordDeckEvent } from './deck-events.ts';
 import { findDeck } from './find-deck.ts';
@@ -23,6 +24,7 @@ export const updateDeck = authedProcedure
   .input(updateDeckInput)
   .output(deckOutput)
   .mutation(async ({ ctx, input }) => {
+    await checkVoice(ctx.services, input.voiceId);
     const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
     const changed =
       (input.name !== undefined && input.name !== deck.name) ||

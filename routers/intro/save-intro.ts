@@ -2,6 +2,7 @@ import { DeckIntro } from '../../entities/DeckIntro.ts';
 import { recordDeckEvent } from '../decks/deck-events.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
+import { checkVoice } from '../voices/check-voice.ts';
 import { introInput, introOutput, toIntroOutput } from './intro.schema.ts';
 
 export const saveIntro = authedProcedure
@@ -16,6 +17,7 @@ export const saveIntro = authedProcedure
   .input(introInput)
   .output(introOutput)
   .mutation(async ({ ctx, input }) => {
+    await checkVoice(ctx.services, input.voiceId);
     const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
     const now = new Date();
     let intro = await ctx.em.findOne(DeckIntro, { deck });

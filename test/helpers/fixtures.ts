@@ -42,7 +42,11 @@ export const actionConfig = {
   repName: 'Sam Seller',
 };
 
-export const intro = { title: 'Welcome', script: 'Hello and welcome to our presentation.', voiceId: 'en-us' };
+export const intro = {
+  title: 'Welcome',
+  script: 'Hello and welcome to our presentation.',
+  voiceId: 'en-gb+steph',
+};
 
 /** A valid body for each documented route that takes one (keyed by "METHOD /path"). */
 export const validBodies: Record<string, unknown> = {
@@ -57,4 +61,7 @@ export const validBodies: Record<string, unknown> = {
   'PUT /decks/{deckId}/intro': intro,
   'PUT /notifications/subscriptions/{subscriptionId}': { name: 'Renamed subscription' },
   'POST /company/kb/documents/{documentId}/complete': {},
+  'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
+  'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
+  'POST /decks/{deckId}/generate': {},
 };

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { type GenerationJob, JOB_STATUSES } from '../../entities/GenerationJob.ts';
+
+export const jobOutput = z
+  .object({
+    jobId: z.uuid(),
+    status: z.enum(JOB_STATUSES),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    currentSlide: z.int().meta({ description: 'Slides spoken so far' }),
+    totalSlides: z.int().meta({ description: 'Slides with a narration script' }),
+    error: z.string().nullable().meta({ description: 'Why the job failed' }),
+  })
+  .meta({ id: 'GenerationJob' });
+
+export type JobOutput = z.infer<typeof jobOutput>;
+
+export function toJobOutput(job: GenerationJob): JobOutput {
+  return {
+    jobId: job.id,
+    status: job.status,
+    createdAt: job.createdAt.toISOString(),
+    updatedAt: job.updatedAt.toISOString(),
+    currentSlide: job.currentSlide,
+    totalSlides: job.totalSlides,
+    error: job.error ?? null,
+  };
+}
