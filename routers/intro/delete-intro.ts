@@ -18,7 +18,8 @@ export const deleteIntro = authedProcedure
   .output(successOutput)
   .mutation(async ({ ctx, input }) => {
     const intro = await findIntro(ctx.em, ctx.auth, input.deckId);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: toIntroOutput(intro) });
+    const { audioUrl: _signed, ...stored } = await toIntroOutput(intro, ctx.services);
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: stored });
     ctx.em.remove(intro);
     await ctx.em.flush();
     return { success: true as const };

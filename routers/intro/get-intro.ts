@@ -9,4 +9,6 @@ export const getIntro = authedProcedure
   })
   .input(deckIdInput)
   .output(introOutput)
-  .query(async ({ ctx, input }) => toIntroOutput(await findIntro(ctx.em, ctx.auth, input.deckId)));
+  .query(async ({ ctx, input }) =>
+    toIntroOutput(await findIntro(ctx.em, ctx.auth, input.deckId), ctx.services),
+  );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeckIntro } from '../../entities/DeckIntro.ts';
+import type { Services } from '../context.ts';
 import { voiceId } from '../decks/deck.schema.ts';
 import { text } from '../shared.schema.ts';
 
@@ -28,15 +29,19 @@ export const introOutput = z
 
 export type IntroOutput = z.infer<typeof introOutput>;
 
-export function toIntroOutput(intro: DeckIntro): IntroOutput {
+export async function toIntroOutput(intro: DeckIntro, services: Services): Promise<IntroOutput> {
   return {
     deckId: intro.deck.id,
     title: intro.title ?? null,
     script: intro.script,
     voiceId: intro.voiceId ?? null,
     audioKey: intro.audioKey ?? null,
-    // Speech (a later change) produces the audio and its address.
-    audioUrl: null,
+    audioUrl: intro.audioKey
+      ? await services.storage.signedDownloadUrl(
+          intro.audioKey,
+          services.config.storage.downloadUrlExpiresSeconds,
+        )
+      : null,
     createdAt: intro.createdAt.toISOString(),
     updatedAt: intro.updatedAt.toISOString(),
   };

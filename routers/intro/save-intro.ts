@@ -29,8 +29,9 @@ export const saveIntro = authedProcedure
     } else {
       intro = ctx.em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
     }
-    const output = toIntroOutput(intro);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_saved', deck.id, { intro: output });
+    const output = await toIntroOutput(intro, ctx.services);
+    const { audioUrl: _signed, ...stored } = output;
+    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_saved', deck.id, { intro: stored });
     await ctx.em.flush();
     return output;
   });
