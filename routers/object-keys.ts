@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { isSafeKey, type ObjectStorage } from '../server/storage/object-storage.ts';
-import type { Auth } from './context.ts';
+import type { Auth, Services } from './context.ts';
 import { badRequest, type Issue } from './errors.ts';
 import { text } from './shared.schema.ts';
 
@@ -55,3 +55,13 @@ export function safeFilename(filename: string): string {
 }
 
 export type ObjectKey = z.infer<typeof objectKey>;
+
+/** A signed address that downloads `key` for the configured time, or null without a key. */
+export async function downloadUrlFor(
+  services: Services,
+  key: string | null | undefined,
+): Promise<string | null> {
+  return key
+    ? services.storage.signedDownloadUrl(key, services.config.storage.downloadUrlExpiresSeconds)
+    : null;
+}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AUDIO_STATUSES, type Faq } from '../../entities/Faq.ts';
 import type { Services } from '../context.ts';
+import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 
 export const faqFields = {
@@ -41,12 +42,7 @@ export async function toFaqOutput(faq: Faq, services: Services): Promise<FaqOutp
     cannedAnswer: faq.cannedAnswer,
     relatedSlideId: faq.relatedSlide?.id ?? null,
     audioKey: faq.audioKey ?? null,
-    audioUrl: faq.audioKey
-      ? await services.storage.signedDownloadUrl(
-          faq.audioKey,
-          services.config.storage.downloadUrlExpiresSeconds,
-        )
-      : null,
+    audioUrl: await downloadUrlFor(services, faq.audioKey),
     audioStatus: faq.audioStatus,
     createdAt: faq.createdAt.toISOString(),
     updatedAt: faq.updatedAt.toISOString(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Image } from '../../entities/Image.ts';
-import type { ObjectStorage } from '../../server/storage/object-storage.ts';
+import type { Services } from '../context.ts';
+import { downloadUrlFor } from '../object-keys.ts';
 
 export const imageOutput = z
   .object({
@@ -21,11 +22,7 @@ export const imageOutput = z
 
 export type ImageOutput = z.infer<typeof imageOutput>;
 
-export async function toImageOutput(
-  image: Image,
-  storage: ObjectStorage,
-  urlSeconds: number,
-): Promise<ImageOutput> {
+export async function toImageOutput(image: Image, services: Services): Promise<ImageOutput> {
   return {
     id: image.id,
     organizationId: image.organization.id,
@@ -33,7 +30,7 @@ export async function toImageOutput(
     objectKey: image.objectKey,
     mimeType: image.mimeType,
     size: image.size,
-    url: await storage.signedDownloadUrl(image.objectKey, urlSeconds),
+    url: (await downloadUrlFor(services, image.objectKey))!,
     createdAt: image.createdAt.toISOString(),
     width: image.width,
     height: image.height,

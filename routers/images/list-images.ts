@@ -20,8 +20,7 @@ export const listImages = authedProcedure
       { organization: ctx.auth.organizationId },
       { orderBy: { createdAt: 'desc', id: 'desc' } },
     );
-    const seconds = ctx.services.config.storage.downloadUrlExpiresSeconds;
     return {
-      images: await Promise.all(images.map((image) => toImageOutput(image, ctx.services.storage, seconds))),
+      images: await Promise.all(images.map((image) => toImageOutput(image, ctx.services))),
     };
   });

@@ -63,7 +63,7 @@ export const uploadImage = authedProcedure
         height: detected.height,
         createdAt: new Date(),
       });
-      const output = await toImageOutput(image, storage, config.storage.downloadUrlExpiresSeconds);
+      const output = await toImageOutput(image, ctx.services);
       const { url: _url, ...payload } = output;
       recordEvent(ctx.em, {
         organizationId: ctx.auth.organizationId,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { DeckIntro } from '../../entities/DeckIntro.ts';
 import type { Services } from '../context.ts';
 import { voiceId } from '../decks/deck.schema.ts';
+import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 
 export const introInput = z.strictObject({
@@ -36,12 +37,7 @@ export async function toIntroOutput(intro: DeckIntro, services: Services): Promi
     script: intro.script,
     voiceId: intro.voiceId ?? null,
     audioKey: intro.audioKey ?? null,
-    audioUrl: intro.audioKey
-      ? await services.storage.signedDownloadUrl(
-          intro.audioKey,
-          services.config.storage.downloadUrlExpiresSeconds,
-        )
-      : null,
+    audioUrl: await downloadUrlFor(services, intro.audioKey),
     createdAt: intro.createdAt.toISOString(),
     updatedAt: intro.updatedAt.toISOString(),
   };

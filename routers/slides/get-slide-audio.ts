@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { downloadUrlFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';
 import { slideIdParam } from './slide.schema.ts';
@@ -20,6 +21,8 @@ export const getSlideAudio = authedProcedure
     const slide = await findSlide(ctx.em, ctx.auth, input.slideId);
     if (!slide.audioUrl)
       throw new TRPCError({ code: 'NOT_FOUND', message: `Slide ${slide.id} has no audio yet` });
-    const expiresIn = ctx.services.config.storage.downloadUrlExpiresSeconds;
-    return { url: await ctx.services.storage.signedDownloadUrl(slide.audioUrl, expiresIn), expiresIn };
+    return {
+      url: (await downloadUrlFor(ctx.services, slide.audioUrl))!,
+      expiresIn: ctx.services.config.storage.downloadUrlExpiresSeconds,
+    };
   });
