@@ -81,8 +81,11 @@ describe('FAQs', () => {
       [faq.id],
     );
 
-    const question = (await user.patch(`/api/faqs/${faq.id}`, { userQuestion: 'Can I try it first?' })).body;
+    const question = (
+      await user.patch(`/api/faqs/${faq.id}`, { userQuestion: 'Can I try it first?', relatedSlideId: null })
+    ).body;
     expect(question.audioKey).toBe(faq.audioKey);
+    expect(question.relatedSlideId).toBeNull();
     const answer = (
       await user.patch(`/api/faqs/${faq.id}`, { cannedAnswer: 'Yes: fourteen days, no card needed.' })
     ).body;
@@ -144,6 +147,9 @@ describe('deck narration', () => {
     await user.post(`/api/decks/${deck.id}/slides`, { title: 'No script' });
     await user.put(`/api/decks/${deck.id}/intro`, { script: 'Welcome to the deck.' });
     expectProblem(await user.get(`/api/decks/${deck.id}/generate/status`), 404, 'NOT_FOUND');
+    expect(
+      expectProblem(await user.get(`/api/slides/${slides[0].id}/audio`), 404, 'NOT_FOUND').detail,
+    ).toMatch(/no audio yet/);
 
     const started = await user.post(`/api/decks/${deck.id}/generate`, {});
     expect(started.status).toBe(202);

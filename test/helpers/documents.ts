@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
 import { parseOffice } from 'officeparser';
 import PDFDocument from 'pdfkit';
 import { projectRoot } from './processes.ts';
@@ -38,4 +39,14 @@ export async function contractFixture(name: string) {
     .filter((field) => text.includes(`{${field}}`))
     .sort((a, b) => text.indexOf(`{${a}}`) - text.indexOf(`{${b}}`));
   return { docx, text, present };
+}
+
+/** A fixture DOCX with its body repeated `times` over: a large, real Word document. */
+export function enlargedDocx(name: string, times: number): Buffer {
+  const files = unzipSync(readFileSync(path.join(fixturesDir, `${name}.docx`)));
+  const xml = Buffer.from(files['word/document.xml']!).toString('utf8');
+  const body = xml.match(/<w:body>([\s\S]*?)(<w:sectPr[\s\S]*)?<\/w:body>/)!;
+  const repeated = Array.from({ length: times }, () => body[1]).join('');
+  files['word/document.xml'] = Buffer.from(xml.replace(body[1]!, repeated));
+  return Buffer.from(zipSync(files));
 }
