@@ -54,8 +54,6 @@ export function safeFilename(filename: string): string {
   return cleaned || 'file';
 }
 
-export type ObjectKey = z.infer<typeof objectKey>;
-
 /** A signed address that downloads `key` for the configured time, or null without a key. */
 export async function downloadUrlFor(
   services: Services,
