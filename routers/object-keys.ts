@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { isSafeKey, type ObjectStorage } from '../server/storage/object-storage.ts';
 import type { Auth, Services } from './context.ts';
 import { badRequest, type Issue } from './errors.ts';
