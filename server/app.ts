@@ -9,6 +9,7 @@ import { createRestHandler } from '../rest/openapi-bridge.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
+import { sameOrigin } from '../rest/same-origin.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { createVoicePreviewRouter } from '../rest/voice-preview-route.ts';
@@ -76,6 +77,8 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
     await next();
   });
   app.use(problemDetails(logger));
+  // Before every route: state-changing requests must come from this service's own pages.
+  app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
