@@ -53,7 +53,7 @@ afterAll(async () => {
 async function signedInBrowser() {
   const user = await t.signedInClient();
   const context = await browser.newContext();
-  await context.addCookies([{ name: 'session', value: user.cookies.get('session')!, url: t.url }]);
+  await context.addCookies([...user.cookies].map(([name, value]) => ({ name, value, url: t.url })));
   return { user, context };
 }
 
