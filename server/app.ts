@@ -40,7 +40,10 @@ export interface RunningApp {
 export function createKoaApp(database: Database, services: Services): { app: Koa; markShuttingDown(): void } {
   const { config, logger } = services;
   // No cookie signing keys: the session cookie is a random token checked against its hash.
-  const app = new Koa({ proxy: config.trustProxy });
+  // Behind a proxy, the client address is the one that proxy appended to X-Forwarded-For
+  // (the last entry), not the first, which the client writes itself (it would dodge the
+  // per-address login throttle).
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   // Koa would print errors itself; the problem-details middleware already logged them.
   app.silent = true;
   let shuttingDown = false;

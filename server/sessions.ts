@@ -29,7 +29,10 @@ export function presentedSessionToken(ctx: KoaContext): string | undefined {
   return value && TOKEN_PATTERN.test(value) ? value : undefined;
 }
 
-/** Stores a new session for `userId` and returns its token (the only copy there is). */
+/**
+ * Stores a new session for `userId` and returns its token (the only copy there is). The
+ * user's expired sessions go at the same time, so the table does not grow between restarts.
+ */
 export async function createSession(
   em: EntityManager,
   userId: string,
@@ -37,9 +40,10 @@ export async function createSession(
 ): Promise<string> {
   const token = randomBytes(TOKEN_BYTES).toString('base64url');
   await em.getConnection().execute(
-    `insert into session (token_hash, user_id, created_at, renewed_at, expires_at)
+    `with expired as (delete from session where user_id = ? and expires_at <= now())
+     insert into session (token_hash, user_id, created_at, renewed_at, expires_at)
      values (?, ?, now(), now(), now() + make_interval(secs => ?))`,
-    [hashSessionToken(token), userId, maxAgeSeconds],
+    [userId, hashSessionToken(token), userId, maxAgeSeconds],
   );
   return token;
 }

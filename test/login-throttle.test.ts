@@ -119,6 +119,26 @@ describe('login throttling', () => {
   });
 });
 
+describe('the client address behind a trusted proxy', () => {
+  it('is the one the proxy appended, so a forged X-Forwarded-For does not dodge the address limit', async () => {
+    const proxied = await startTestApp({ TRUST_PROXY: 'true', LOGIN_MAX_FAILURES_PER_ADDRESS: '2' });
+    try {
+      await proxied.createUser({ organization: 'P', email: 'p@proxy.test', password });
+      const attempt = (i: number, pw: string) =>
+        proxied.client().request('POST', '/api/auth/login', {
+          // The client wrote the first entry; the proxy appended the address it saw.
+          headers: { 'x-forwarded-for': `203.0.113.${i}, 198.51.100.7` },
+          json: { email: `nobody${i}@proxy.test`, password: pw },
+        });
+      expect((await attempt(1, 'guess')).status).toBe(401);
+      expect((await attempt(2, 'guess')).status).toBe(401);
+      expectProblem(await attempt(3, 'guess'), 429, 'TOO_MANY_REQUESTS');
+    } finally {
+      await proxied.close();
+    }
+  });
+});
+
 describe('password checks', () => {
   it(`run at most ${PASSWORD_CHECKS.concurrent} at once with a bounded queue: a flood gets 503 with Retry-After`, async () => {
     // Distinct unknown e-mails: no per-e-mail limit applies, each one costs a (decoy) check.

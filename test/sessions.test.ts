@@ -85,6 +85,14 @@ describe('the session cookie', () => {
     const token = user.cookies.get('session')!;
     await sql("update session set expires_at = now() - interval '1 second' where user_id = ?", [user.userId]);
     expectProblem(await clientWithToken(token).get('/api/auth/me'), 401, 'UNAUTHORIZED');
+    // The next sign-in clears the user's expired rows away.
+    expect((await user.post('/api/auth/login', { email: user.email, password: user.password })).status).toBe(
+      200,
+    );
+    const rows = await sql<{ n: number }[]>('select count(*)::int as n from session where user_id = ?', [
+      user.userId,
+    ]);
+    expect(rows[0]!.n).toBe(1);
   });
 });
 
