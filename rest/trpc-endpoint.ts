@@ -29,7 +29,7 @@ export function createTrpcEndpoint(options: {
 }): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD' && ctx.request.type !== 'application/json') {
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.request.type !== 'application/json') {
       const type = ctx.get('content-type');
       return sendProblem(
         ctx,
