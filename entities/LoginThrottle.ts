@@ -3,7 +3,7 @@ import { defineEntity, p } from '@mikro-orm/core';
 /**
  * Failed-login counters per e-mail and per client address, in PostgreSQL so that every
  * instance of the service counts the same failures. Updated with one atomic upsert
- * (see `server/login-throttle.ts`), never through the unit of work.
+ * (see `routers/auth/login-throttle.ts`), never through the unit of work.
  */
 const LoginThrottleSchema = defineEntity({
   name: 'LoginThrottle',

@@ -2,18 +2,21 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { User } from './User.ts';
 
 /**
- * Server-side session (koa-session external store). The cookie carries only the signed
- * key; deleting the row revokes the session on every instance at once.
+ * A signed-in session. The `session` cookie carries a random token; only its SHA-256 is
+ * kept here, so a copy of this table signs nobody in. Deleting the row revokes the session
+ * on every instance at once (see `server/sessions.ts`).
  */
 const SessionSchema = defineEntity({
   name: 'Session',
   tableName: 'session',
   properties: {
-    id: p.string().length(64).primary(),
+    /** Hex SHA-256 of the cookie's token. */
+    tokenHash: p.string().length(64).primary(),
     user: () => p.manyToOne(User).deleteRule('cascade').index(),
-    data: p.json<Record<string, unknown>>(),
+    createdAt: p.datetime(),
+    /** Last sliding renewal (at most one an hour), which also moved `expiresAt`. */
+    renewedAt: p.datetime(),
     expiresAt: p.datetime().index(),
-    createdAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -1,14 +1,26 @@
+import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
 import { RetryLater } from '../routers/errors.ts';
+import { problem, sendProblem } from './problem.ts';
 import { readRawBody } from './request-body.ts';
+
+/** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
+export const TRPC_MAX_BATCH_SIZE = 20;
+/** Procedures that must be one call per request: each costs a password hash (and a throttle count). */
+const UNBATCHABLE = new Set(['auth.login']);
 
 /**
  * The same router for TypeScript clients (`@trpc/client`) at /trpc, with the same session
  * cookie. It speaks tRPC's own protocol and error shape (which its client needs); the
  * body is read here, under the same size cap as the REST routes.
+ *
+ * Mutations take `application/json` only (415 otherwise): tRPC would also accept
+ * `multipart/form-data`, which any HTML form on another site can send. Batches are capped
+ * at TRPC_MAX_BATCH_SIZE calls, and a batch that holds `auth.login` with anything else is a
+ * 400: otherwise one request could try thousands of passwords.
  */
 export function createTrpcEndpoint(options: {
   router: typeof appRouter;
@@ -17,6 +29,18 @@ export function createTrpcEndpoint(options: {
 }): Middleware {
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.request.type !== 'application/json') {
+      const type = ctx.get('content-type');
+      return sendProblem(
+        ctx,
+        problem(
+          415,
+          type
+            ? `Content-Type ${type.slice(0, 100)} is not supported here; send application/json`
+            : 'Send the body as application/json',
+        ),
+      );
+    }
     const body =
       ctx.method !== 'GET' && ctx.method !== 'HEAD'
         ? await readRawBody(ctx, options.bodyLimitBytes)
@@ -34,7 +58,20 @@ export function createTrpcEndpoint(options: {
       endpoint: '/trpc',
       req: request,
       router: options.router,
-      createContext: () => options.createContext(ctx),
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      createContext: ({ info }) => {
+        // tRPC's own parse of the path (decoded, split): the check cannot be dodged by encoding.
+        if (info.isBatchCall && info.calls.length > 1) {
+          const unbatchable = info.calls.find((call) => UNBATCHABLE.has(call.path));
+          if (unbatchable) {
+            throw new TRPCError({
+              code: 'BAD_REQUEST',
+              message: `${unbatchable.path} cannot be batched: send it as a request of its own`,
+            });
+          }
+        }
+        return options.createContext(ctx);
+      },
       responseMeta: ({ errors }) => {
         const retry = errors.find((e) => e.cause instanceof RetryLater)?.cause as RetryLater | undefined;
         return retry ? { headers: { 'Retry-After': String(retry.retryAfterSeconds) } } : {};

@@ -32,7 +32,7 @@ export interface Auth {
 
 /**
  * How a procedure signs a caller in or out. Transports with cookies (REST, /trpc) bind it
- * to koa-session; in-process callers have no session and get `noSession`.
+ * to the `session` cookie (server/sessions.ts); in-process callers have no session and get `noSession`.
  */
 export interface SessionControl {
   signIn(userId: string): Promise<void>;

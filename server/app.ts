@@ -2,7 +2,6 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
-import session from 'koa-session';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import { problemDetails } from '../rest/error-middleware.ts';
 import { registerMultipartRoute } from '../rest/multipart-routes.ts';
@@ -10,6 +9,7 @@ import { createRestHandler } from '../rest/openapi-bridge.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
+import { sameOrigin } from '../rest/same-origin.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { createVoicePreviewRouter } from '../rest/voice-preview-route.ts';
@@ -22,7 +22,7 @@ import type { Logger } from './logger.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
 import { createServices } from './services.ts';
-import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
+import { deleteExpiredSessions } from './sessions.ts';
 import { createGenerationRunner } from './speech/generation-runner.ts';
 import { isLocalStorage } from './storage/create-storage.ts';
 
@@ -39,7 +39,11 @@ export interface RunningApp {
 /** Composes the Koa application: middleware order is the order requests pass through. */
 export function createKoaApp(database: Database, services: Services): { app: Koa; markShuttingDown(): void } {
   const { config, logger } = services;
-  const app = new Koa({ proxy: config.trustProxy, keys: [config.session.secret] });
+  // No cookie signing keys: the session cookie is a random token checked against its hash.
+  // Behind a proxy, the client address is the one that proxy appended to X-Forwarded-For
+  // (the last entry), not the first, which the client writes itself (it would dodge the
+  // per-address login throttle).
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
   // Koa would print errors itself; the problem-details middleware already logged them.
   app.silent = true;
   let shuttingDown = false;
@@ -76,25 +80,8 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
     await next();
   });
   app.use(problemDetails(logger));
-  app.use(
-    session(
-      {
-        key: 'session',
-        maxAge: config.session.maxAgeMs,
-        httpOnly: true,
-        sameSite: 'lax',
-        signed: true,
-        renew: true,
-        store: createSessionStore(database.orm),
-      },
-      app,
-    ),
-  );
-  // Secure cookies whenever the client reached us over https (behind a proxy: TRUST_PROXY).
-  app.use(async (ctx, next) => {
-    if (ctx.sessionOptions) ctx.sessionOptions.secure = ctx.secure;
-    await next();
-  });
+  // Before every route: state-changing requests must come from this service's own pages.
+  app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());

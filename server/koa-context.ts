@@ -1,21 +1,32 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
-import { User } from '../entities/User.ts';
 import type { Auth, Context, Services } from '../routers/context.ts';
+import {
+  authenticateSession,
+  createSession,
+  presentedSessionToken,
+  revokeSession,
+  setSessionCookie,
+} from './sessions.ts';
 
 /**
  * Builds a procedure's context from a Koa request: a fresh EntityManager, the signed-in
- * user (looked up on every request, so a deleted user's session stops working at once),
- * and sign-in/sign-out bound to koa-session.
+ * user (resolved from the `session` cookie on every request, in one query, so a revoked
+ * session or a deleted user stops working at once), and sign-in/sign-out on that cookie.
  */
 export function createKoaContextFactory(orm: MikroORM, services: Services) {
+  const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
   return async (ctx: KoaContext): Promise<Context> => {
     const em = orm.em.fork();
-    const userId = ctx.session?.userId;
+    const presented = presentedSessionToken(ctx);
     let auth: Auth | null = null;
-    if (typeof userId === 'string') {
-      const user = await em.findOne(User, userId);
-      if (user) auth = { userId: user.id, organizationId: user.organization.id, role: user.role };
+    if (presented) {
+      const found = await authenticateSession(em, presented, maxAgeSeconds);
+      if (found) {
+        auth = found.auth;
+        // The cookie's own lifetime follows the row's, or the browser would drop it first.
+        if (found.renewed) setSessionCookie(ctx, presented, maxAgeSeconds);
+      }
     }
     return {
       em,
@@ -25,13 +36,17 @@ export function createKoaContextFactory(orm: MikroORM, services: Services) {
       clientAddress: ctx.ip,
       operator: false,
       session: {
-        async signIn(id) {
-          // A new key on sign-in: a session id planted before login is worth nothing after it.
-          await ctx.session?.regenerate();
-          ctx.session!.userId = id;
+        async signIn(userId) {
+          // A new token at each sign-in, and the one presented is dropped: a token planted
+          // before login (session fixation) is worth nothing after it.
+          const token = await createSession(em, userId, maxAgeSeconds);
+          if (presented) await revokeSession(em, presented);
+          setSessionCookie(ctx, token, maxAgeSeconds);
         },
         async signOut() {
-          ctx.session = null;
+          // Only the session this request presents: nobody can sign out someone else's.
+          if (presented) await revokeSession(em, presented);
+          setSessionCookie(ctx, null, maxAgeSeconds);
         },
       },
     };

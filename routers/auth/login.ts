@@ -1,14 +1,14 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { User } from '../../entities/User.ts';
-import { decoyPasswordHash, verifyPassword } from '../../server/passwords.ts';
-import { tooManyRequests } from '../errors.ts';
+import { DECOY_PASSWORD_HASH, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
+import { RetryLater, tooManyRequests } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { text } from '../shared.schema.ts';
 import { publicProcedure } from '../trpc.ts';
 import { currentUserOutput, emailAddress } from './auth.schema.ts';
 import { currentUser } from './current-user.ts';
-import { clearLoginFailures, recordLoginFailure, secondsUntilLoginAllowed } from './login-throttle.ts';
+import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 
 export const loginInput = z.strictObject({
   email: emailAddress,
@@ -30,18 +30,27 @@ export const login = publicProcedure
   .output(currentUserOutput)
   .mutation(async ({ ctx, input }) => {
     const limits = ctx.services.config.loginThrottle;
-    const wait = await secondsUntilLoginAllowed(ctx.em, input.email, ctx.clientAddress, limits);
+    // Counted before the password is checked, atomically: concurrent attempts cannot all slip
+    // under the limit, and an attempt past it costs no password hash.
+    const wait = await countLoginAttempt(ctx.em, input.email, ctx.clientAddress, limits);
     if (wait > 0) throw tooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
 
     const user = await ctx.em.findOne(User, { email: input.email });
     // Verify against a decoy when the e-mail is unknown: both failures take the same time.
-    const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyPasswordHash()));
-    if (!user || !valid) {
-      await recordLoginFailure(ctx.em, input.email, ctx.clientAddress, limits);
-      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Wrong e-mail or password' });
+    let valid: boolean;
+    try {
+      valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
+    } catch (error) {
+      if (!(error instanceof PasswordChecksBusy)) throw error;
+      throw new TRPCError({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'Too many sign-ins at once; try again in a moment',
+        cause: new RetryLater(1),
+      });
     }
+    if (!user || !valid) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Wrong e-mail or password' });
 
-    await clearLoginFailures(ctx.em, input.email);
+    await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
     const output = await currentUser(ctx.em, user.id);
     recordEvent(ctx.em, {
       organizationId: output.organization.id,

@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Context as KoaContext } from 'koa';
+import type { UserRole } from '../entities/User.ts';
+import type { Auth } from '../routers/context.ts';
+
+/**
+ * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
+ * random token of 256 bits (base64url); PostgreSQL keeps only its SHA-256, so a copy of the
+ * `session` table signs nobody in. No companion cookie, no signing key: the token's entropy
+ * is the protection. Sessions expire after `SESSION_MAX_AGE_HOURS` and slide forward at most
+ * once an hour; deleting the row revokes one everywhere.
+ */
+export const SESSION_COOKIE = 'session';
+/** A session is renewed (expiry and cookie pushed forward) at most this often. */
+export const SESSION_RENEW_AFTER_SECONDS = 3600;
+
+const TOKEN_BYTES = 32;
+// 32 bytes in base64url without padding are exactly 43 characters of this alphabet.
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export function hashSessionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** The token the request presents, when it has the shape of one (anything else is no session). */
+export function presentedSessionToken(ctx: KoaContext): string | undefined {
+  const value = ctx.cookies.get(SESSION_COOKIE, { signed: false });
+  return value && TOKEN_PATTERN.test(value) ? value : undefined;
+}
+
+/**
+ * Stores a new session for `userId` and returns its token (the only copy there is). The
+ * user's expired sessions go at the same time, so the table does not grow between restarts.
+ */
+export async function createSession(
+  em: EntityManager,
+  userId: string,
+  maxAgeSeconds: number,
+): Promise<string> {
+  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+  await em.getConnection().execute(
+    `with expired as (delete from session where user_id = ? and expires_at <= now())
+     insert into session (token_hash, user_id, created_at, renewed_at, expires_at)
+     values (?, ?, now(), now(), now() + make_interval(secs => ?))`,
+    [userId, hashSessionToken(token), userId, maxAgeSeconds],
+  );
+  return token;
+}
+
+/**
+ * Who the token signs in, in one statement: session → user (→ organization id), and the
+ * sliding renewal when the last one is an hour old. The renewal's condition is re-checked
+ * under the row lock, so concurrent requests renew a session once, not once each.
+ */
+export async function authenticateSession(
+  em: EntityManager,
+  token: string,
+  maxAgeSeconds: number,
+): Promise<{ auth: Auth; renewed: boolean } | null> {
+  const hash = hashSessionToken(token);
+  const rows = await em
+    .getConnection()
+    .execute<{ user_id: string; organization_id: string; role: UserRole; renewed: boolean }[]>(
+      `with renewal as (
+       update session
+          set renewed_at = now(), expires_at = now() + make_interval(secs => ?)
+        where token_hash = ? and expires_at > now()
+          and renewed_at <= now() - make_interval(secs => ?)
+       returning token_hash
+     )
+     select u.id as user_id, u.organization_id, u.role, exists (select 1 from renewal) as renewed
+       from session s join app_user u on u.id = s.user_id
+      where s.token_hash = ? and s.expires_at > now()`,
+      [maxAgeSeconds, hash, SESSION_RENEW_AFTER_SECONDS, hash],
+    );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    auth: { userId: row.user_id, organizationId: row.organization_id, role: row.role },
+    renewed: row.renewed,
+  };
+}
+
+/** Revokes one session (logout, or the session presented at a new login). */
+export async function revokeSession(em: EntityManager, token: string): Promise<void> {
+  await em.getConnection().execute('delete from session where token_hash = ?', [hashSessionToken(token)]);
+}
+
+/**
+ * Revokes every session of a user, except optionally the one `keepToken` belongs to
+ * (a password change keeps the caller's own session). Removing a user revokes its sessions
+ * by foreign-key cascade.
+ */
+export async function revokeSessionsOfUser(
+  em: EntityManager,
+  userId: string,
+  keepToken?: string,
+): Promise<number> {
+  const rows = await em.getConnection().execute<{ n: number }[]>(
+    `with gone as (delete from session where user_id = ? and token_hash <> ? returning 1)
+     select count(*)::int as n from gone`,
+    [userId, keepToken ? hashSessionToken(keepToken) : ''],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+/** Expired rows are never read (see `authenticateSession`); this keeps the table small. */
+export async function deleteExpiredSessions(orm: MikroORM): Promise<void> {
+  await orm.em.getConnection().execute('delete from session where expires_at <= now()');
+}
+
+/**
+ * Sets (or with `token: null` clears) the `session` cookie. Written by hand rather than with
+ * `ctx.cookies` so that it carries `Max-Age` (which follows each renewal) and replaces any
+ * `session` cookie already set on this response instead of adding a second one.
+ */
+export function setSessionCookie(ctx: KoaContext, token: string | null, maxAgeSeconds: number): void {
+  const attributes = [
+    `${SESSION_COOKIE}=${token ?? ''}`,
+    'Path=/',
+    token ? `Max-Age=${Math.floor(maxAgeSeconds)}` : 'Max-Age=0',
+    ...(token ? [] : ['Expires=Thu, 01 Jan 1970 00:00:00 GMT']),
+    'HttpOnly',
+    'SameSite=Lax',
+    // Whenever the client reached us over https (behind a proxy: TRUST_PROXY).
+    ...(ctx.secure ? ['Secure'] : []),
+  ];
+  const existing = ctx.response.get('Set-Cookie') as unknown as string[] | string;
+  const others = (Array.isArray(existing) ? existing : existing ? [existing] : []).filter(
+    (cookie) => !cookie.startsWith(`${SESSION_COOKIE}=`),
+  );
+  ctx.set('Set-Cookie', [...others, attributes.join('; ')]);
+}
