@@ -21,6 +21,7 @@ import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
+import { loadSecrets, type Secrets } from './secrets.ts';
 import { createServices } from './services.ts';
 import { createSessionStore, deleteExpiredSessions } from './session-store.ts';
 import { createGenerationRunner } from './speech/generation-runner.ts';
@@ -37,9 +38,13 @@ export interface RunningApp {
 }
 
 /** Composes the Koa application: middleware order is the order requests pass through. */
-export function createKoaApp(database: Database, services: Services): { app: Koa; markShuttingDown(): void } {
+export function createKoaApp(
+  database: Database,
+  services: Services,
+  secrets: Secrets,
+): { app: Koa; markShuttingDown(): void } {
   const { config, logger } = services;
-  const app = new Koa({ proxy: config.trustProxy, keys: [config.session.secret] });
+  const app = new Koa({ proxy: config.trustProxy, keys: [secrets.get('session')] });
   // Koa would print errors itself; the problem-details middleware already logged them.
   app.silent = true;
   let shuttingDown = false;
@@ -115,10 +120,12 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
 
 /** Opens the database (embedded or configured), migrates, and listens. */
 export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
+  // First: a missing production secret stops the start before anything is opened.
+  const secrets = await loadSecrets(config, logger);
   const database = await openDatabase(config, logger);
   let url = '';
-  const services = createServices(config, logger, () => url);
-  const { app, markShuttingDown } = createKoaApp(database, services);
+  const services = createServices(config, logger, secrets, () => url);
+  const { app, markShuttingDown } = createKoaApp(database, services, secrets);
   await deleteExpiredSessions(database.orm);
 
   const server = app.listen(config.port, config.host);
