@@ -26,7 +26,17 @@ beforeAll(async () => {
     forcePathStyle: true,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
   });
-  await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
+  // The proxy's healthcheck can answer before the account and container servers do.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 });
 afterAll(() => swift?.stop());
 
