@@ -53,12 +53,16 @@ export function safeFilename(filename: string): string {
   return cleaned || 'file';
 }
 
-/** A signed address that downloads `key` for the configured time, or null without a key. */
+/**
+ * A signed address that downloads `key` for the configured time, or null without a key.
+ * `contentType`: what the service knows the object to be (see `signedDownloadUrl`).
+ */
 export async function downloadUrlFor(
   services: Services,
   key: string | null | undefined,
+  contentType?: string,
 ): Promise<string | null> {
   return key
-    ? services.storage.signedDownloadUrl(key, services.config.storage.downloadUrlExpiresSeconds)
+    ? services.storage.signedDownloadUrl(key, services.config.storage.downloadUrlExpiresSeconds, contentType)
     : null;
 }

@@ -14,6 +14,7 @@ import { ConfigError, loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { createLogger } from '../server/logger.ts';
+import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
 
 const USAGE = `Usage:
@@ -42,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger('warn', pino.destination(2));
   const database = await openDatabase(config, logger);
   try {
-    const caller = createInProcessCaller(database.orm, createServices(config, logger));
+    const services = createServices(config, logger, await loadSecrets(config, logger));
+    const caller = createInProcessCaller(database.orm, services);
     const result = await caller.admin.createUser(values as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;

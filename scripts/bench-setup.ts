@@ -7,6 +7,7 @@ import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { createLogger } from '../server/logger.ts';
+import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
 
 export interface Bench {
@@ -38,7 +39,7 @@ export async function withBenchDatabase(
   });
   const logger = createLogger('warn');
   const database = await openDatabase(config, logger);
-  const services = createServices(config, logger);
+  const services = createServices(config, logger, await loadSecrets(config, logger));
   const suffix = Date.now().toString(36);
   try {
     await run({

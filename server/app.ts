@@ -21,6 +21,7 @@ import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
+import { loadSecrets } from './secrets.ts';
 import { createServices } from './services.ts';
 import { deleteExpiredSessions } from './sessions.ts';
 import { createGenerationRunner } from './speech/generation-runner.ts';
@@ -102,9 +103,11 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
 
 /** Opens the database (embedded or configured), migrates, and listens. */
 export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
+  // First: a missing production secret stops the start before anything is opened.
+  const secrets = await loadSecrets(config, logger);
   const database = await openDatabase(config, logger);
   let url = '';
-  const services = createServices(config, logger, () => url);
+  const services = createServices(config, logger, secrets, () => url);
   const { app, markShuttingDown } = createKoaApp(database, services);
   await deleteExpiredSessions(database.orm);
 

@@ -9,8 +9,6 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
-const DEV_SESSION_SECRET = 'dev-only-session-secret-change-me-in-production';
-
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -24,7 +22,8 @@ const environmentSchema = z
       .optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
-    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    // Secrets: unset outside production, server/secrets.ts generates them into DATA_DIR.
+    STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_MAX_AGE_HOURS: z.coerce
       .number()
       .positive()
@@ -129,13 +128,6 @@ const environmentSchema = z
           ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
       }
     }
-    if (env.NODE_ENV === 'production' && (!env.SESSION_SECRET || env.SESSION_SECRET === DEV_SESSION_SECRET)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SESSION_SECRET'],
-        message: 'is required in production (a random string of at least 32 characters)',
-      });
-    }
   });
 
 export type AppConfig = ReturnType<typeof toConfig>;
@@ -156,8 +148,11 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       poolMax: env.DATABASE_POOL_MAX,
       embeddedPort: env.EMBEDDED_POSTGRES_PORT,
     },
+    /** As given in the environment; `loadSecrets` (server/secrets.ts) resolves the missing ones. */
+    secrets: {
+      storageSigning: env.STORAGE_SIGNING_SECRET,
+    },
     session: {
-      secret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
       maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3600 * 1000,
     },
     trustProxy: env.TRUST_PROXY,

@@ -17,6 +17,11 @@ try {
 
 const logger = createLogger(config.logLevel);
 const app = await startApp(config, logger).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    // A missing or unusable secret (server/secrets.ts): the same plain message as above.
+    console.error(error.message);
+    process.exit(1);
+  }
   logger.fatal({ err: error }, 'could not start');
   process.exit(1);
 });

@@ -4,13 +4,19 @@ import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contr
 import { createWorkerTextExtractor } from './documents/text-extractor.ts';
 import type { Logger } from './logger.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
+import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from './speech/local-speech.ts';
 import { VoiceCatalog } from './speech/voice-catalog.ts';
 import { createStorage } from './storage/create-storage.ts';
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
-export function createServices(config: AppConfig, logger: Logger, listeningUrl?: () => string): Services {
+export function createServices(
+  config: AppConfig,
+  logger: Logger,
+  secrets: Secrets,
+  listeningUrl?: () => string,
+): Services {
   // Signed local-storage addresses point at PUBLIC_URL, or at where this process listens.
   const baseUrl = () => config.publicUrl ?? listeningUrl?.() ?? `http://localhost:${config.port}`;
   const speech = config.speech.elevenLabs
@@ -25,7 +31,7 @@ export function createServices(config: AppConfig, logger: Logger, listeningUrl?:
     config,
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
-    storage: createStorage(config, baseUrl),
+    storage: createStorage(config, secrets, baseUrl),
     textExtractor: createWorkerTextExtractor({ concurrency: 2, timeoutMs: 60_000 }),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)

@@ -18,13 +18,13 @@ describe('configuration', () => {
     expect(result.stderr).not.toContain('hunter2');
   });
 
-  it('refuses to start in production without a real SESSION_SECRET', async () => {
+  it('refuses to start in production without STORAGE_SIGNING_SECRET', async () => {
     const result = await runScript('server/main.ts', [], {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://x/y',
     });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/SESSION_SECRET: is required in production/);
+    expect(result.stderr).toMatch(/STORAGE_SIGNING_SECRET: is required in production/);
   });
 });
 

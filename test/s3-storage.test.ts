@@ -2,7 +2,7 @@ import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage, type S3Settings } from '../server/storage/s3-storage.ts';
-import { png } from './helpers/files.ts';
+import { png, svg } from './helpers/files.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startSwiftS3 } from './helpers/swift-s3.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -26,7 +26,17 @@ beforeAll(async () => {
     forcePathStyle: true,
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
   });
-  await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
+  // The proxy's healthcheck can answer before the account and container servers do.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 });
 afterAll(() => swift?.stop());
 
@@ -58,9 +68,92 @@ describe('the S3 driver against a signature-checking S3 (Swift s3api)', () => {
     expect((await put(tampered)).status).toBe(403);
     expect((await put(uploadUrl.replace('org/a/doc.md', 'org/b/doc.md'))).status).toBe(403);
     expect((await put(uploadUrl)).status).toBe(200);
+    expect(await storage.finishUpload('org/a/doc.md', 7)).toEqual({
+      ok: true,
+      object: { size: 7, contentType: 'text/markdown' },
+    });
     const download = await fetch(await storage.signedDownloadUrl('org/a/doc.md', 60));
     expect(download.status).toBe(200);
     expect(await download.text()).toBe('# Hello');
+  });
+
+  it('binds the declared size into the presigned PUT: the store refuses any other length', async () => {
+    const storage = createS3Storage(settings);
+    const uploadUrl = await storage.signedUploadUrl('org/a/sized.txt', {
+      contentType: 'text/plain',
+      maxBytes: 5,
+      expiresInSeconds: 60,
+    });
+    expect(new URL(uploadUrl).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain(
+      'content-length',
+    );
+    const put = (body: BodyInit, init: RequestInit = {}) =>
+      fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body, ...init });
+    expect((await put('toolong')).status).toBe(403);
+    expect((await put('four')).status).toBe(403);
+    // Chunked (no Content-Length at all) does not get round it either.
+    const chunked = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('x'.repeat(1000)));
+        controller.close();
+      },
+    });
+    expect((await put(chunked, { duplex: 'half' } as RequestInit)).status).toBeGreaterThanOrEqual(400);
+    expect(await storage.finishUpload('org/a/sized.txt', 5)).toEqual({ ok: false, reason: 'missing' });
+    expect((await put('hello')).status).toBe(200);
+    expect((await storage.finishUpload('org/a/sized.txt', 5)).ok).toBe(true);
+  });
+
+  it('finishes an upload into a key no address can write: a replayed PUT changes nothing', async () => {
+    const storage = createS3Storage(settings);
+    const key = 'org/a/final.txt';
+    const uploadUrl = await storage.signedUploadUrl(key, {
+      contentType: 'text/plain',
+      maxBytes: 5,
+      expiresInSeconds: 60,
+    });
+    const put = (body: string) =>
+      fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body });
+    expect((await put('hello')).status).toBe(200);
+    expect(await storage.head(key)).toBeNull();
+    expect((await storage.finishUpload(key, 5)).ok).toBe(true);
+    expect(await storage.head(`uploads/${key}`)).toBeNull();
+    expect((await put('HELLO')).status).toBe(200);
+    expect((await storage.finishUpload(key, 5)).ok).toBe(true);
+    expect(await (await fetch(await storage.signedDownloadUrl(key, 60))).text()).toBe('hello');
+    await storage.delete(key);
+    expect(await storage.head(key)).toBeNull();
+    expect(await storage.head(`uploads/${key}`)).toBeNull();
+  });
+
+  it('deletes a staged object of the wrong size when finishing, leaving nothing', async () => {
+    const storage = createS3Storage(settings);
+    // As a store that did not check the signed length would have left it.
+    await storage.put('uploads/org/a/wrong.txt', Buffer.from('123'), 'text/plain');
+    expect(await storage.finishUpload('org/a/wrong.txt', 5)).toEqual({ ok: false, reason: 'size', size: 3 });
+    expect(await storage.head('uploads/org/a/wrong.txt')).toBeNull();
+    expect(await storage.head('org/a/wrong.txt')).toBeNull();
+  });
+
+  it('serves only passive types inline; SVG, HTML and unknown types as attachments', async () => {
+    const storage = createS3Storage(settings);
+    await storage.put(
+      'org/a/pic.svg',
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      'image/svg+xml',
+    );
+    await storage.put('org/a/pic.png', png(2, 2), 'image/png');
+    const svg = await fetch(await storage.signedDownloadUrl('org/a/pic.svg', 60, 'image/svg+xml'));
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-disposition')).toBe('attachment; filename="pic.svg"');
+    const unknown = await fetch(await storage.signedDownloadUrl('org/a/pic.svg', 60));
+    expect(unknown.headers.get('content-disposition')).toBe('attachment; filename="pic.svg"');
+    // A passive type claimed for active content: served as that type, which runs nothing.
+    const claimed = await fetch(await storage.signedDownloadUrl('org/a/pic.svg', 60, 'image/png'));
+    expect(claimed.headers.get('content-type')).toBe('image/png');
+    const picture = await fetch(await storage.signedDownloadUrl('org/a/pic.png', 60, 'image/png'));
+    expect(picture.headers.get('content-disposition')).toBe('inline');
+    expect(picture.headers.get('content-type')).toBe('image/png');
   });
 
   it('is refused with a wrong secret, and an expired address is refused', async () => {
@@ -116,6 +209,69 @@ describe('the service with STORAGE_DRIVER=s3', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(png(8, 4))).toBe(true);
     await user.delete(`/api/images/${image.id}`);
     expect(await t.app.services.storage.head(image.objectKey)).toBeNull();
+  });
+
+  it('serves SVG images as attachments and PNG images inline', async () => {
+    const user = await t.signedInClient();
+    const vector = (await user.upload('/api/images', { name: 'v.svg', bytes: svg(5, 5) })).body;
+    const picture = (await user.upload('/api/images', { name: 'p.png', bytes: png(2, 2) })).body;
+    const vectorDownload = await fetch(vector.url);
+    expect(vectorDownload.status).toBe(200);
+    expect(vectorDownload.headers.get('content-disposition')).toMatch(/^attachment; filename="v\.svg"$/);
+    expect(vectorDownload.headers.get('content-type')).toBe('image/svg+xml');
+    const pictureDownload = await fetch(picture.url);
+    expect(pictureDownload.headers.get('content-disposition')).toBe('inline');
+  });
+
+  it('enforces the declared size and keeps a completed document’s object unchanged', async () => {
+    const user = await t.signedInClient();
+    const init = (
+      await user.post('/api/company/kb/documents/upload-init', {
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+        sizeBytes: 12,
+      })
+    ).body;
+    const put = (body: string) =>
+      fetch(init.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body });
+    expect((await put('hello, world!')).status).toBe(403);
+    expect((await put('x'.repeat(5000))).status).toBe(403);
+    expect((await put('hello, world')).status).toBe(200);
+    const completed = await user.post(`/api/company/kb/documents/${init.documentId}/complete`);
+    expect(completed.body).toMatchObject({ status: 'uploaded', sizeBytes: 12 });
+    // The address still verifies until it expires, but only reaches the staging key.
+    expect((await put('HELLO, WORLD')).status).toBe(200);
+    const storage = t.app.services.storage;
+    expect(await (await fetch(await storage.signedDownloadUrl(init.storageKey, 60))).text()).toBe(
+      'hello, world',
+    );
+    expect((await user.delete(`/api/company/kb/documents/${init.documentId}`)).status).toBe(200);
+    expect(await storage.head(init.storageKey)).toBeNull();
+    expect(await storage.head(`uploads/${init.storageKey}`)).toBeNull();
+  });
+
+  it('answers complete with 409 and deletes an object of the wrong size', async () => {
+    const user = await t.signedInClient();
+    const init = (
+      await user.post('/api/company/kb/documents/upload-init', {
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+        sizeBytes: 12,
+      })
+    ).body;
+    const storage = t.app.services.storage;
+    // As a store that did not check the signed length would have left it.
+    await storage.put(`uploads/${init.storageKey}`, Buffer.alloc(5000, 'x'), 'text/plain');
+    const problem = expectProblem(
+      await user.post(`/api/company/kb/documents/${init.documentId}/complete`),
+      409,
+      'CONFLICT',
+    );
+    expect(problem.detail).toMatch(/5000 bytes, but 12 were declared/);
+    expect(await storage.head(`uploads/${init.storageKey}`)).toBeNull();
+    expect(await storage.head(init.storageKey)).toBeNull();
+    const listed = (await user.get('/api/company/kb/documents')).body.documents[0];
+    expect(listed).toMatchObject({ id: init.documentId, status: 'pending' });
   });
 
   it('runs the knowledge-base upload through a presigned PUT to the store', async () => {

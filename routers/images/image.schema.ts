@@ -30,7 +30,7 @@ export async function toImageOutput(image: Image, services: Services): Promise<I
     objectKey: image.objectKey,
     mimeType: image.mimeType,
     size: image.size,
-    url: (await downloadUrlFor(services, image.objectKey))!,
+    url: (await downloadUrlFor(services, image.objectKey, image.mimeType))!,
     createdAt: image.createdAt.toISOString(),
     width: image.width,
     height: image.height,

@@ -1,12 +1,13 @@
 import type { AppConfig } from '../config.ts';
+import type { Secrets } from '../secrets.ts';
 import { createLocalStorage } from './local-storage.ts';
 import type { LocalObjectAccess, ObjectStorage } from './object-storage.ts';
 import { createS3Storage } from './s3-storage.ts';
 
-export function createStorage(config: AppConfig, baseUrl: () => string): ObjectStorage {
+export function createStorage(config: AppConfig, secrets: Secrets, baseUrl: () => string): ObjectStorage {
   return config.storage.driver === 's3'
     ? createS3Storage(config.storage.s3)
-    : createLocalStorage({ dataDir: config.dataDir, secret: config.session.secret, baseUrl });
+    : createLocalStorage({ dataDir: config.dataDir, secret: secrets.get('storageSigning'), baseUrl });
 }
 
 export function isLocalStorage(storage: ObjectStorage): storage is ObjectStorage & LocalObjectAccess {

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -12,11 +12,15 @@ import {
   type SignedRequest,
 } from './object-storage.ts';
 
+const MAX_EXPIRY_MS = 7 * 24 * 3600 * 1000;
+
 /**
  * Objects on local disk under `<dataDir>/objects`, with their content type beside them in
  * `<dataDir>/object-meta`. Signed addresses point at this service (`/storage/<key>`) and
  * carry an HMAC over method, key, expiry, content type and size limit, as a disk service
- * stands in for S3 in other frameworks: the same client flow, no cloud account.
+ * stands in for S3 in other frameworks: the same client flow, no cloud account. The HMAC
+ * key comes from `STORAGE_SIGNING_SECRET` (server/secrets.ts), used for nothing else.
+ * Uploads through a signed address are create-only: an existing object is never replaced.
  */
 export function createLocalStorage(options: {
   dataDir: string;
@@ -30,10 +34,14 @@ export function createLocalStorage(options: {
   );
 
   const fileOf = (objectKey: string) => {
-    if (!isSafeKey(objectKey)) throw new Error('unsafe object key');
-    return { data: path.join(root, objectKey), meta: path.join(metaRoot, `${objectKey}.json`) };
+    const data = path.join(root, objectKey);
+    // isSafeKey refuses `..` segments; the prefix check is a second line against traversal.
+    if (!isSafeKey(objectKey) || !data.startsWith(`${root}${path.sep}`)) throw new Error('unsafe object key');
+    return { data, meta: path.join(metaRoot, `${objectKey}.json`) };
   };
-  const sign = (fields: string[]) => createHmac('sha256', key).update(fields.join('\n')).digest('base64url');
+  // JSON: an unambiguous encoding of the fields, whatever characters a query value holds.
+  const sign = (fields: string[]) =>
+    createHmac('sha256', key).update(JSON.stringify(fields)).digest('base64url');
   const signedUrl = (
     method: 'GET' | 'PUT',
     objectKey: string,
@@ -54,7 +62,9 @@ export function createLocalStorage(options: {
   const writeMeta = async (objectKey: string, contentType: string) => {
     const { meta } = fileOf(objectKey);
     await mkdir(path.dirname(meta), { recursive: true });
-    await writeFile(meta, JSON.stringify({ contentType }));
+    const temporary = `${meta}.${newId()}.part`;
+    await writeFile(temporary, JSON.stringify({ contentType }));
+    await rename(temporary, meta);
   };
 
   return {
@@ -87,7 +97,18 @@ export function createLocalStorage(options: {
       fileOf(objectKey);
       return signedUrl('PUT', objectKey, expiresInSeconds, contentType, String(maxBytes));
     },
+    async finishUpload(objectKey, expectedSize) {
+      // Immutable already: write() never replaces an object, so only size is left to check.
+      const stored = await this.head(objectKey);
+      if (!stored) return { ok: false, reason: 'missing' };
+      if (stored.size !== expectedSize) {
+        await this.delete(objectKey);
+        return { ok: false, reason: 'size', size: stored.size };
+      }
+      return { ok: true, object: stored };
+    },
     async signedDownloadUrl(objectKey, expiresInSeconds) {
+      // Served with `Content-Security-Policy: sandbox` whatever the type (rest/storage-routes.ts).
       fileOf(objectKey);
       return signedUrl('GET', objectKey, expiresInSeconds);
     },
@@ -96,13 +117,19 @@ export function createLocalStorage(options: {
     },
 
     verify(method, objectKey, query, contentType): SignedRequest {
-      if (!isSafeKey(objectKey) || query.method !== method || !query.signature || !query.expires) {
+      if (
+        !isSafeKey(objectKey) ||
+        query.method !== method ||
+        !query.signature ||
+        !/^\d{1,12}$/.test(query.expires ?? '') ||
+        (method === 'PUT' && !/^\d{1,15}$/.test(query.maxBytes ?? ''))
+      ) {
         return { ok: false, reason: 'This address is not a valid signed address' };
       }
       const expected = sign([
         method,
         objectKey,
-        query.expires,
+        query.expires!,
         query.contentType ?? '',
         query.maxBytes ?? '',
       ]);
@@ -112,6 +139,10 @@ export function createLocalStorage(options: {
       }
       if (Number(query.expires) * 1000 < Date.now())
         return { ok: false, reason: 'This signed address has expired' };
+      // Addresses are signed for at most UPLOAD/DOWNLOAD_URL_EXPIRES_SECONDS (≤ 7 days).
+      if (Number(query.expires) * 1000 > Date.now() + MAX_EXPIRY_MS) {
+        return { ok: false, reason: 'This address is not a valid signed address' };
+      }
       if (method === 'PUT' && (contentType ?? '').split(';')[0]!.trim().toLowerCase() !== query.contentType) {
         return { ok: false, reason: `The upload must be sent with Content-Type: ${query.contentType}` };
       }
@@ -132,12 +163,18 @@ export function createLocalStorage(options: {
               yield chunk;
             }
           },
-          createWriteStream(temporary),
+          createWriteStream(temporary, { flags: 'wx' }),
         );
-        await rename(temporary, data);
+        // link() fails if the name exists: of two uploads of one key, exactly one wins, and
+        // a completed object is never replaced (rename would overwrite it).
+        await link(temporary, data);
       } catch (error) {
-        await rm(temporary, { force: true });
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+          throw Object.assign(new Error('already uploaded'), { code: 'EXISTS' });
+        }
         throw error;
+      } finally {
+        await rm(temporary, { force: true });
       }
       await writeMeta(objectKey, contentType);
       return size;

@@ -20,8 +20,18 @@ export interface ObjectStorage {
     key: string,
     options: { contentType: string; maxBytes: number; expiresInSeconds: number },
   ): Promise<string>;
-  /** An address that answers GET with the object until it expires. */
-  signedDownloadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * Makes what was PUT through `signedUploadUrl(key)` final once it has `expectedSize` bytes:
+   * from then on no upload address can change it. An object of another size is deleted, so
+   * nothing oversized stays behind and the client may upload again.
+   */
+  finishUpload(key: string, expectedSize: number): Promise<FinishedUpload>;
+  /**
+   * An address that answers GET with the object until it expires. `contentType`: what the
+   * caller knows the object to be; only a passive type (`INLINE_TYPES`) may be shown inline
+   * where the store cannot sandbox it (S3: anything else is served as an attachment).
+   */
+  signedDownloadUrl(key: string, expiresInSeconds: number, contentType?: string): Promise<string>;
   /** Throws when the store cannot be reached (readiness). */
   check(): Promise<void>;
 }
@@ -34,9 +44,29 @@ export interface LocalObjectAccess {
     query: Record<string, string | undefined>,
     contentType?: string,
   ): SignedRequest;
+  /**
+   * Writes an uploaded object, only if none exists under `key` (`code: 'EXISTS'` otherwise;
+   * `code: 'TOO_LARGE'` past `maxBytes`). A failed write leaves nothing behind.
+   */
   write(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
   read(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
 }
+
+export type FinishedUpload =
+  | { ok: true; object: StoredObject }
+  | { ok: false; reason: 'missing' }
+  | { ok: false; reason: 'size'; size: number }
+  /** Replaced while it was being finished: finishing again takes the new one. */
+  | { ok: false; reason: 'changed' };
+
+/** Types that cannot run script when a browser opens them: the only ones served inline without a sandbox. */
+export const INLINE_TYPES: ReadonlySet<string> = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'audio/mpeg',
+]);
 
 export interface SignedRequest {
   ok: boolean;

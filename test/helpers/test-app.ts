@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { inject } from 'vitest';
@@ -46,8 +49,12 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // An existing database: a second instance, or a restart of the service on the same data.
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  // Its own DATA_DIR: local objects and generated secrets (server/secrets.ts) of this app only.
+  const ownDataDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? (await mkdtemp(path.join(os.tmpdir(), 'deck-test-data-')));
   const config = loadConfig({
     NODE_ENV: 'test',
+    DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -91,7 +98,11 @@ export async function startTestApp(
       if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
       return Object.assign(client, ids, { email, password });
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      // A DATA_DIR passed in belongs to the caller (e.g. a restart on the same data).
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
   };
   return testApp;
 }
