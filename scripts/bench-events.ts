@@ -8,7 +8,7 @@ import { summarise, withBenchDatabase } from './bench-setup.ts';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
-await withBenchDatabase(5498, async ({ orm, newOrganization }) => {
+await withBenchDatabase(async ({ orm, newOrganization }) => {
   const measured = await newOrganization('Events');
   const noise = await newOrganization('Noise');
   const connection = orm.em.getConnection();

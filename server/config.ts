@@ -23,7 +23,7 @@ const environmentSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
       .optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_MAX_AGE_HOURS: z.coerce
       .number()
@@ -154,6 +154,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */
       url: env.DATABASE_URL,
       poolMax: env.DATABASE_POOL_MAX,
+      /** Absent: a free port picked at the first start and recorded in `dataDir`. */
       embeddedPort: env.EMBEDDED_POSTGRES_PORT,
     },
     session: {
