@@ -6,7 +6,7 @@ import type { Services } from '../routers/context.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
-import { createLogger } from '../server/logger.ts';
+import { createProcessLogger } from '../server/logger.ts';
 import { createServices } from '../server/services.ts';
 
 export interface Bench {
@@ -33,7 +33,7 @@ export async function withBenchDatabase(run: (bench: Bench) => Promise<void>): P
     NOTIFICATIONS_ENABLED: 'false',
     ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '' } : {}),
   });
-  const logger = createLogger('warn');
+  const logger = createProcessLogger(config, { level: 'warn' });
   const database = await openDatabase(config, logger);
   const services = createServices(config, logger);
   const suffix = Date.now().toString(36);

@@ -32,6 +32,7 @@ const environmentSchema = z
       .default(24 * 7),
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     JSON_BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -163,6 +164,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Absent: pretty on a terminal outside production, JSON otherwise (server/logger.ts). */
+    logFormat: env.LOG_FORMAT,
     jsonBodyLimitBytes: env.JSON_BODY_LIMIT_BYTES,
     loginThrottle: {
       maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
