@@ -77,6 +77,8 @@ const environmentSchema = z
       .int()
       .min(1)
       .default(50 * 1024 * 1024),
+    KB_PENDING_TTL_HOURS: z.coerce.number().positive().default(24),
+    KB_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
     KB_ALLOWED_TYPES: z
       .string()
       .default(
@@ -230,6 +232,9 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       kbAllowedTypes: env.KB_ALLOWED_TYPES.split(',')
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean),
+      /** Pending knowledge-base documents older than this are removed (server/kb-sweep.ts). */
+      kbPendingTtlHours: env.KB_PENDING_TTL_HOURS,
+      kbSweepIntervalMs: env.KB_SWEEP_INTERVAL_MS,
       /** The interface's limit for contract import. */
       contractMaxBytes: 10 * 1024 * 1024,
     },
