@@ -8,12 +8,11 @@
  */
 import { parseArgs } from 'node:util';
 import { TRPCError } from '@trpc/server';
-import pino from 'pino';
 import { issuesOf } from '../routers/issues.ts';
 import { ConfigError, loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
-import { createLogger } from '../server/logger.ts';
+import { createProcessLogger } from '../server/logger.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
 
@@ -40,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   });
 
   const config = loadConfig();
-  const logger = createLogger('warn', pino.destination(2));
+  const logger = createProcessLogger(config, { fd: 2, level: 'warn' });
   const database = await openDatabase(config, logger);
   try {
     const services = createServices(config, logger, await loadSecrets(config, logger));

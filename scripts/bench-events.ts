@@ -4,17 +4,20 @@
  * total count included, for each filter.
  */
 import { summarise, withBenchDatabase } from './bench-setup.ts';
+import { startProgress } from './progress.ts';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const BATCH = 50_000;
 
-await withBenchDatabase(5498, async ({ orm, newOrganization }) => {
+await withBenchDatabase(async ({ orm, newOrganization }) => {
   const measured = await newOrganization('Events');
   const noise = await newOrganization('Noise');
   const connection = orm.em.getConnection();
 
-  // 10 event types over 5 aggregate types, 10,000 aggregates, one event a second going back in time.
-  const load = (organizationId: string, count: number) =>
+  // 10 event types over 5 aggregate types, 10,000 aggregates, one event a second going back in
+  // time; in batches, so that the operator sees the load advance.
+  const load = (organizationId: string, from: number, to: number) =>
     connection.execute(
       `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, deck_id, occurred_at, payload, dispatched_at)
        select gen_random_uuid(), ?,
@@ -22,16 +25,30 @@ await withBenchDatabase(5498, async ({ orm, newOrganization }) => {
                      'faq.created','faq.updated','action_config.created','image.uploaded','user.logged_in'])[1 + n % 10],
               (array['deck','deck','slide','slide','slide','faq','faq','action_config','image','user'])[1 + n % 10],
               'agg-' || (n % 10000), null, now() - make_interval(secs => n), jsonb_build_object('n', n), now()
-         from generate_series(1, ?) as n`,
-      [organizationId, count],
+         from generate_series(?::int, ?::int) as n`,
+      [organizationId, from, to],
     );
+  const noiseEvents = Math.round(EVENTS / 5);
   const loadStarted = performance.now();
-  await load(measured.organizationId, EVENTS);
-  await load(noise.organizationId, Math.round(EVENTS / 5));
+  const progress = startProgress('loading events', EVENTS + noiseEvents);
+  let loaded = 0;
+  for (const [organizationId, count] of [
+    [measured.organizationId, EVENTS],
+    [noise.organizationId, noiseEvents],
+  ] as const) {
+    for (let from = 1; from <= count; from += BATCH) {
+      const to = Math.min(count, from + BATCH - 1);
+      await load(organizationId, from, to);
+      loaded += to - from + 1;
+      progress.update(loaded);
+    }
+  }
+  progress.stop();
+  console.error('vacuum analyze event…');
   await connection.execute('vacuum analyze event');
   const seconds = ((performance.now() - loadStarted) / 1000).toFixed(1);
   console.log(
-    `loaded ${EVENTS.toLocaleString('en')} + ${Math.round(EVENTS / 5).toLocaleString('en')} events in ${seconds} s`,
+    `loaded ${EVENTS.toLocaleString('en')} + ${noiseEvents.toLocaleString('en')} events in ${seconds} s`,
   );
 
   const since = new Date(Date.now() - 3 * 24 * 3600 * 1000).toISOString();

@@ -8,7 +8,7 @@ import { summarise, withBenchDatabase } from './bench-setup.ts';
 const SLIDES = Number(process.env.BENCH_SLIDES ?? 1000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-await withBenchDatabase(5499, async ({ orm, newOrganization }) => {
+await withBenchDatabase(async ({ orm, newOrganization }) => {
   const { caller } = await newOrganization('Reorder');
   const deck = await caller().decks.create({ name: 'Benchmark deck' });
   // The slides are loaded in one statement: the benchmark is about reordering them.

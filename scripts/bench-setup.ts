@@ -6,7 +6,7 @@ import type { Services } from '../routers/context.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
-import { createLogger } from '../server/logger.ts';
+import { createProcessLogger } from '../server/logger.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
 
@@ -24,20 +24,17 @@ export interface Bench {
 
 /**
  * Runs a benchmark on DATABASE_URL when set, otherwise on a throw-away embedded PostgreSQL
- * (on `embeddedPort`, removed afterwards). The notification worker stays off: it would
+ * (removed afterwards). The notification worker stays off: it would
  * compete with what is measured.
  */
-export async function withBenchDatabase(
-  embeddedPort: number,
-  run: (bench: Bench) => Promise<void>,
-): Promise<void> {
+export async function withBenchDatabase(run: (bench: Bench) => Promise<void>): Promise<void> {
   const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(path.join(os.tmpdir(), 'deck-bench-'));
   const config = loadConfig({
     ...process.env,
     NOTIFICATIONS_ENABLED: 'false',
-    ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(embeddedPort) } : {}),
+    ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '' } : {}),
   });
-  const logger = createLogger('warn');
+  const logger = createProcessLogger(config, { level: 'warn' });
   const database = await openDatabase(config, logger);
   const services = createServices(config, logger, await loadSecrets(config, logger));
   const suffix = Date.now().toString(36);

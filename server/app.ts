@@ -17,6 +17,7 @@ import { appRouter } from '../routers/app-router.ts';
 import type { Services } from '../routers/context.ts';
 import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
+import { createKbSweeper } from './kb-sweep.ts';
 import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
@@ -124,6 +125,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const generation = createGenerationRunner(database.orm, services);
   if (config.notifications.enabled) notifications.start();
   if (config.generation.enabled) generation.start();
+  const kbSweeper = createKbSweeper(database.orm, services);
+  kbSweeper.start();
   // Commits that wrote events or queued jobs wake the workers at once.
   database.orm.em.getEventManager().registerSubscriber({
     afterFlush: () => {
@@ -149,7 +152,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
       closing ??= (async () => {
         markShuttingDown();
         await closeServer(server, inFlight, config.shutdownTimeoutMs);
-        await Promise.all([notifications.stop(), generation.stop()]);
+        await Promise.all([notifications.stop(), generation.stop(), kbSweeper.stop()]);
         services.mailer?.close();
         await database.close();
       })();

@@ -21,9 +21,9 @@ const environmentSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
       .optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
-    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
     // Secrets: unset outside production, server/secrets.ts generates them into DATA_DIR.
     STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     SESSION_MAX_AGE_HOURS: z.coerce
       .number()
       .positive()
@@ -31,6 +31,7 @@ const environmentSchema = z
       .default(24 * 7),
     TRUST_PROXY: booleanFlag.default(false),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
     JSON_BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
@@ -75,6 +76,8 @@ const environmentSchema = z
       .int()
       .min(1)
       .default(50 * 1024 * 1024),
+    KB_PENDING_TTL_HOURS: z.coerce.number().positive().default(24),
+    KB_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
     KB_ALLOWED_TYPES: z
       .string()
       .default(
@@ -146,6 +149,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */
       url: env.DATABASE_URL,
       poolMax: env.DATABASE_POOL_MAX,
+      /** Absent: a free port picked at the first start and recorded in `dataDir`. */
       embeddedPort: env.EMBEDDED_POSTGRES_PORT,
     },
     /** As given in the environment; `loadSecrets` (server/secrets.ts) resolves the missing ones. */
@@ -157,6 +161,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     },
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    /** Absent: pretty on a terminal outside production, JSON otherwise (server/logger.ts). */
+    logFormat: env.LOG_FORMAT,
     jsonBodyLimitBytes: env.JSON_BODY_LIMIT_BYTES,
     loginThrottle: {
       maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
@@ -221,6 +227,9 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       kbAllowedTypes: env.KB_ALLOWED_TYPES.split(',')
         .map((t) => t.trim().toLowerCase())
         .filter(Boolean),
+      /** Pending knowledge-base documents older than this are removed (server/kb-sweep.ts). */
+      kbPendingTtlHours: env.KB_PENDING_TTL_HOURS,
+      kbSweepIntervalMs: env.KB_SWEEP_INTERVAL_MS,
       /** The interface's limit for contract import. */
       contractMaxBytes: 10 * 1024 * 1024,
     },

@@ -3,6 +3,7 @@ import { createOrmConfig } from '../mikro-orm.config.ts';
 import type { AppConfig } from './config.ts';
 import { startEmbeddedDatabase } from './embedded-database.ts';
 import type { Logger } from './logger.ts';
+import { logEachMigration } from './migration-log.ts';
 
 export interface Database {
   orm: MikroORM;
@@ -47,7 +48,8 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
 }
 
 export async function migrate(orm: MikroORM, logger: Logger): Promise<void> {
-  const applied = await orm.migrator.up();
+  const detach = logEachMigration(orm.migrator, logger);
+  const applied = await orm.migrator.up().finally(detach);
   if (applied.length > 0) {
     logger.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   }

@@ -1,6 +1,6 @@
 import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createProcessLogger } from './logger.ts';
 import { seedDemo } from './seed-demo.ts';
 
 /** `npm start`: configuration, database, demo data on first run, HTTP, graceful stop. */
@@ -15,7 +15,7 @@ try {
   throw error;
 }
 
-const logger = createLogger(config.logLevel);
+const logger = createProcessLogger(config);
 const app = await startApp(config, logger).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     // A missing or unusable secret (server/secrets.ts): the same plain message as above.

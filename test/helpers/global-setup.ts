@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedDatabase } from '../../server/embedded-database.ts';
 import { createLogger } from '../../server/logger.ts';
-import { freePort } from './free-port.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +25,6 @@ export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-test-pg-'));
   const database = await startEmbeddedDatabase({
     dataDir,
-    port: await freePort(),
     databaseName: 'postgres',
     logger: createLogger('warn'),
   });

@@ -7,7 +7,7 @@ const execFileAsync = promisify(execFile);
 
 /** Env for child processes: this Node (24) first on PATH, no inherited service settings. */
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _d, DATA_DIR: _a, PORT: _p, ...rest } = process.env;
+  const { DATABASE_URL: _d, DATA_DIR: _a, PORT: _p, LOG_FORMAT: _f, ...rest } = process.env;
   return { ...rest, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...extra };
 }
 
