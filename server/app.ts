@@ -6,9 +6,9 @@ import session from 'koa-session';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import { problemDetails } from '../rest/error-middleware.ts';
 import { registerMultipartRoute } from '../rest/multipart-routes.ts';
-import { createRestHandler } from '../rest/openapi-bridge.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
+import { createRestHandler } from '../rest/rest-handler.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
@@ -65,7 +65,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   });
 
   const apiRouter = createApiRouter(
-    createRestHandler({ router: appRouter, createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
+    createRestHandler({ createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
     (router, procedure) => registerMultipartRoute(router, procedure, { config, createContext }),
   );
 
