@@ -12,17 +12,19 @@ type Schema = z.core.$ZodType;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** The fields of a procedure's input object (every REST procedure's input is one `z.object`). */
-function inputShapeOf(procedurePath: string): Record<string, Schema> {
+/** The input object of a procedure (every REST procedure's input is one `z.object`): its fields, and whether it refuses others. */
+function inputOf(procedurePath: string): { shape: Record<string, Schema>; strict: boolean } {
   const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: { inputs: Schema[] } }>)[
     procedurePath
   ]!;
   const [input, ...more] = procedure._def.inputs;
-  const def = input?._zod.def as { type: string; shape?: Record<string, Schema> } | undefined;
+  const def = input?._zod.def as
+    | { type: string; shape?: Record<string, Schema>; catchall?: Schema }
+    | undefined;
   if (more.length > 0 || def?.type !== 'object' || !def.shape) {
     throw new Error(`REST procedure ${procedurePath} needs exactly one z.object input`);
   }
-  return def.shape;
+  return { shape: def.shape, strict: def.catchall?._zod.def.type === 'never' };
 }
 
 /**
@@ -37,7 +39,7 @@ export function createRestHandler(options: {
   jsonBodyLimitBytes: number;
 }): (procedure: RestProcedure) => Middleware {
   return (procedure) => {
-    const shape = inputShapeOf(procedure.path);
+    const { shape, strict } = inputOf(procedure.path);
     const pathParameters = [...procedure.route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
     const usesBody = BODY_METHODS.has(procedure.route.method);
 
@@ -51,15 +53,25 @@ export function createRestHandler(options: {
         if (!(error instanceof BodyProblem)) throw error;
         return sendProblem(ctx, problem(error.status, error.message, error.issues));
       }
-      // The document lists path parameters apart from the body's fields.
-      const misplaced = pathParameters.filter((name) => Object.hasOwn(input, name));
-      if (misplaced.length > 0) {
+      // A body has known fields only, even where the schema would quietly drop others
+      // (`{}` inputs); path parameters are not body fields in the document.
+      const unknown = usesBody
+        ? Object.keys(input).filter(
+            (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
+          )
+        : [];
+      if (unknown.length > 0) {
         return sendProblem(
           ctx,
           problem(
             400,
             'The request is not valid: see issues',
-            misplaced.map((name) => ({ path: [name], message: 'Unknown field (it is a path parameter)' })),
+            unknown.map((name) => ({
+              path: [name],
+              message: pathParameters.includes(name)
+                ? 'Unknown field (it is a path parameter)'
+                : 'Unknown field',
+            })),
           ),
         );
       }

@@ -173,6 +173,12 @@ describe('a body must be one JSON object', () => {
     expect(await eventCount()).toBe(before);
   });
 
+  it('an unknown field is a 400 also where the procedure takes no fields at all', async () => {
+    expectIssueAt(await user.post('/api/auth/logout', { everywhere: true }), ['everywhere']);
+    expect((await user.get('/api/auth/me')).status).toBe(200);
+    expectIssueAt(await user.post(`/api/decks/${deckId}/generate`, { force: true }), ['force']);
+  });
+
   it('path parameters are not body fields: naming one in the body is an unknown field', async () => {
     const other = (await user.post('/api/decks', { name: 'Other' })).body.id;
     expectIssueAt(await user.patch(`/api/decks/${deckId}`, { deckId: other, name: 'Moved?' }), ['deckId']);
