@@ -70,20 +70,28 @@ function isUtf8Json(contentType: string): boolean {
 }
 
 interface Frame {
-  /** The names seen so far, for an object; null for an array. */
-  names: Set<string> | null;
+  isObject: boolean;
+  /** The current member's name (objects) or element's index (arrays). */
   name: string;
   index: number;
+  /** The names seen so far, made at the second member: most objects are small. */
+  names: Set<string> | null;
 }
 
 /**
  * One linear pass over JSON text that is already known to be valid: refuses nesting deeper
  * than MAX_INPUT_DEPTH and a name repeated within one object (JSON.parse would keep the last
- * silently), each with the path where it happens.
+ * silently), each with the path where it happens. One frame per level, reused.
  */
 function checkStructure(text: string): void {
-  const stack: Frame[] = [];
-  const pathOf = () => stack.map((frame) => (frame.names ? frame.name : frame.index));
+  const frames: Frame[] = Array.from({ length: MAX_INPUT_DEPTH }, () => ({
+    isObject: false,
+    name: '',
+    index: 0,
+    names: null,
+  }));
+  let depth = 0;
+  const pathOf = () => frames.slice(0, depth).map((frame) => (frame.isObject ? frame.name : frame.index));
   let expectName = false;
   let i = 0;
   while (i < text.length) {
@@ -101,32 +109,43 @@ function checkStructure(text: string): void {
       }
       i += 1;
       if (expectName) {
-        const frame = stack.at(-1)!;
-        frame.name = escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
-        if (frame.names!.has(frame.name)) {
-          throw new BodyProblem(400, 'The request body names a field twice', [
-            { path: pathOf(), message: 'must appear only once' },
-          ]);
+        const frame = frames[depth - 1]!;
+        const name = escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
+        if (frame.index > 0) {
+          frame.names ??= new Set([frame.name]);
+          if (frame.names.has(name)) {
+            frame.name = name;
+            throw new BodyProblem(400, 'The request body names a field twice', [
+              { path: pathOf(), message: 'must appear only once' },
+            ]);
+          }
+          frame.names.add(name);
         }
-        frame.names!.add(frame.name);
+        frame.name = name;
+        frame.index += 1;
         expectName = false;
       }
       continue;
     }
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (stack.length >= MAX_INPUT_DEPTH) {
+      if (depth >= MAX_INPUT_DEPTH) {
         throw new BodyProblem(400, `The request body is nested more than ${MAX_INPUT_DEPTH} levels deep`, [
           { path: pathOf(), message: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` },
         ]);
       }
-      stack.push({ names: c === 0x7b ? new Set() : null, name: '', index: 0 });
-      expectName = c === 0x7b;
+      const frame = frames[depth]!;
+      frame.isObject = c === 0x7b;
+      frame.name = '';
+      frame.index = 0;
+      frame.names = null;
+      depth += 1;
+      expectName = frame.isObject;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      stack.pop();
+      depth -= 1;
       expectName = false;
     } else if (c === 0x2c /* , */) {
-      const frame = stack.at(-1)!;
-      if (frame.names) expectName = true;
+      const frame = frames[depth - 1]!;
+      if (frame.isObject) expectName = true;
       else frame.index += 1;
     }
     i += 1;
