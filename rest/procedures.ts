@@ -23,9 +23,3 @@ export const restProcedures: RestProcedure[] = Object.entries(
     successStatus: procedure._def.meta!.successStatus ?? 200,
     multipartLimit: procedure._def.meta!.multipartLimit,
   }));
-
-const statusByPath = new Map(restProcedures.map((p) => [p.path, p.successStatus]));
-
-export function successStatusOf(procedurePath: string): number {
-  return statusByPath.get(procedurePath) ?? 200;
-}

@@ -3,12 +3,12 @@ import type { Middleware } from 'koa';
 import { type RestProcedure, restProcedures } from './procedures.ts';
 
 /**
- * The /api routes: one per procedure with an `openapi` meta. JSON routes are served by the
- * bridge to the procedures (`restHandler`); multipart upload routes by `multipartRoute`.
+ * The /api routes: one per procedure with an `openapi` meta. JSON routes are served by
+ * `restRoute` (rest-handler.ts); multipart upload routes by `multipartRoute`.
  * A known path with another method answers 405 with `Allow`.
  */
 export function createApiRouter(
-  restHandler: Middleware,
+  restRoute: (procedure: RestProcedure) => Middleware,
   multipartRoute: (router: Router, procedure: RestProcedure) => void,
 ): Router {
   const router = new Router({ prefix: '/api' });
@@ -18,7 +18,7 @@ export function createApiRouter(
       continue;
     }
     const koaPath = procedure.route.path.replace(/\{(\w+)\}/g, ':$1');
-    router.register(koaPath, [procedure.route.method], restHandler);
+    router.register(koaPath, [procedure.route.method], restRoute(procedure));
   }
   return router;
 }

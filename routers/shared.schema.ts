@@ -1,20 +1,42 @@
 import { z } from 'zod';
+import { unstorableTextProblem } from './input-guard.ts';
 
 /** `{success: true}`, the answer of deletes and of operations with nothing else to say. */
 export const successOutput = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
 /**
- * A string PostgreSQL can store: text columns (and jsonb) refuse the NUL character, which
- * would otherwise surface as a 500. Use it for every free-text input.
+ * A string PostgreSQL can store: text columns refuse the NUL character, jsonb also a lone
+ * UTF-16 surrogate. Every procedure's input is checked for both before its schema runs
+ * (`storableInput` in trpc.ts); this says it again where a schema is used on its own.
  */
 export function text() {
-  return z.string().refine((value) => !value.includes('\u0000'), 'must not contain the NUL character');
+  return z.string().check((ctx) => {
+    const problem = unstorableTextProblem(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  });
 }
 
-/** `limit` 1–100 (default 50) and `offset` (default 0), from the query string. */
+/** The instants a timestamp input may name: none earlier is meaningful here, none later fits ISO 8601's 4-digit year. */
+export const EARLIEST_TIMESTAMP = '1970-01-01T00:00:00.000Z';
+export const LATEST_TIMESTAMP = '9999-12-31T23:59:59.999Z';
+
+/**
+ * An ISO 8601 date-time with an offset, between EARLIEST_TIMESTAMP and LATEST_TIMESTAMP
+ * (year 0000 is valid ISO 8601 but not a PostgreSQL timestamptz, and would be a 500).
+ */
+export function timestamp() {
+  const earliest = Date.parse(EARLIEST_TIMESTAMP);
+  const latest = Date.parse(LATEST_TIMESTAMP);
+  return z.iso.datetime({ offset: true }).refine((value) => {
+    const instant = Date.parse(value);
+    return instant >= earliest && instant <= latest;
+  }, `must be between ${EARLIEST_TIMESTAMP} and ${LATEST_TIMESTAMP}`);
+}
+
+/** `limit` 1–100 (default 50) and `offset` (default 0); the REST facade reads them from the query string as numbers. */
 export const paginationInput = {
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  limit: z.int().min(1).max(100).default(50),
+  offset: z.int().min(0).max(10_000_000).default(0),
 };
 
 export const paginationOutput = z

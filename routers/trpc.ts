@@ -1,6 +1,8 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Auth, Context } from './context.ts';
+import { badRequest } from './errors.ts';
+import { inputIssues } from './input-guard.ts';
 import { issuesOf } from './issues.ts';
 
 /**
@@ -27,23 +29,39 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/**
+ * Every procedure's raw input, from any transport, before its schema sees it: text the
+ * database cannot store, non-finite numbers and runaway nesting are a 400 with an issue on
+ * each offending field (`routers/input-guard.ts`), so no field can forget the check.
+ */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  const issues = inputIssues(await getRawInput());
+  if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(storableInput);
 
 export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
 
-/** Needs a signed-in user; narrows `ctx.auth` for everything after it. */
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.auth) {
-    throw new TRPCError({
-      code: 'UNAUTHORIZED',
-      message: SIGN_IN_FIRST,
-    });
-  }
-  return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });
-});
+/** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
+export const authedProcedure = t.procedure
+  .use(({ ctx, next }) => {
+    if (!ctx.auth) {
+      throw new TRPCError({
+        code: 'UNAUTHORIZED',
+        message: SIGN_IN_FIRST,
+      });
+    }
+    return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });
+  })
+  .use(storableInput);
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
-export const operatorProcedure = t.procedure.use(({ ctx, next }) => {
-  if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
-  return next();
-});
+export const operatorProcedure = t.procedure
+  .use(({ ctx, next }) => {
+    if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
+    return next();
+  })
+  .use(storableInput);

@@ -5,9 +5,9 @@ import Koa from 'koa';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import { problemDetails } from '../rest/error-middleware.ts';
 import { registerMultipartRoute } from '../rest/multipart-routes.ts';
-import { createRestHandler } from '../rest/openapi-bridge.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
+import { createRestHandler } from '../rest/rest-handler.ts';
 import { allowedMethods, createApiRouter } from '../rest/routes.ts';
 import { sameOrigin } from '../rest/same-origin.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
@@ -71,7 +71,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   });
 
   const apiRouter = createApiRouter(
-    createRestHandler({ router: appRouter, createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
+    createRestHandler({ createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
     (router, procedure) => registerMultipartRoute(router, procedure, { config, createContext }),
   );
 

@@ -166,7 +166,7 @@ describe('action configs', () => {
     [
       'a NUL inside requirementsJson',
       { ...fixtures.actionConfig, requirementsJson: { a: 'x\u0000' } },
-      'requirementsJson',
+      'requirementsJson.a',
     ],
   ])('rejects %s with 400, creating nothing', async (_label, body, field) => {
     const problem = expectProblem(

@@ -1,21 +1,15 @@
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
-import { paginationInput, paginationOutput } from '../shared.schema.ts';
+import { paginationInput, paginationOutput, text, timestamp } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listEventsInput = z
   .object({
-    eventType: z.string().trim().min(1).max(100).optional(),
-    aggregateType: z.string().trim().min(1).max(100).optional(),
-    aggregateId: z.string().trim().min(1).max(200).optional(),
-    since: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: 'Inclusive lower bound on occurredAt' }),
-    until: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({ description: 'Exclusive upper bound on occurredAt' }),
+    eventType: text().trim().min(1).max(100).optional(),
+    aggregateType: text().trim().min(1).max(100).optional(),
+    aggregateId: text().trim().min(1).max(200).optional(),
+    since: timestamp().optional().meta({ description: 'Inclusive lower bound on occurredAt' }),
+    until: timestamp().optional().meta({ description: 'Exclusive upper bound on occurredAt' }),
     ...paginationInput,
   })
   .meta({ description: 'Filters of the event log' });

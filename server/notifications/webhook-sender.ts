@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
-import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-import { isPublicAddress } from '../../routers/notifications/webhook-address.ts';
+import { isPublicAddress, webhookUrlProblem } from '../../routers/notifications/webhook-address.ts';
 import { parseRetryAfter } from './retry-policy.ts';
 
 export interface WebhookResult {
@@ -51,15 +50,9 @@ export async function sendWebhook(options: {
 }): Promise<WebhookResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const host = new URL(options.url).hostname.replace(/^\[|\]$/g, '');
-  // Literal IPs never reach the DNS lookup above.
-  if (!options.allowPrivateNetworks && ipaddr.isValid(host) && !isPublicAddress(host)) {
-    return {
-      statusCode: null,
-      error: `refused: ${host} is a private or loopback address`,
-      durationMs: elapsed(),
-    };
-  }
+  // The rule of creation again (rows may predate it): literal addresses never reach the DNS lookup above.
+  const refusal = webhookUrlProblem(options.url, options.allowPrivateNetworks);
+  if (refusal) return { statusCode: null, error: `refused: the URL ${refusal}`, durationMs: elapsed() };
   const timestamp = Math.floor(Date.now() / 1000);
   try {
     const response = await request(options.url, {

@@ -1,0 +1,84 @@
+import type { Issue } from './errors.ts';
+
+/** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
+export const MAX_INPUT_DEPTH = 32;
+
+/** Enough to show what is wrong without letting a hostile input make a huge answer. */
+const MAX_ISSUES = 20;
+
+const NUL = 'must not contain the NUL character';
+const LONE_SURROGATE = 'must not contain a lone UTF-16 surrogate (text must be valid Unicode)';
+
+/** Why PostgreSQL could not store this string (text columns refuse NUL, jsonb also lone surrogates), or null. */
+export function unstorableTextProblem(value: string): string | null {
+  if (value.includes('\u0000')) return NUL;
+  if (!value.isWellFormed()) return LONE_SURROGATE;
+  return null;
+}
+
+interface Container {
+  value: unknown[] | Record<string, unknown>;
+  parent: Container | null;
+  key: string | number;
+  depth: number;
+}
+
+function pathOf(container: Container | null, key?: string | number): (string | number)[] {
+  // The input itself (no container around it) has the empty path.
+  const path: (string | number)[] = container === null || key === undefined ? [] : [key];
+  for (let c = container; c?.parent; c = c.parent) path.unshift(c.key);
+  return path;
+}
+
+/**
+ * Walks a procedure's raw input, whatever the transport brought it (REST, /trpc, an in-process
+ * call), and lists what no schema should have to think about: strings and field names the
+ * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity), a
+ * field named `__proto__` (it cannot survive a round trip through a JavaScript object) and
+ * nesting past MAX_INPUT_DEPTH. Iterative (no input can exhaust the stack), and it allocates
+ * only per container, so a 1 MB body is walked in a few milliseconds.
+ */
+export function inputIssues(input: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const pending: Container[] = [];
+  const visit = (value: unknown, parent: Container | null, key: string | number, depth: number) => {
+    if (typeof value === 'string') {
+      const problem = unstorableTextProblem(value);
+      if (problem) issues.push({ path: pathOf(parent, key), message: problem });
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value))
+        issues.push({ path: pathOf(parent, key), message: 'must be a finite number' });
+    } else if (value instanceof File) {
+      const problem = unstorableTextProblem(value.name);
+      if (problem) issues.push({ path: pathOf(parent, key), message: `file name ${problem}` });
+    } else if (Array.isArray(value) || isPlainObject(value)) {
+      if (depth > MAX_INPUT_DEPTH) {
+        const message = `must not be nested more than ${MAX_INPUT_DEPTH} levels deep`;
+        issues.push({ path: pathOf(parent, key), message });
+      } else pending.push({ value, parent, key, depth });
+    }
+  };
+  visit(input, null, '', 1);
+  while (pending.length > 0 && issues.length < MAX_ISSUES) {
+    const container = pending.pop()!;
+    const { value, depth } = container;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index, depth + 1);
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
+      if (problem) {
+        const message = key === '__proto__' ? problem : `field name ${problem}`;
+        issues.push({ path: pathOf(container, key), message });
+      } else visit(value[key], container, key, depth + 1);
+    }
+  }
+  return issues.slice(0, MAX_ISSUES);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
