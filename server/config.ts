@@ -23,6 +23,9 @@ const environmentSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
       .optional(),
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).default(5433),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SESSION_MAX_AGE_HOURS: z.coerce
@@ -155,6 +158,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       url: env.DATABASE_URL,
       poolMax: env.DATABASE_POOL_MAX,
       embeddedPort: env.EMBEDDED_POSTGRES_PORT,
+      /** A stalled database fails requests (503) instead of hanging them. */
+      timeouts: {
+        connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+        statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      },
     },
     session: {
       secret: env.SESSION_SECRET ?? DEV_SESSION_SECRET,
