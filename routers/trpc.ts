@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { concurrentChangeError } from './concurrent-change.ts';
 import type { Auth, Context } from './context.ts';
 import { issuesOf } from './issues.ts';
 
@@ -27,12 +28,21 @@ const t = initTRPC
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure;
+
+/** Every procedure: a database error caused by a concurrent change answers 409/404, not 500. */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    const mapped = concurrentChangeError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
 
 export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
 
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. */
-export const authedProcedure = t.procedure.use(({ ctx, next }) => {
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.auth) {
     throw new TRPCError({
       code: 'UNAUTHORIZED',
@@ -43,7 +53,7 @@ export const authedProcedure = t.procedure.use(({ ctx, next }) => {
 });
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
-export const operatorProcedure = t.procedure.use(({ ctx, next }) => {
+export const operatorProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
   return next();
 });

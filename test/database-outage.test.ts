@@ -137,21 +137,28 @@ describe('a database outage under the running service', () => {
   it('stopped: 503 with Retry-After at once, /readyz 503, and recovery when it is back', async () => {
     expect((await client.get('/api/decks')).status).toBe(200);
     await cluster.stop();
-    const roundsBefore = failedRounds();
-    const outageStarted = Date.now();
+    let restarted = false;
+    try {
+      const roundsBefore = failedRounds();
+      const outageStarted = Date.now();
 
-    expectUnavailable(await timed(() => client.get('/api/decks')), 5000);
-    expectUnavailable(await timed(() => client.post('/api/decks', { name: 'During the outage' })), 5000);
-    expectUnavailable(await timed(() => testApp.client().get('/readyz')), 2000);
-    expect((await testApp.client().get('/healthz')).status).toBe(200);
+      expectUnavailable(await timed(() => client.get('/api/decks')), 5000);
+      expectUnavailable(await timed(() => client.post('/api/decks', { name: 'During the outage' })), 5000);
+      expectUnavailable(await timed(() => testApp.client().get('/readyz')), 2000);
+      expect((await testApp.client().get('/healthz')).status).toBe(200);
 
-    // The workers keep trying, backing off: not one failed round per 100 ms poll.
-    await waitFor(() => Date.now() - outageStarted > 3000);
-    const rounds = failedRounds() - roundsBefore;
-    expect(rounds).toBeGreaterThan(0);
-    expect(rounds).toBeLessThan(15);
+      // The workers keep trying, backing off: not one failed round per 100 ms poll.
+      await waitFor(() => Date.now() - outageStarted > 3000);
+      const rounds = failedRounds() - roundsBefore;
+      expect(rounds).toBeGreaterThan(0);
+      expect(rounds).toBeLessThan(15);
 
-    cluster = await startCluster();
+      cluster = await startCluster();
+      restarted = true;
+    } finally {
+      // The next test needs the cluster even when an assertion above failed.
+      if (!restarted) cluster = await startCluster();
+    }
     await expectRecovered('a restart');
   }, 60_000);
 

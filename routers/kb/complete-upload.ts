@@ -25,12 +25,17 @@ export const completeUpload = authedProcedure
     if (stored.size !== document.sizeBytes) {
       throw conflict(`The uploaded file has ${stored.size} bytes, but ${document.sizeBytes} were declared`);
     }
-    const now = new Date();
-    document.status = 'uploaded';
-    document.uploadedAt = now;
-    document.updatedAt = now;
-    const output = toKbDocumentOutput(document);
-    recordKbEvent(ctx.em, ctx.auth, 'kb_document.uploaded', output);
-    await ctx.em.flush();
-    return output;
+    // Locked and read again: a concurrent delete is a 404, a concurrent complete writes the one event.
+    return ctx.em.transactional(async (em) => {
+      const locked = await findKbDocument(em, ctx.auth, input.documentId, { lock: true });
+      if (locked.status === 'uploaded') return toKbDocumentOutput(locked);
+      const now = new Date();
+      locked.status = 'uploaded';
+      locked.uploadedAt = now;
+      locked.updatedAt = now;
+      const output = toKbDocumentOutput(locked);
+      recordKbEvent(em, ctx.auth, 'kb_document.uploaded', output);
+      await em.flush();
+      return output;
+    });
   });
