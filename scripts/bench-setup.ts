@@ -32,6 +32,8 @@ export async function withBenchDatabase(
 ): Promise<void> {
   const dataDir = process.env.DATABASE_URL ? undefined : await mkdtemp(path.join(os.tmpdir(), 'deck-bench-'));
   const config = loadConfig({
+    // Loading a million rows is one long statement: no statement bound unless one is asked for.
+    DATABASE_STATEMENT_TIMEOUT_MS: '0',
     ...process.env,
     NOTIFICATIONS_ENABLED: 'false',
     ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(embeddedPort) } : {}),

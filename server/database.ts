@@ -30,6 +30,9 @@ export interface DatabaseTimeouts {
  */
 const UNANSWERED_GRACE_MS = 500;
 
+/** How long closing the pool may take before the process goes on without it. */
+const CLOSE_TIMEOUT_MS = 2000;
+
 /** A statement the server did not answer in time; its connection has been dropped. */
 export class DatabaseTimeout extends Error {
   // The code `isDependencyDown` (rest/problem.ts) already reads as "unavailable": a 503.
@@ -133,7 +136,13 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
         }
       },
       async close() {
-        await orm.close(true);
+        // Ending a connection waits for the server's goodbye, which a frozen server never sends.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          orm.close(true),
+          new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())),
+        ]);
+        clearTimeout(timer);
         await embedded?.stop();
       },
     };
