@@ -75,6 +75,9 @@ const STATUS_BY_TRPC_CODE: Partial<Record<TRPCError['code'], number>> = {
   SERVICE_UNAVAILABLE: 503,
 };
 
+const PG_UNREACHABLE =
+  /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error)/;
+
 /** True for failures of the database itself (unreachable, shutting down), not of a query. */
 export function isDependencyDown(error: unknown): boolean {
   for (let e: unknown = error; e instanceof Error; e = e.cause) {
@@ -82,11 +85,14 @@ export function isDependencyDown(error: unknown): boolean {
     const code = (e as { code?: unknown }).code;
     if (
       typeof code === 'string' &&
-      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03'].includes(code)
+      // 57014: statement_timeout (a stalled or overloaded database), as a 503.
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57014', '57P01', '57P03'].includes(code)
     ) {
       return true;
     }
     if (e instanceof DriverException && /connection|terminat/i.test(e.message)) return true;
+    // pg and pg-pool time-outs are plain errors, known only by their messages.
+    if (PG_UNREACHABLE.test(e.message)) return true;
   }
   return false;
 }

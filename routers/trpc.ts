@@ -1,5 +1,6 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { concurrentChangeError } from './concurrent-change.ts';
 import type { Auth, Context } from './context.ts';
 import { badRequest } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
@@ -41,12 +42,23 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.use(storableInput);
+/** Every procedure: a database error caused by a concurrent change answers 409/404, not 500. */
+const concurrentChange = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
+    const mapped = concurrentChangeError(result.error.cause);
+    if (mapped) throw mapped;
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(concurrentChange).use(storableInput);
 
 export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
 
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
 export const authedProcedure = t.procedure
+  .use(concurrentChange)
   .use(({ ctx, next }) => {
     if (!ctx.auth) {
       throw new TRPCError({
@@ -60,6 +72,7 @@ export const authedProcedure = t.procedure
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
 export const operatorProcedure = t.procedure
+  .use(concurrentChange)
   .use(({ ctx, next }) => {
     if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
     return next();

@@ -57,9 +57,8 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   });
   health.get('/readyz', async (ctx) => {
     if (shuttingDown) return sendProblem(ctx, problem(503, 'Shutting down'));
-    try {
-      await database.orm.em.getConnection().execute('select 1');
-    } catch {
+    // A stalled database must not stall the probe: it answers within a second either way.
+    if (!(await database.ping(1000))) {
       return sendProblem(ctx, problem(503, 'The database is not reachable'), 5);
     }
     try {
@@ -151,8 +150,14 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     close() {
       closing ??= (async () => {
         markShuttingDown();
-        await closeServer(server, inFlight, config.shutdownTimeoutMs);
-        await Promise.all([notifications.stop(), generation.stop(), kbSweeper.stop()]);
+        // Requests in flight and claimed background jobs share the one timeout; jobs not
+        // finished by then are aborted and their leases released for another instance.
+        await Promise.all([
+          closeServer(server, inFlight, config.shutdownTimeoutMs),
+          notifications.stop(config.shutdownTimeoutMs),
+          generation.stop(config.shutdownTimeoutMs),
+          kbSweeper.stop(),
+        ]);
         services.mailer?.close();
         await database.close();
       })();

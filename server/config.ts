@@ -24,6 +24,9 @@ const environmentSchema = z
     // Secrets: unset outside production, server/secrets.ts generates them into DATA_DIR.
     STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
     SESSION_MAX_AGE_HOURS: z.coerce
       .number()
       .positive()
@@ -151,6 +154,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       poolMax: env.DATABASE_POOL_MAX,
       /** Absent: a free port picked at the first start and recorded in `dataDir`. */
       embeddedPort: env.EMBEDDED_POSTGRES_PORT,
+      /** A stalled database fails requests (503) instead of hanging them. */
+      timeouts: {
+        connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+        statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      },
     },
     /** As given in the environment; `loadSecrets` (server/secrets.ts) resolves the missing ones. */
     secrets: {

@@ -38,23 +38,26 @@ export const createActionConfig = authedProcedure
       templateMarkdown: input.templateMarkdown,
       disclosuresMarkdown: input.disclosuresMarkdown,
     });
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const now = new Date();
-    const config = ctx.em.create(ActionConfig, {
-      id: newId(),
-      deck,
-      actionType: input.actionType,
-      templateMarkdown: input.templateMarkdown,
-      disclosuresMarkdown: input.disclosuresMarkdown ?? null,
-      requirementsJson: input.requirementsJson ?? null,
-      repName: input.repName ?? null,
-      status: input.status,
-      publishedAt: input.status === 'published' ? now : null,
-      createdAt: now,
-      updatedAt: now,
+    return ctx.em.transactional(async (em) => {
+      // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
+      const deck = await findDeck(em, ctx.auth, input.deckId, { lock: true });
+      const now = new Date();
+      const config = em.create(ActionConfig, {
+        id: newId(),
+        deck,
+        actionType: input.actionType,
+        templateMarkdown: input.templateMarkdown,
+        disclosuresMarkdown: input.disclosuresMarkdown ?? null,
+        requirementsJson: input.requirementsJson ?? null,
+        repName: input.repName ?? null,
+        status: input.status,
+        publishedAt: input.status === 'published' ? now : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const output = toActionConfigOutput(config);
+      recordActionConfigEvent(em, ctx.auth, 'action_config.created', output);
+      await em.flush();
+      return output;
     });
-    const output = toActionConfigOutput(config);
-    recordActionConfigEvent(ctx.em, ctx.auth, 'action_config.created', output);
-    await ctx.em.flush();
-    return output;
   });

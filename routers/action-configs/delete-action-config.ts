@@ -15,10 +15,13 @@ export const deleteActionConfig = authedProcedure
   })
   .input(actionConfigIdInput)
   .output(successOutput)
-  .mutation(async ({ ctx, input }) => {
-    const config = await findActionConfig(ctx.em, ctx.auth, input.actionConfigId);
-    recordActionConfigEvent(ctx.em, ctx.auth, 'action_config.deleted', toActionConfigOutput(config));
-    ctx.em.remove(config);
-    await ctx.em.flush();
-    return { success: true as const };
-  });
+  .mutation(async ({ ctx, input }) =>
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    ctx.em.transactional(async (em) => {
+      const config = await findActionConfig(em, ctx.auth, input.actionConfigId, { lock: true });
+      recordActionConfigEvent(em, ctx.auth, 'action_config.deleted', toActionConfigOutput(config));
+      em.remove(config);
+      await em.flush();
+      return { success: true as const };
+    }),
+  );

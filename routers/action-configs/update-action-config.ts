@@ -42,29 +42,32 @@ export const updateActionConfig = authedProcedure
       templateMarkdown: changes.templateMarkdown,
       disclosuresMarkdown: changes.disclosuresMarkdown,
     });
-    const config = await findActionConfig(ctx.em, ctx.auth, actionConfigId);
-    const before = JSON.stringify(toActionConfigOutput(config));
-    const publishing = changes.status === 'published' && config.status !== 'published';
+    // Locked: a concurrent delete makes this a 404 instead of an event for a deleted config.
+    return ctx.em.transactional(async (em) => {
+      const config = await findActionConfig(em, ctx.auth, actionConfigId, { lock: true });
+      const before = JSON.stringify(toActionConfigOutput(config));
+      const publishing = changes.status === 'published' && config.status !== 'published';
 
-    if (changes.actionType !== undefined) config.actionType = changes.actionType;
-    if (changes.templateMarkdown !== undefined) config.templateMarkdown = changes.templateMarkdown;
-    if (changes.disclosuresMarkdown !== undefined) config.disclosuresMarkdown = changes.disclosuresMarkdown;
-    if (changes.requirementsJson !== undefined) config.requirementsJson = changes.requirementsJson;
-    if (changes.repName !== undefined) config.repName = changes.repName;
-    if (changes.status !== undefined && changes.status !== config.status) {
-      config.status = changes.status;
-      config.publishedAt = changes.status === 'published' ? new Date() : null;
-    }
-    if (JSON.stringify(toActionConfigOutput(config)) === before) return toActionConfigOutput(config);
+      if (changes.actionType !== undefined) config.actionType = changes.actionType;
+      if (changes.templateMarkdown !== undefined) config.templateMarkdown = changes.templateMarkdown;
+      if (changes.disclosuresMarkdown !== undefined) config.disclosuresMarkdown = changes.disclosuresMarkdown;
+      if (changes.requirementsJson !== undefined) config.requirementsJson = changes.requirementsJson;
+      if (changes.repName !== undefined) config.repName = changes.repName;
+      if (changes.status !== undefined && changes.status !== config.status) {
+        config.status = changes.status;
+        config.publishedAt = changes.status === 'published' ? new Date() : null;
+      }
+      if (JSON.stringify(toActionConfigOutput(config)) === before) return toActionConfigOutput(config);
 
-    config.updatedAt = new Date();
-    const output = toActionConfigOutput(config);
-    recordActionConfigEvent(
-      ctx.em,
-      ctx.auth,
-      publishing ? 'action_config.published' : 'action_config.updated',
-      output,
-    );
-    await ctx.em.flush();
-    return output;
+      config.updatedAt = new Date();
+      const output = toActionConfigOutput(config);
+      recordActionConfigEvent(
+        em,
+        ctx.auth,
+        publishing ? 'action_config.published' : 'action_config.updated',
+        output,
+      );
+      await em.flush();
+      return output;
+    });
   });

@@ -20,18 +20,21 @@ export const saveBranding = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { deckId, ...fields } = input;
     await checkOwnObjectKeys(ctx.auth, ctx.services.storage, { logo: fields.logo, avatar: fields.avatar });
-    const deck = await findDeck(ctx.em, ctx.auth, deckId);
     const data = normaliseBranding(fields);
-    const now = new Date();
-    let branding = await ctx.em.findOne(DeckBranding, { deck });
-    if (branding) {
-      branding.data = data;
-      branding.updatedAt = now;
-    } else {
-      branding = ctx.em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
-    }
-    const output = toBrandingOutput(branding);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.branding_updated', deck.id, { branding: output });
-    await ctx.em.flush();
-    return { branding: output };
+    return ctx.em.transactional(async (em) => {
+      // The deck's row lock makes concurrent first saves queue up: find-then-create is safe under it.
+      const deck = await findDeck(em, ctx.auth, deckId, { lock: true });
+      const now = new Date();
+      let branding = await em.findOne(DeckBranding, { deck });
+      if (branding) {
+        branding.data = data;
+        branding.updatedAt = now;
+      } else {
+        branding = em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
+      }
+      const output = toBrandingOutput(branding);
+      recordDeckEvent(em, ctx.auth, 'deck.branding_updated', deck.id, { branding: output });
+      await em.flush();
+      return { branding: output };
+    });
   });

@@ -15,11 +15,14 @@ export const deleteDeck = authedProcedure
   })
   .input(deckIdInput)
   .output(successOutput)
-  .mutation(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    // Everything that belongs to the deck goes with it through ON DELETE CASCADE.
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.deleted', deck.id, toDeckOutput(deck));
-    ctx.em.remove(deck);
-    await ctx.em.flush();
-    return { success: true as const };
-  });
+  .mutation(async ({ ctx, input }) =>
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    ctx.em.transactional(async (em) => {
+      const deck = await findDeck(em, ctx.auth, input.deckId, { lock: true });
+      // Everything that belongs to the deck goes with it through ON DELETE CASCADE.
+      recordDeckEvent(em, ctx.auth, 'deck.deleted', deck.id, toDeckOutput(deck));
+      em.remove(deck);
+      await em.flush();
+      return { success: true as const };
+    }),
+  );

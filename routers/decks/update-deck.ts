@@ -25,18 +25,21 @@ export const updateDeck = authedProcedure
   .output(deckOutput)
   .mutation(async ({ ctx, input }) => {
     await checkVoice(ctx.services, input.voiceId);
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const changed =
-      (input.name !== undefined && input.name !== deck.name) ||
-      (input.voiceId !== undefined && input.voiceId !== deck.voiceId);
-    // An update that changes nothing is answered with the deck as it is, and writes no event.
-    if (!changed) return toDeckOutput(deck);
+    // Locked: a concurrent delete makes this a 404 instead of an event for a deleted deck.
+    return ctx.em.transactional(async (em) => {
+      const deck = await findDeck(em, ctx.auth, input.deckId, { lock: true });
+      const changed =
+        (input.name !== undefined && input.name !== deck.name) ||
+        (input.voiceId !== undefined && input.voiceId !== deck.voiceId);
+      // An update that changes nothing is answered with the deck as it is, and writes no event.
+      if (!changed) return toDeckOutput(deck);
 
-    if (input.name !== undefined) deck.name = input.name;
-    if (input.voiceId !== undefined) deck.voiceId = input.voiceId;
-    deck.updatedAt = new Date();
-    const output = toDeckOutput(deck);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.updated', deck.id, output);
-    await ctx.em.flush();
-    return output;
+      if (input.name !== undefined) deck.name = input.name;
+      if (input.voiceId !== undefined) deck.voiceId = input.voiceId;
+      deck.updatedAt = new Date();
+      const output = toDeckOutput(deck);
+      recordDeckEvent(em, ctx.auth, 'deck.updated', deck.id, output);
+      await em.flush();
+      return output;
+    });
   });

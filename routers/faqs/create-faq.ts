@@ -43,26 +43,34 @@ export const createFaq = authedProcedure
       deck.voiceId ?? ctx.services.speech.defaultVoiceId,
       objectKeyFor(ctx.auth.organizationId, 'audio', id, 'answer.mp3'),
     );
-    const now = new Date();
-    const faq = ctx.em.create(Faq, {
-      id,
-      deck,
-      userQuestion: input.userQuestion,
-      cannedAnswer: input.cannedAnswer,
-      relatedSlide,
-      audioKey: spoken.ok ? spoken.audioKey : null,
-      audioStatus: spoken.ok ? 'ready' : 'failed',
-      createdAt: now,
-      updatedAt: now,
-    });
-    const output = await toFaqOutput(faq, ctx.services);
-    recordFaqEvent(ctx.em, ctx.auth, 'faq.created', output);
-    if (!spoken.ok) recordFaqEvent(ctx.em, ctx.auth, 'faq.audio_failed', output, { reason: spoken.reason });
     try {
-      await ctx.em.flush();
+      // Speaking took a while: the deck or the related slide may have been deleted meanwhile.
+      // Check again under the deck's row lock, which slide deletes (and the deck's) take too.
+      const output = await ctx.em.transactional(async (em) => {
+        const lockedDeck = await findDeck(em, ctx.auth, deck.id, { lock: true });
+        const slide = relatedSlide ? await findRelatedSlide(em, lockedDeck, relatedSlide.id) : null;
+        const now = new Date();
+        const faq = em.create(Faq, {
+          id,
+          deck: lockedDeck,
+          userQuestion: input.userQuestion,
+          cannedAnswer: input.cannedAnswer,
+          relatedSlide: slide,
+          audioKey: spoken.ok ? spoken.audioKey : null,
+          audioStatus: spoken.ok ? 'ready' : 'failed',
+          createdAt: now,
+          updatedAt: now,
+        });
+        const created = await toFaqOutput(faq, ctx.services);
+        recordFaqEvent(em, ctx.auth, 'faq.created', created);
+        if (!spoken.ok) recordFaqEvent(em, ctx.auth, 'faq.audio_failed', created, { reason: spoken.reason });
+        await em.flush();
+        return created;
+      });
+      return spoken.ok ? output : { ...output, warning: audioWarning(spoken.reason) };
     } catch (error) {
+      // No FAQ, no audio: a failed request leaves nothing behind.
       if (spoken.ok) await ctx.services.storage.delete(spoken.audioKey).catch(() => {});
       throw error;
     }
-    return spoken.ok ? output : { ...output, warning: audioWarning(spoken.reason) };
   });

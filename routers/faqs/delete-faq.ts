@@ -17,10 +17,14 @@ export const deleteFaq = authedProcedure
   .input(z.object({ faqId: z.uuid() }))
   .output(successOutput)
   .mutation(async ({ ctx, input }) => {
-    const faq = await findFaq(ctx.em, ctx.auth, input.faqId);
-    recordFaqEvent(ctx.em, ctx.auth, 'faq.deleted', await toFaqOutput(faq, ctx.services));
-    ctx.em.remove(faq);
-    await ctx.em.flush();
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    const faq = await ctx.em.transactional(async (em) => {
+      const found = await findFaq(em, ctx.auth, input.faqId, { lock: true });
+      recordFaqEvent(em, ctx.auth, 'faq.deleted', await toFaqOutput(found, ctx.services));
+      em.remove(found);
+      await em.flush();
+      return found;
+    });
     if (faq.audioKey) await ctx.services.storage.delete(faq.audioKey).catch(() => {});
     return { success: true as const };
   });

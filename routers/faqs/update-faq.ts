@@ -1,7 +1,11 @@
+import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
-import { badRequest } from '../errors.ts';
+import { findDeck } from '../decks/find-deck.ts';
+import { badRequest, notFound } from '../errors.ts';
 import { objectKeyFor } from '../object-keys.ts';
+import { lockRow } from '../row-lock.ts';
 import { authedProcedure } from '../trpc.ts';
 import { speakToObject } from '../voices/speak.ts';
 import { audioWarning, faqFields, faqWithWarningOutput, toFaqOutput } from './faq.schema.ts';
@@ -30,42 +34,59 @@ export const updateFaq = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { faqId, ...changes } = input;
     if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
-    const faq = await findFaq(ctx.em, ctx.auth, faqId);
-    const before = JSON.stringify(await toFaqOutput(faq, ctx.services));
-    if (changes.relatedSlideId !== undefined) {
-      faq.relatedSlide = changes.relatedSlideId
-        ? await findRelatedSlide(ctx.em, faq.deck, changes.relatedSlideId)
-        : null;
-    }
-    if (changes.userQuestion !== undefined) faq.userQuestion = changes.userQuestion;
+    // Checked before speaking (a bad request costs no speech), and again under the lock below.
+    const found = await findFaq(ctx.em, ctx.auth, faqId);
+    if (changes.relatedSlideId) await findRelatedSlide(ctx.em, found.deck, changes.relatedSlideId);
 
-    const oldAudioKey = faq.audioKey;
     let spoken: Awaited<ReturnType<typeof speakToObject>> | undefined;
-    if (changes.cannedAnswer !== undefined && changes.cannedAnswer !== faq.cannedAnswer) {
-      faq.cannedAnswer = changes.cannedAnswer;
+    if (changes.cannedAnswer !== undefined && changes.cannedAnswer !== found.cannedAnswer) {
       spoken = await speakToObject(
         ctx.services,
         changes.cannedAnswer,
-        faq.deck.voiceId ?? ctx.services.speech.defaultVoiceId,
-        objectKeyFor(ctx.auth.organizationId, 'audio', faq.id, `answer-${newId()}.mp3`),
+        found.deck.voiceId ?? ctx.services.speech.defaultVoiceId,
+        objectKeyFor(ctx.auth.organizationId, 'audio', found.id, `answer-${newId()}.mp3`),
       );
-      faq.audioKey = spoken.ok ? spoken.audioKey : null;
-      faq.audioStatus = spoken.ok ? 'ready' : 'failed';
     }
-    const unchanged = JSON.stringify(await toFaqOutput(faq, ctx.services)) === before;
-    if (unchanged && !spoken) return toFaqOutput(faq, ctx.services);
 
-    faq.updatedAt = new Date();
-    const output = await toFaqOutput(faq, ctx.services);
-    recordFaqEvent(ctx.em, ctx.auth, 'faq.updated', output);
-    if (spoken && !spoken.ok)
-      recordFaqEvent(ctx.em, ctx.auth, 'faq.audio_failed', output, { reason: spoken.reason });
+    let result: { output: Awaited<ReturnType<typeof toFaqOutput>>; oldAudioKey?: string | null };
     try {
-      await ctx.em.flush();
+      // Speaking took a while: the FAQ, its deck or the related slide may be gone by now.
+      // The deck's row lock (slide and deck deletes take it too), then the FAQ's own.
+      result = await ctx.em.transactional(async (em) => {
+        // A deleted deck took its FAQs with it.
+        const deck = await findDeck(em, ctx.auth, found.deck.id, { lock: true }).catch((error: unknown) => {
+          throw error instanceof TRPCError && error.code === 'NOT_FOUND' ? notFound('FAQ', faqId) : error;
+        });
+        const faq = await lockRow(em, Faq, faqId);
+        if (!faq) throw notFound('FAQ', faqId);
+        const before = JSON.stringify(await toFaqOutput(faq, ctx.services));
+        const oldAudioKey = faq.audioKey;
+        if (changes.relatedSlideId !== undefined) {
+          faq.relatedSlide = changes.relatedSlideId
+            ? await findRelatedSlide(em, deck, changes.relatedSlideId)
+            : null;
+        }
+        if (changes.userQuestion !== undefined) faq.userQuestion = changes.userQuestion;
+        if (spoken && changes.cannedAnswer !== undefined) {
+          faq.cannedAnswer = changes.cannedAnswer;
+          faq.audioKey = spoken.ok ? spoken.audioKey : null;
+          faq.audioStatus = spoken.ok ? 'ready' : 'failed';
+        }
+        const unchanged = JSON.stringify(await toFaqOutput(faq, ctx.services)) === before;
+        if (unchanged && !spoken) return { output: await toFaqOutput(faq, ctx.services), oldAudioKey: null };
+
+        faq.updatedAt = new Date();
+        const output = await toFaqOutput(faq, ctx.services);
+        recordFaqEvent(em, ctx.auth, 'faq.updated', output);
+        if (spoken && !spoken.ok)
+          recordFaqEvent(em, ctx.auth, 'faq.audio_failed', output, { reason: spoken.reason });
+        await em.flush();
+        return { output, oldAudioKey: spoken ? oldAudioKey : null };
+      });
     } catch (error) {
       if (spoken?.ok) await ctx.services.storage.delete(spoken.audioKey).catch(() => {});
       throw error;
     }
-    if (spoken && oldAudioKey) await ctx.services.storage.delete(oldAudioKey).catch(() => {});
-    return spoken && !spoken.ok ? { ...output, warning: audioWarning(spoken.reason) } : output;
+    if (result.oldAudioKey) await ctx.services.storage.delete(result.oldAudioKey).catch(() => {});
+    return spoken && !spoken.ok ? { ...result.output, warning: audioWarning(spoken.reason) } : result.output;
   });

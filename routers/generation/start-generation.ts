@@ -29,44 +29,47 @@ export const startGeneration = authedProcedure
   .input(z.strictObject({ deckId: z.uuid() }))
   .output(jobOutput)
   .mutation(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const totalSlides = await ctx.em.count(Slide, { deck, narrationScript: { $ne: null, $re: '\\S' } });
-    const intro = await ctx.em.findOne(DeckIntro, { deck });
-    if (totalSlides === 0 && !intro) {
-      throw badRequest(
-        'The deck has nothing to narrate: no slide has a narrationScript and there is no intro',
-      );
-    }
-    const now = new Date();
-    const job = ctx.em.create(GenerationJob, {
-      id: newId(),
-      deck,
-      status: 'pending',
-      currentSlide: 0,
-      totalSlides,
-      error: null,
-      lockedUntil: null,
-      startedAt: null,
-      completedAt: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const output = toJobOutput(job);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'generation_job',
-      eventType: 'generation_job.started',
-      aggregateId: job.id,
-      deckId: deck.id,
-      payload: output,
-    });
-    try {
-      await ctx.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
-        throw conflict(`Deck ${deck.id} already has a generation job pending or in progress`);
+    // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
+    return ctx.em.transactional(async (em) => {
+      const deck = await findDeck(em, ctx.auth, input.deckId, { lock: true });
+      const totalSlides = await em.count(Slide, { deck, narrationScript: { $ne: null, $re: '\\S' } });
+      const intro = await em.findOne(DeckIntro, { deck });
+      if (totalSlides === 0 && !intro) {
+        throw badRequest(
+          'The deck has nothing to narrate: no slide has a narrationScript and there is no intro',
+        );
       }
-      throw error;
-    }
-    return output;
+      const now = new Date();
+      const job = em.create(GenerationJob, {
+        id: newId(),
+        deck,
+        status: 'pending',
+        currentSlide: 0,
+        totalSlides,
+        error: null,
+        lockedUntil: null,
+        startedAt: null,
+        completedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const output = toJobOutput(job);
+      recordEvent(em, {
+        organizationId: ctx.auth.organizationId,
+        aggregateType: 'generation_job',
+        eventType: 'generation_job.started',
+        aggregateId: job.id,
+        deckId: deck.id,
+        payload: output,
+      });
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) {
+          throw conflict(`Deck ${deck.id} already has a generation job pending or in progress`);
+        }
+        throw error;
+      }
+      return output;
+    });
   });

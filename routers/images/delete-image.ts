@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Image } from '../../entities/Image.ts';
 import { notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { lockRow } from '../row-lock.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
@@ -17,17 +18,22 @@ export const deleteImage = authedProcedure
   .input(z.object({ imageId: z.uuid() }))
   .output(successOutput)
   .mutation(async ({ ctx, input }) => {
-    const image = await ctx.em.findOne(Image, { id: input.imageId, organization: ctx.auth.organizationId });
-    if (!image) throw notFound('Image', input.imageId);
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'image',
-      eventType: 'image.deleted',
-      aggregateId: image.id,
-      payload: { id: image.id, filename: image.filename, objectKey: image.objectKey },
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    const image = await ctx.em.transactional(async (em) => {
+      const owned = await em.findOne(Image, { id: input.imageId, organization: ctx.auth.organizationId });
+      const locked = owned && (await lockRow(em, Image, owned.id));
+      if (!locked) throw notFound('Image', input.imageId);
+      recordEvent(em, {
+        organizationId: ctx.auth.organizationId,
+        aggregateType: 'image',
+        eventType: 'image.deleted',
+        aggregateId: locked.id,
+        payload: { id: locked.id, filename: locked.filename, objectKey: locked.objectKey },
+      });
+      em.remove(locked);
+      await em.flush();
+      return locked;
     });
-    ctx.em.remove(image);
-    await ctx.em.flush();
     // The row is gone first: a failure here leaves an unreferenced file, never a broken image.
     await ctx.services.storage.delete(image.objectKey);
     return { success: true as const };

@@ -16,11 +16,14 @@ export const deleteIntro = authedProcedure
   })
   .input(deckIdInput)
   .output(successOutput)
-  .mutation(async ({ ctx, input }) => {
-    const intro = await findIntro(ctx.em, ctx.auth, input.deckId);
-    const { audioUrl: _signed, ...stored } = await toIntroOutput(intro, ctx.services);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: stored });
-    ctx.em.remove(intro);
-    await ctx.em.flush();
-    return { success: true as const };
-  });
+  .mutation(async ({ ctx, input }) =>
+    // Under the deck's lock: of two concurrent deletes one answers 404, and one event is written.
+    ctx.em.transactional(async (em) => {
+      const intro = await findIntro(em, ctx.auth, input.deckId, { lock: true });
+      const { audioUrl: _signed, ...stored } = await toIntroOutput(intro, ctx.services);
+      recordDeckEvent(em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: stored });
+      em.remove(intro);
+      await em.flush();
+      return { success: true as const };
+    }),
+  );

@@ -18,20 +18,23 @@ export const saveIntro = authedProcedure
   .output(introOutput)
   .mutation(async ({ ctx, input }) => {
     await checkVoice(ctx.services, input.voiceId);
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const now = new Date();
-    let intro = await ctx.em.findOne(DeckIntro, { deck });
-    const fields = { title: input.title ?? null, script: input.script, voiceId: input.voiceId ?? null };
-    if (intro) {
-      // A new script needs new audio: the old one no longer says it.
-      if (intro.script !== fields.script || intro.voiceId !== fields.voiceId) intro.audioKey = null;
-      Object.assign(intro, fields, { updatedAt: now });
-    } else {
-      intro = ctx.em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
-    }
-    const output = await toIntroOutput(intro, ctx.services);
-    const { audioUrl: _signed, ...stored } = output;
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.intro_saved', deck.id, { intro: stored });
-    await ctx.em.flush();
-    return output;
+    return ctx.em.transactional(async (em) => {
+      // The deck's row lock makes concurrent first saves queue up: find-then-create is safe under it.
+      const deck = await findDeck(em, ctx.auth, input.deckId, { lock: true });
+      const now = new Date();
+      let intro = await em.findOne(DeckIntro, { deck });
+      const fields = { title: input.title ?? null, script: input.script, voiceId: input.voiceId ?? null };
+      if (intro) {
+        // A new script needs new audio: the old one no longer says it.
+        if (intro.script !== fields.script || intro.voiceId !== fields.voiceId) intro.audioKey = null;
+        Object.assign(intro, fields, { updatedAt: now });
+      } else {
+        intro = em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
+      }
+      const output = await toIntroOutput(intro, ctx.services);
+      const { audioUrl: _signed, ...stored } = output;
+      recordDeckEvent(em, ctx.auth, 'deck.intro_saved', deck.id, { intro: stored });
+      await em.flush();
+      return output;
+    });
   });

@@ -16,10 +16,14 @@ export const deleteDocument = authedProcedure
   .input(documentIdInput)
   .output(successOutput)
   .mutation(async ({ ctx, input }) => {
-    const document = await findKbDocument(ctx.em, ctx.auth, input.documentId);
-    recordKbEvent(ctx.em, ctx.auth, 'kb_document.deleted', toKbDocumentOutput(document));
-    ctx.em.remove(document);
-    await ctx.em.flush();
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    const document = await ctx.em.transactional(async (em) => {
+      const found = await findKbDocument(em, ctx.auth, input.documentId, { lock: true });
+      recordKbEvent(em, ctx.auth, 'kb_document.deleted', toKbDocumentOutput(found));
+      em.remove(found);
+      await em.flush();
+      return found;
+    });
     await ctx.services.storage.delete(document.storageKey);
     return { success: true as const };
   });

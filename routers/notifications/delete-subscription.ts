@@ -15,15 +15,18 @@ export const deleteSubscription = authedProcedure
   })
   .input(subscriptionIdInput)
   .output(successOutput)
-  .mutation(async ({ ctx, input }) => {
-    const subscription = await findSubscription(ctx.em, ctx.auth, input.subscriptionId);
-    recordSubscriptionEvent(
-      ctx.em,
-      ctx.auth,
-      'notification_subscription.deleted',
-      toSubscriptionOutput(subscription),
-    );
-    ctx.em.remove(subscription);
-    await ctx.em.flush();
-    return { success: true as const };
-  });
+  .mutation(async ({ ctx, input }) =>
+    // Locked: of two concurrent deletes one answers 404, and one event is written.
+    ctx.em.transactional(async (em) => {
+      const subscription = await findSubscription(em, ctx.auth, input.subscriptionId, { lock: true });
+      recordSubscriptionEvent(
+        em,
+        ctx.auth,
+        'notification_subscription.deleted',
+        toSubscriptionOutput(subscription),
+      );
+      em.remove(subscription);
+      await em.flush();
+      return { success: true as const };
+    }),
+  );

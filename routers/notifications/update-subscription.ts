@@ -39,37 +39,40 @@ export const updateSubscription = authedProcedure
   .mutation(async ({ ctx, input }) => {
     const { subscriptionId, ...changes } = input;
     if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
-    const subscription = await findSubscription(ctx.em, ctx.auth, subscriptionId);
-    const before = JSON.stringify(toSubscriptionOutput(subscription));
+    // Locked: a concurrent delete makes this a 404 instead of an event for a deleted subscription.
+    return ctx.em.transactional(async (em) => {
+      const subscription = await findSubscription(em, ctx.auth, subscriptionId, { lock: true });
+      const before = JSON.stringify(toSubscriptionOutput(subscription));
 
-    const channel = changes.channel ?? subscription.channel;
-    if (changes.channel !== undefined || changes.channelConfig !== undefined) {
-      subscription.channelConfig = checkChannelConfig(
-        ctx.services,
-        channel,
-        changes.channelConfig ?? subscription.channelConfig,
-      );
-    }
-    let newSecret: string | undefined;
-    if (channel === 'webhook' && !subscription.secret) {
-      newSecret = newWebhookSecret();
-      subscription.secret = newSecret;
-    }
-    if (channel !== 'webhook') subscription.secret = null;
-    subscription.channel = channel;
-    if (changes.name !== undefined) subscription.name = changes.name;
-    if (changes.eventType !== undefined) subscription.eventType = changes.eventType;
-    if (changes.isActive !== undefined) subscription.isActive = changes.isActive;
-    if (changes.deckId !== undefined) {
-      subscription.deck = changes.deckId ? await findDeckReference(ctx.em, ctx.auth, changes.deckId) : null;
-    }
-    if (JSON.stringify(toSubscriptionOutput(subscription)) === before && !newSecret) {
-      return toSubscriptionOutput(subscription);
-    }
+      const channel = changes.channel ?? subscription.channel;
+      if (changes.channel !== undefined || changes.channelConfig !== undefined) {
+        subscription.channelConfig = checkChannelConfig(
+          ctx.services,
+          channel,
+          changes.channelConfig ?? subscription.channelConfig,
+        );
+      }
+      let newSecret: string | undefined;
+      if (channel === 'webhook' && !subscription.secret) {
+        newSecret = newWebhookSecret();
+        subscription.secret = newSecret;
+      }
+      if (channel !== 'webhook') subscription.secret = null;
+      subscription.channel = channel;
+      if (changes.name !== undefined) subscription.name = changes.name;
+      if (changes.eventType !== undefined) subscription.eventType = changes.eventType;
+      if (changes.isActive !== undefined) subscription.isActive = changes.isActive;
+      if (changes.deckId !== undefined) {
+        subscription.deck = changes.deckId ? await findDeckReference(em, ctx.auth, changes.deckId) : null;
+      }
+      if (JSON.stringify(toSubscriptionOutput(subscription)) === before && !newSecret) {
+        return toSubscriptionOutput(subscription);
+      }
 
-    subscription.updatedAt = new Date();
-    const output = toSubscriptionOutput(subscription);
-    recordSubscriptionEvent(ctx.em, ctx.auth, 'notification_subscription.updated', output);
-    await ctx.em.flush();
-    return newSecret ? { ...output, secret: newSecret } : output;
+      subscription.updatedAt = new Date();
+      const output = toSubscriptionOutput(subscription);
+      recordSubscriptionEvent(em, ctx.auth, 'notification_subscription.updated', output);
+      await em.flush();
+      return newSecret ? { ...output, secret: newSecret } : output;
+    });
   });

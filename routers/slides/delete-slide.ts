@@ -1,5 +1,6 @@
 import { Slide } from '../../entities/Slide.ts';
 import { findDeck } from '../decks/find-deck.ts';
+import { notFound } from '../errors.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';
@@ -21,8 +22,9 @@ export const deleteSlide = authedProcedure
     ctx.em.transactional(async (em) => {
       const { deck } = await findSlide(em, ctx.auth, input.slideId);
       await findDeck(em, ctx.auth, deck.id, { lock: true });
-      // Re-read under the lock: a concurrent reorder may have moved it.
-      const slide = await em.findOneOrFail(Slide, input.slideId, { refresh: true });
+      // Re-read under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
+      const slide = await em.findOne(Slide, input.slideId, { refresh: true });
+      if (!slide) throw notFound('Slide', input.slideId);
       recordSlideEvent(em, ctx.auth, 'slide.deleted', toSlideOutput(slide));
       em.remove(slide);
       await em.flush();

@@ -17,11 +17,14 @@ export const putProductData = authedProcedure
   })
   .input(z.strictObject({ slideId: z.uuid(), productData: productDataSchema }))
   .output(productDataOutput)
-  .mutation(async ({ ctx, input }) => {
-    const slide = requirePricingSlide(await findSlide(ctx.em, ctx.auth, input.slideId));
-    slide.productData = input.productData;
-    slide.updatedAt = new Date();
-    recordSlideEvent(ctx.em, ctx.auth, 'slide.product_data_updated', toSlideOutput(slide));
-    await ctx.em.flush();
-    return { productData: input.productData };
-  });
+  .mutation(async ({ ctx, input }) =>
+    // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
+    ctx.em.transactional(async (em) => {
+      const slide = requirePricingSlide(await findSlide(em, ctx.auth, input.slideId, { lock: true }));
+      slide.productData = input.productData;
+      slide.updatedAt = new Date();
+      recordSlideEvent(em, ctx.auth, 'slide.product_data_updated', toSlideOutput(slide));
+      await em.flush();
+      return { productData: input.productData };
+    }),
+  );

@@ -32,24 +32,27 @@ export const updateSlide = authedProcedure
       audioUrl: changes.audioUrl,
       heroImg: changes.heroImg,
     });
-    const slide = await findSlide(ctx.em, ctx.auth, slideId);
-    const before = JSON.stringify(toSlideOutput(slide));
+    // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
+    return ctx.em.transactional(async (em) => {
+      const slide = await findSlide(em, ctx.auth, slideId, { lock: true });
+      const before = JSON.stringify(toSlideOutput(slide));
 
-    if (changes.title !== undefined) slide.title = changes.title;
-    if (changes.narrationScript !== undefined) slide.narrationScript = changes.narrationScript;
-    if (changes.bullets !== undefined) slide.bullets = changes.bullets;
-    if (changes.slideContext !== undefined) slide.slideContext = changes.slideContext;
-    if (changes.audioUrl !== undefined) slide.audioUrl = changes.audioUrl;
-    if (changes.heroImg !== undefined) slide.heroImg = changes.heroImg;
-    if (changes.slideType !== undefined) {
-      slide.slideType = changes.slideType;
-      if (changes.slideType === 'standard') slide.productData = null;
-    }
-    if (JSON.stringify(toSlideOutput(slide)) === before) return toSlideOutput(slide);
+      if (changes.title !== undefined) slide.title = changes.title;
+      if (changes.narrationScript !== undefined) slide.narrationScript = changes.narrationScript;
+      if (changes.bullets !== undefined) slide.bullets = changes.bullets;
+      if (changes.slideContext !== undefined) slide.slideContext = changes.slideContext;
+      if (changes.audioUrl !== undefined) slide.audioUrl = changes.audioUrl;
+      if (changes.heroImg !== undefined) slide.heroImg = changes.heroImg;
+      if (changes.slideType !== undefined) {
+        slide.slideType = changes.slideType;
+        if (changes.slideType === 'standard') slide.productData = null;
+      }
+      if (JSON.stringify(toSlideOutput(slide)) === before) return toSlideOutput(slide);
 
-    slide.updatedAt = new Date();
-    const output = toSlideOutput(slide);
-    recordSlideEvent(ctx.em, ctx.auth, 'slide.updated', output);
-    await ctx.em.flush();
-    return output;
+      slide.updatedAt = new Date();
+      const output = toSlideOutput(slide);
+      recordSlideEvent(em, ctx.auth, 'slide.updated', output);
+      await em.flush();
+      return output;
+    });
   });

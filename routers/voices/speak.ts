@@ -11,13 +11,18 @@ export async function speakToObject(
   text: string,
   voiceId: string,
   key: string,
+  /** Gives up early (the instance is stopping); the result is then `ok: false`. */
+  cancel?: AbortSignal,
 ): Promise<SpokenAudio> {
   const timeoutMs = services.config.speech.timeoutMs;
-  const signal = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   const timedOut = new Promise<never>((_, reject) =>
-    signal.addEventListener('abort', () => reject(new Error(`speech took longer than ${timeoutMs} ms`)), {
-      once: true,
-    }),
+    signal.addEventListener(
+      'abort',
+      () => reject(timeout.aborted ? new Error(`speech took longer than ${timeoutMs} ms`) : signal.reason),
+      { once: true },
+    ),
   );
   try {
     const mp3 = await Promise.race([services.speech.synthesize(text, voiceId, signal), timedOut]);

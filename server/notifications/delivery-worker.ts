@@ -98,6 +98,7 @@ export async function attemptDelivery(
   job: DeliveryJob,
   services: Services,
   agent: Agent,
+  signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { subscription, event } = job;
   const started = performance.now();
@@ -116,6 +117,7 @@ export async function attemptDelivery(
           body: webhookBody(event),
           timeoutMs: services.config.notifications.webhookTimeoutMs,
           allowPrivateNetworks: services.config.notifications.allowPrivateNetworks,
+          signal,
         });
         return { ...result, delivered: result.error === null, gone: result.statusCode === 410 };
       }
@@ -194,4 +196,17 @@ export async function finishDelivery(
       }
     }
   });
+}
+
+/**
+ * Ends the leases of deliveries this instance stops working on (no attempt is recorded), so
+ * another instance sends them at once rather than when the lease lapses.
+ */
+export async function releaseDeliveries(em: EntityManager, deliveryIds: string[]): Promise<void> {
+  await em.execute(
+    `update notification_delivery set locked_until = null, updated_at = now()
+      where id = any(cast(? as uuid[])) and status = 'pending'`,
+    // A PostgreSQL array literal of uuids read from the database: nothing needs quoting.
+    [`{${deliveryIds.join(',')}}`],
+  );
 }

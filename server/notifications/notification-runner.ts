@@ -1,7 +1,13 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Services } from '../../routers/context.ts';
 import { WorkLoop } from '../work-loop.ts';
-import { attemptDelivery, claimDueDeliveries, type DeliveryJob, finishDelivery } from './delivery-worker.ts';
+import {
+  attemptDelivery,
+  claimDueDeliveries,
+  type DeliveryJob,
+  finishDelivery,
+  releaseDeliveries,
+} from './delivery-worker.ts';
 import { dispatchEvents } from './dispatcher.ts';
 import { createWebhookAgent } from './webhook-sender.ts';
 
@@ -23,16 +29,23 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       while ((await dispatchEvents(em)) > 0) {}
     },
     claim: (room) => claimDueDeliveries(orm.em.fork(), room, leaseSeconds),
-    async run(job) {
-      const outcome = await attemptDelivery(job, services, agent);
+    async run(job, signal) {
+      const outcome = await attemptDelivery(job, services, agent, signal);
+      // Cut short by a stop: not an attempt; the delivery is released for another instance.
+      if (signal.aborted && !outcome.delivered) throw signal.reason;
       await finishDelivery(orm.em.fork(), job, outcome, config.notifications.retryScheduleSeconds);
     },
+    release: (jobs) =>
+      releaseDeliveries(
+        orm.em.fork(),
+        jobs.map((job) => job.deliveryId),
+      ),
   });
   return {
     start: () => loop.start(),
     nudge: () => loop.nudge(),
-    async stop() {
-      await loop.stop();
+    async stop(timeoutMs?: number) {
+      await loop.stop(timeoutMs);
       await agent.close();
     },
   };

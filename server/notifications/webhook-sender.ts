@@ -47,6 +47,8 @@ export async function sendWebhook(options: {
   body: string;
   timeoutMs: number;
   allowPrivateNetworks: boolean;
+  /** Gives up early (the instance is stopping). */
+  signal?: AbortSignal;
 }): Promise<WebhookResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -58,7 +60,9 @@ export async function sendWebhook(options: {
     const response = await request(options.url, {
       method: 'POST',
       dispatcher: options.agent,
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: options.signal
+        ? AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal])
+        : AbortSignal.timeout(options.timeoutMs),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'deck-service-webhooks/1',

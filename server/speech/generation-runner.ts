@@ -43,7 +43,12 @@ async function claimJobs(em: EntityManager, room: number): Promise<ClaimedJob[]>
  * MP3 and points the slide's `audioUrl` at it, then the intro's script; `completed` at the
  * end, or `failed` with the reason when something cannot be spoken.
  */
-async function processJob(orm: MikroORM, services: Services, job: ClaimedJob): Promise<void> {
+async function processJob(
+  orm: MikroORM,
+  services: Services,
+  job: ClaimedJob,
+  signal: AbortSignal,
+): Promise<void> {
   const em = orm.em.fork();
   const voiceId = job.voiceId ?? services.speech.defaultVoiceId;
   const slides = await em.execute<{ id: string; slide_id: string; narration_script: string }[]>(
@@ -59,7 +64,9 @@ async function processJob(orm: MikroORM, services: Services, job: ClaimedJob): P
   for (let index = job.currentSlide; index < slides.length; index++) {
     const slide = slides[index]!;
     const key = objectKeyFor(job.organizationId, 'audio', slide.id, `narration-${job.id}.mp3`);
-    const spoken = await speakToObject(services, slide.narration_script, voiceId, key);
+    const spoken = await speakToObject(services, slide.narration_script, voiceId, key, signal);
+    // Stopping: leave the job as far as it got; the released lease lets another instance go on.
+    signal.throwIfAborted();
     if (!spoken.ok)
       return finish(em, job, 'failed', `Slide ${slide.slide_id} could not be spoken: ${spoken.reason}`);
     await em.transactional(async (tx) => {
@@ -78,7 +85,8 @@ async function processJob(orm: MikroORM, services: Services, job: ClaimedJob): P
   );
   if (intro) {
     const key = objectKeyFor(job.organizationId, 'audio', job.deckId, `intro-${job.id}.mp3`);
-    const spoken = await speakToObject(services, intro.script, intro.voice_id ?? voiceId, key);
+    const spoken = await speakToObject(services, intro.script, intro.voice_id ?? voiceId, key, signal);
+    signal.throwIfAborted();
     if (!spoken.ok) return finish(em, job, 'failed', `The intro could not be spoken: ${spoken.reason}`);
     await em.execute('update deck_intro set audio_key = ?, updated_at = now() where deck_id = ?', [
       key,
@@ -112,6 +120,19 @@ async function finish(
   });
 }
 
+/**
+ * Ends the leases of jobs this instance stops working on: still `processing` (with the
+ * progress made), but claimable at once by another instance, which goes on from `current_slide`.
+ */
+async function releaseJobs(em: EntityManager, jobs: ClaimedJob[]): Promise<void> {
+  await em.execute(
+    `update generation_job set locked_until = now() - interval '1 second', updated_at = now()
+      where id = any(cast(? as uuid[])) and status = 'processing'`,
+    // A PostgreSQL array literal of uuids read from the database: nothing needs quoting.
+    [`{${jobs.map((job) => job.id).join(',')}}`],
+  );
+}
+
 export function createGenerationRunner(orm: MikroORM, services: Services) {
   const loop = new WorkLoop<ClaimedJob>({
     name: 'generation',
@@ -119,7 +140,12 @@ export function createGenerationRunner(orm: MikroORM, services: Services) {
     concurrency: services.config.generation.concurrency,
     logger: services.logger,
     claim: (room) => claimJobs(orm.em.fork(), room),
-    run: (job) => processJob(orm, services, job),
+    run: (job, signal) => processJob(orm, services, job, signal),
+    release: (jobs) => releaseJobs(orm.em.fork(), jobs),
   });
-  return { start: () => loop.start(), nudge: () => loop.nudge(), stop: () => loop.stop() };
+  return {
+    start: () => loop.start(),
+    nudge: () => loop.nudge(),
+    stop: (timeoutMs?: number) => loop.stop(timeoutMs),
+  };
 }

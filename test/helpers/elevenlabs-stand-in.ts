@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type TtsBehaviour = 'ok' | 'error' | 'unauthorized' | 'hang';
+export type TtsBehaviour = 'ok' | 'error' | 'unauthorized' | 'hang' | 'hold';
 
 /**
  * A local stand-in for ElevenLabs' API: `GET /v1/voices` and
@@ -12,6 +12,8 @@ export async function startElevenLabsStandIn(apiKey: string) {
   const state = { voices: 'ok' as 'ok' | 'error', tts: 'ok' as TtsBehaviour };
   const requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: any }[] = [];
   const hanging = new Set<http.ServerResponse>();
+  // 'hold': answered (with audio) only when the test calls releaseHeld().
+  const held = new Set<http.ServerResponse>();
   const fail = (res: http.ServerResponse, status: number, message: string) =>
     res
       .writeHead(status, { 'content-type': 'application/json' })
@@ -79,6 +81,7 @@ export async function startElevenLabsStandIn(apiKey: string) {
       const tts = req.url?.match(/^\/v1\/text-to-speech\/([^/?]+)\?output_format=mp3_44100_128$/);
       if (req.method === 'POST' && tts) {
         if (state.tts === 'hang') return void hanging.add(res);
+        if (state.tts === 'hold') return void held.add(res);
         if (state.tts === 'error') return fail(res, 500, 'An internal error occurred');
         if (state.tts === 'unauthorized') return fail(res, 401, 'Unusual activity detected');
         return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3());
@@ -91,8 +94,14 @@ export async function startElevenLabsStandIn(apiKey: string) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     state,
     requests,
+    /** How many text-to-speech requests are being held. */
+    heldCount: () => held.size,
+    releaseHeld() {
+      for (const res of held) res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3());
+      held.clear();
+    },
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of [...hanging, ...held]) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
