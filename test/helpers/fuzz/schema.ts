@@ -51,45 +51,83 @@ const uuidPath: Record<string, RefKind[]> = {
   relatedSlideId: ['slideId', 'pricingSlideId'],
 };
 
-/** Values the service would accept for a few fields whose meaning a schema cannot say. */
+const EVENT_TYPES = [
+  '*',
+  'slide.*',
+  'deck.*',
+  'deck.created',
+  'slide.updated',
+  'faq.created',
+  'image.uploaded',
+];
+
+/**
+ * Values the service would accept for fields whose meaning a schema cannot say (voice ids,
+ * currencies, event types, media types): without them nearly every "valid" request would be
+ * refused for the same reason, and the mutations of a valid request would test nothing else.
+ */
 function hintFor(name: string | undefined, schema: Schema): fc.Arbitrary<unknown> | undefined {
+  const mostly = (good: fc.Arbitrary<unknown>, other: fc.Arbitrary<unknown>) =>
+    fc.oneof({ weight: 6, arbitrary: good }, { weight: 1, arbitrary: other });
   switch (name) {
     case 'voiceId':
-      return fc.oneof(fc.constant(new Ref('own', 'voiceId')), fc.string({ minLength: 1, maxLength: 20 }));
+      return mostly(fc.constant(new Ref('own', 'voiceId')), fc.string({ minLength: 1, maxLength: 20 }));
     case 'email':
       if (schema.maxLength === 320 && schema.format === 'email') {
-        return fc.oneof(
-          { weight: 3, arbitrary: fc.constant(new Ref('own', 'email')) },
-          { weight: 1, arbitrary: fc.stringMatching(new RegExp(schema.pattern)) },
-        );
+        return mostly(fc.constant(new Ref('own', 'email')), fc.stringMatching(new RegExp(schema.pattern)));
       }
       return undefined;
     case 'password':
-      return fc.oneof(fc.constant(new Ref('own', 'password')), fc.string({ minLength: 1, maxLength: 30 }));
+      return mostly(fc.constant(new Ref('own', 'password')), fc.string({ minLength: 1, maxLength: 30 }));
     case 'slideIds':
       return fc.nat().map((salt) => new Ref('own', 'deckSlideIds', salt));
-    case 'channelConfig':
-      return fc.constantFrom<unknown>(
-        {},
-        { url: 'https://hooks.example.com/deck' },
-        { recipients: ['sales@example.com'] },
-        { url: 'http://127.0.0.1/' },
-      );
+    case 'currency':
+      return mostly(fc.constantFrom('USD', 'EUR', 'GBP', 'JPY', 'CHF'), fc.stringMatching(/^[A-Z]{3}$/));
+    case 'orderIndex':
+      return mostly(fc.integer({ min: 0, max: 2 }), fc.constantFrom(0, 2 ** 31, Number.MAX_SAFE_INTEGER));
     case 'eventType':
-      if (!schema.maxLength) return fc.constantFrom('*', 'slide.*', 'deck.created', 'faq.*', 'nope.*');
+      if (!schema.maxLength)
+        return mostly(fc.constantFrom(...EVENT_TYPES), fc.constantFrom('nope.*', 'slide.', '**'));
       return undefined;
+    case 'channel':
+      return mostly(fc.constantFrom('console', 'webhook'), fc.constant('email'));
     case 'contentType':
-      return fc.oneof(
-        fc.constantFrom('text/plain', 'application/pdf', 'text/markdown', 'image/png'),
+      return mostly(
+        fc.constantFrom('text/plain', 'application/pdf', 'text/markdown', 'text/csv'),
         fc.stringMatching(new RegExp(schema.pattern ?? '^a/b$')),
       );
     case 'sizeBytes':
-      return fc.oneof(fc.integer({ min: 1, max: 5000 }), fc.constantFrom(1, 10 * 1024 * 1024, 2 ** 53 - 1));
+      return mostly(
+        fc.integer({ min: 1, max: 5000 }),
+        fc.constantFrom(1, 52_428_800, 52_428_801, 2 ** 53 - 1),
+      );
     case 'buttonUrl':
-      return fc.oneof(webAddress, fc.constantFrom('mailto:a@example.com', 'tel:+15550100'));
+      return mostly(
+        fc.constantFrom('https://acme.test/book', 'mailto:a@acme.test', 'tel:+15550100'),
+        webAddress,
+      );
+    case 'phone':
+      return mostly(
+        fc.constantFrom('+1 555 0100', '(030) 1234-567'),
+        fc.stringMatching(new RegExp(schema.pattern)),
+      );
     default:
       return undefined;
   }
+}
+
+/** Fields that depend on each other: a subscription's channelConfig fits its channel, product data needs a pricing slide. */
+function alignFields(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if ('productData' in value && !('slideIds' in value)) return { ...value, slideType: 'product_pricing_v1' };
+  if (!('channel' in value) || !('channelConfig' in value)) return value;
+  const object = value as Record<string, unknown>;
+  const config = {
+    console: {},
+    webhook: { url: 'https://hooks.acme.test/deck' },
+    email: { recipients: ['a@acme.test'] },
+  }[String(object.channel)];
+  return config ? { ...object, channelConfig: config } : value;
 }
 
 /** Strings within the bounds: mostly short, sometimes exactly at a bound. */
@@ -193,7 +231,7 @@ export function validValue(
         for (const [key, property] of Object.entries(properties)) {
           model[key] = validValue(property, context, key, depth + 1);
         }
-        return fc.record(model, { requiredKeys: one.required ?? [] });
+        return fc.record(model, { requiredKeys: one.required ?? [] }).map(alignFields);
       }
       if (one.additionalProperties && typeof one.additionalProperties === 'object') {
         const keys = one.propertyNames?.pattern

@@ -86,6 +86,12 @@ export class Walker {
   readonly options: WalkerOptions;
   private dirty = false;
   private spareCookie?: string;
+  /**
+   * The other organization's ids the walk has sent: once sent, the caller may have stored one
+   * as plain text (a title), so its later echo is no leak. Its names carry a marker word the
+   * walk never sends, which catches leaks of content.
+   */
+  private readonly sent = new Set<string>();
   /** The state after the last request, valid until something else changes the database. */
   private lastFingerprint?: Fingerprint;
   private foreignBaseline?: Fingerprint;
@@ -138,7 +144,6 @@ export class Walker {
         violations.push(...this.judge(operation, spec, twin));
         const a = normalise(first.response);
         const b = normalise(twin.response);
-        // Successes may differ in what they echo (signed addresses, times); their status and shape may not.
         if (a !== b) {
           violations.push({
             rule: 'foreign-differs-from-missing',
@@ -172,7 +177,10 @@ export class Walker {
 
   private async resolve(ref: Ref): Promise<unknown> {
     const { t, own, foreign } = this.options;
-    return resolveRef(t, ref.owner === 'own' ? own : foreign, ref);
+    const value = await resolveRef(t, ref.owner === 'own' ? own : foreign, ref);
+    if (ref.owner === 'foreign')
+      for (const id of this.options.secrets.ids) if (String(value).includes(id)) this.sent.add(id);
+    return value;
   }
 
   /** Swaps every id of the other organization inside a value for a fresh one (the same each time). */
@@ -349,17 +357,42 @@ export class Walker {
     return typeViolation(value, operation.body.schema, { document: this.options.document });
   }
 
-  /** The other organization's ids and words in an answer, except ids the request itself named. */
+  /**
+   * The other organization's data in an answer: its marker word (never sent, so never
+   * echoed); an id the walk never sent; or one of its ids as the value of a field the service
+   * fills itself (`id`, `organizationId`, `deckId`, … outside free-form JSON).
+   */
   private leaks(request: WireRequest, response: WireResponse): string[] {
     const { secrets } = this.options;
     const asked = `${decodeSafely(request.path)} ${request.body?.toString('utf8') ?? ''}`;
-    const found: string[] = [];
-    if (response.text.includes(secrets.marker)) found.push(`marker ${secrets.marker}`);
-    for (const id of secrets.ids)
-      if (response.text.includes(id) && !asked.includes(id)) found.push(`id ${id}`);
-    return found;
+    const found = new Set<string>();
+    if (response.text.includes(secrets.marker)) found.add(`marker ${secrets.marker}`);
+    for (const id of secrets.ids) {
+      if (response.text.includes(id) && !asked.includes(id) && !this.sent.has(id)) found.add(`id ${id}`);
+    }
+    const foreignIds = new Set(secrets.ids);
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) {
+        for (const item of node) visit(item);
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      for (const [key, value] of Object.entries(node)) {
+        if (FREE_FORM.has(key)) continue;
+        if (typeof value === 'string' && ID_FIELD.test(key) && foreignIds.has(value))
+          found.add(`${key} ${value}`);
+        else visit(value);
+      }
+    };
+    visit(response.json);
+    return [...found];
   }
 }
+
+/** Fields whose value the service sets (an id), as opposed to text the caller wrote. */
+const ID_FIELD = /^(id|[a-z]+Id)$/;
+/** Caller-written JSON, where any key may hold anything. */
+const FREE_FORM = new Set(['requirementsJson', 'payload', 'channelConfig', 'labels']);
 
 function decodeSafely(text: string): string {
   try {
@@ -403,7 +436,7 @@ function serverErrors(log: string): string {
     .join(' | ');
 }
 
-/** Status and body with ids and times masked, for comparing two answers (successes: status and fields only). */
+/** Status and body with ids and times masked, for comparing two answers (successes: status only). */
 function normalise(response: WireResponse): string {
   if (response.status < 300) {
     const fields =

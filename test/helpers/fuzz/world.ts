@@ -75,8 +75,13 @@ async function createDeckResources(client: HttpClient, marker: string) {
   };
 }
 
+// No marker in the name: the image's key (which holds its name) is sent by the walk as text.
 async function uploadImage(client: HttpClient) {
-  const image = await client.upload('/api/images', { name: 'logo.png', bytes: png(3, 2), type: 'image/png' });
+  const image = await client.upload('/api/images', {
+    name: 'logo.png',
+    bytes: png(3, 2),
+    type: 'image/png',
+  });
   expectStatus(image, 201, 'image');
   return { imageId: image.body.id as string, objectKey: image.body.objectKey as string };
 }
