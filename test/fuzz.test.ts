@@ -5,7 +5,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { createFingerprinter } from './helpers/fuzz/fingerprint.ts';
-import { type Operation, operationsOf, type RequestSpec, requestArb } from './helpers/fuzz/requests.ts';
+import {
+  examplesFor,
+  type Operation,
+  operationsOf,
+  type RequestSpec,
+  requestArb,
+} from './helpers/fuzz/requests.ts';
 import { preview } from './helpers/fuzz/values.ts';
 import { type Violation, Walker } from './helpers/fuzz/walker.ts';
 import { describeBody } from './helpers/fuzz/wire.ts';
@@ -176,6 +182,7 @@ describe('fuzz walk of every operation of /api/openapi.json', () => {
         const details = await fc.check(property, {
           seed: seedFor(operation),
           numRuns: runsPerOperation,
+          examples: examplesFor(operation, context, seedFor(operation)).map((spec) => [spec]),
           // Report what was found (shrunk so far) rather than hit the test's own timeout.
           interruptAfterTimeLimit: testTimeout - 30_000,
           markInterruptAsFailure: false,

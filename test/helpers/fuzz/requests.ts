@@ -565,3 +565,45 @@ export function requestArb(operation: Operation, context: SchemaContext): fc.Arb
     ),
   });
 }
+
+/**
+ * Requests every budget runs, however small: the valid request, and (for a path with ids) the
+ * same request aimed at the other organization's resource. Random runs add the rest.
+ */
+export function examplesFor(operation: Operation, context: SchemaContext, seed: number): RequestSpec[] {
+  const body: Body = !operation.body
+    ? { kind: 'none' }
+    : operation.body.mediaType === 'multipart/form-data'
+      ? {
+          kind: 'multipart',
+          envelope: 'ok',
+          parts: [
+            {
+              name: 'file',
+              filename: operation.path.includes('contract') ? 'contract.docx' : 'logo.png',
+              filenameEncoding: 'utf8',
+              contentType: 'application/octet-stream',
+              content: operation.path.includes('contract')
+                ? { kind: 'docx' }
+                : { kind: 'png', width: 4, height: 3 },
+            },
+          ],
+        }
+      : {
+          kind: 'json',
+          value: fc.sample(validValue(operation.body.schema, context), { seed, numRuns: 1 })[0],
+          contentType: 'application/json',
+          label: 'valid',
+        };
+  const spec = (owner: 'own' | 'foreign'): RequestSpec => ({
+    actor: 'own',
+    method: operation.method,
+    params: Object.fromEntries(
+      operation.pathParams.map((name) => [name, new Ref(owner, (kindsByParam[name] ?? ['deckId'])[0]!)]),
+    ),
+    query: [],
+    body,
+    chunked: false,
+  });
+  return operation.pathParams.length > 0 ? [spec('own'), spec('foreign')] : [spec('own')];
+}

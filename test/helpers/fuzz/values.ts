@@ -124,6 +124,10 @@ export function preview(value: unknown, limit = 600): string {
   } catch {
     text = String(value);
   }
-  text = text.replace(/(.)\1{40,}/gsu, (run, char: string) => `${char}…×${[...run].length}`);
+  const length = text.length;
+  text = text
+    .slice(0, limit * 8)
+    .replace(/(.)\1{40,}/gsu, (run, char: string) => `${char}…×${[...run].length}`);
+  if (length > limit * 8) text += `… (${length} chars)`;
   return text.length > limit ? `${text.slice(0, limit)}… (${text.length} chars)` : text;
 }

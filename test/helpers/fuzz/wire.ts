@@ -207,6 +207,20 @@ export function send(base: string, request: WireRequest, timeoutMs: number): Pro
   const url = new URL(base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
+    let status: number | undefined;
+    let headers: http.IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    const finish = () => {
+      clearTimeout(timer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = text ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      resolve({ status: status ?? 0, headers, text, json, ms: performance.now() - started });
+    };
     const outgoing = http.request(
       {
         host: url.hostname,
@@ -217,26 +231,11 @@ export function send(base: string, request: WireRequest, timeoutMs: number): Pro
         agent,
       },
       (response) => {
-        const chunks: Buffer[] = [];
+        status = response.statusCode;
+        headers = response.headers;
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = text ? JSON.parse(text) : undefined;
-          } catch {
-            json = undefined;
-          }
-          resolve({
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            text,
-            json,
-            ms: performance.now() - started,
-          });
-        });
+        response.on('end', finish);
+        response.on('error', finish);
       },
     );
     const timer = setTimeout(
@@ -244,6 +243,8 @@ export function send(base: string, request: WireRequest, timeoutMs: number): Pro
       timeoutMs,
     );
     outgoing.on('error', (error) => {
+      // An answer that came before the server closed (a 413 cutting an upload short) still counts.
+      if (status !== undefined) return finish();
       clearTimeout(timer);
       reject(error);
     });
@@ -264,7 +265,9 @@ export function describeRequest(request: WireRequest, limit = 800): string {
       : request.path;
   let body = '';
   if (request.body) {
+    // Only the head: the body may be megabytes; runs are abbreviated (a…×1000).
     const text = request.body
+      .subarray(0, limit * 8)
       .toString('latin1')
       .replace(/(.)\1{40,}/gs, (run, char: string) => `${char}…×${run.length}`);
     body = `\n  body (${request.body.length} bytes, ${request.bodyLabel}): ${text.length > limit ? `${text.slice(0, limit)}…` : text}`;
