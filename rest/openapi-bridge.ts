@@ -46,9 +46,11 @@ export function createRestHandler(options: {
       method: ctx.method,
       headers: { 'content-type': 'application/json' },
     });
+    const query = queryOf(url);
     const requestWithBody = new Proxy(request, {
       get(target, property) {
         if (property === 'body') return body;
+        if (property === 'query') return query;
         const value = Reflect.get(target, property, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -83,4 +85,19 @@ export function createRestHandler(options: {
     ctx.type = 'application/json; charset=utf-8';
     ctx.body = captured.body;
   };
+}
+
+/**
+ * The query string as trpc-to-openapi expects it (`name → values`), built here because its
+ * own parser collects into a plain object: a parameter named like an Object.prototype member
+ * (`constructor`, `__proto__`) threw, a 500 on every route. Unknown names are ignored anyway.
+ */
+function queryOf(url: string): Record<string, string[]> {
+  const query: Record<string, string[]> = Object.create(null);
+  for (const [name, value] of new URL(url).searchParams) {
+    if (name === '__proto__') continue;
+    query[name] ??= [];
+    query[name].push(value);
+  }
+  return query;
 }
