@@ -40,7 +40,8 @@ const seed = process.env.FUZZ_SEED
     ? Math.floor(Math.random() * 2 ** 31)
     : 20_261_121;
 const collect = process.env.FUZZ_COLLECT === '1';
-const slowMs = Number(process.env.FUZZ_SLOW_MS ?? 4_000);
+// Generous: `npm test` runs files side by side on a small machine; a stalled event loop takes longer.
+const slowMs = Number(process.env.FUZZ_SLOW_MS ?? 10_000);
 const timeoutMs = Number(process.env.FUZZ_TIMEOUT_MS ?? 30_000);
 
 // The operations are known when the file is collected (one test each); the served document,

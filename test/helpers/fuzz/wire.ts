@@ -200,8 +200,6 @@ export async function toWire(
   return { method: spec.method, path, headers, body, bodyLabel: describeBody(spec_body) };
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-
 /** Sends one request over real HTTP; never throws for an HTTP status. */
 export function send(base: string, request: WireRequest, timeoutMs: number): Promise<WireResponse> {
   const url = new URL(base);
@@ -228,7 +226,9 @@ export function send(base: string, request: WireRequest, timeoutMs: number): Pro
         method: request.method,
         path: request.path,
         headers: request.headers,
-        agent,
+        // A fresh connection each time: a reused keep-alive socket the server has just closed
+        // would fail with ECONNRESET and look like a crash.
+        agent: false,
       },
       (response) => {
         status = response.statusCode;
