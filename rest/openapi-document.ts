@@ -11,7 +11,8 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: malformed JSON, a malformed id, or fields that fail validation (see `issues`)',
-  401: 'No valid session cookie',
+  401: 'No valid session cookie (at login: wrong e-mail or password)',
+  403: 'A state-changing request from another site (Origin / Sec-Fetch-Site) is refused',
   404: 'No such resource in the caller’s organization',
   409: 'Conflicts with the current state of the resource',
   413: 'Request body too large',
@@ -66,7 +67,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
     ];
     if (!operation) continue;
     const success = operation.responses['200'];
-    const statuses = errorStatusesOf(operation, route.errorResponses);
+    const statuses = errorStatusesOf(operation, route.method, route.errorResponses);
     operation.responses = { [String(successStatus)]: success };
     for (const status of statuses) {
       operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
@@ -75,8 +76,10 @@ export function buildOpenApiDocument(): OpenAPIObject {
   return document;
 }
 
-function errorStatusesOf(operation: Operation, declared: unknown): number[] {
+function errorStatusesOf(operation: Operation, method: string, declared: unknown): number[] {
   const statuses = new Set<number>([400, 500, 503]);
+  // The same-origin guard (rest/same-origin.ts) answers every unsafe method.
+  if (method !== 'GET') statuses.add(403);
   if (operation.security?.length) statuses.add(401);
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
   if (operation.requestBody) {

@@ -17,6 +17,7 @@ import { appRouter } from '../routers/app-router.ts';
 import type { Services } from '../routers/context.ts';
 import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
+import { createHttpServer } from './http-server.ts';
 import { createKbSweeper } from './kb-sweep.ts';
 import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
@@ -111,7 +112,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const { app, markShuttingDown } = createKoaApp(database, services);
   await deleteExpiredSessions(database.orm);
 
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app.callback(), config.http);
+  server.listen(config.port, config.host);
   const inFlight = trackInFlightRequests(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);

@@ -125,6 +125,8 @@ const environmentSchema = z
       .min(10)
       .max(7 * 24 * 3600)
       .default(3600),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   })
   .superRefine((env, ctx) => {
@@ -241,6 +243,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       kbSweepIntervalMs: env.KB_SWEEP_INTERVAL_MS,
       /** The interface's limit for contract import. */
       contractMaxBytes: 10 * 1024 * 1024,
+    },
+    http: {
+      /** A client must have sent its request line and headers within this. */
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      /** …and its whole request (uploads included) within this. */
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };

@@ -23,7 +23,7 @@ export const login = publicProcedure
       tags: ['auth'],
       summary: 'Sign in; sets the `session` cookie',
       protect: false,
-      errorResponses: [429],
+      errorResponses: [401, 429],
     },
   })
   .input(loginInput)
