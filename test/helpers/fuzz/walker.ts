@@ -308,7 +308,15 @@ export class Walker {
       }
       // A body sent to an operation that takes none may be refused as such (413, 415).
       const bodyRefusal = !operation.body && spec.body.kind !== 'none' && (status === 413 || status === 415);
-      if (sameRoute && spec.actor === 'own' && !operation.statuses.includes(status) && !bodyRefusal) {
+      // Node's own limit on the request line and headers (16 KB) holds for every route alike.
+      const headerRefusal = status === 431 && request.path.length > 8 * 1024;
+      if (
+        sameRoute &&
+        spec.actor === 'own' &&
+        !operation.statuses.includes(status) &&
+        !bodyRefusal &&
+        !headerRefusal
+      ) {
         violation('undocumented-status', `answered ${status}; documented: ${operation.statuses.join(', ')}`);
       }
       // Without a session only 401 — or a refusal of the request's form, decided before
