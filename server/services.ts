@@ -1,4 +1,5 @@
 import type { Services } from '../routers/context.ts';
+import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
 import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contract-analyzer.ts';
 import { createWorkerTextExtractor } from './documents/text-extractor.ts';
@@ -26,7 +27,8 @@ export function createServices(config: AppConfig, logger: Logger, listeningUrl?:
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, baseUrl),
-    textExtractor: createWorkerTextExtractor({ concurrency: 2, timeoutMs: 60_000 }),
+    uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
+    textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)
       : placeholderAnalyzer,
