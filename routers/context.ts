@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../entities/User.ts';
+import type { ByteBudget } from '../server/byte-budget.ts';
 import type { AppConfig } from '../server/config.ts';
 import type { ContractAnalyzer } from '../server/documents/contract-analyzer.ts';
 import type { TextExtractor } from '../server/documents/text-extractor.ts';
@@ -16,6 +17,8 @@ export interface Services {
   /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
   mailer: Mailer | null;
   storage: ObjectStorage;
+  /** Bytes of uploads held in memory by requests in flight (multipart routes reserve from it). */
+  uploadBudget: ByteBudget;
   textExtractor: TextExtractor;
   /** Offline placeholder detection, or an AI endpoint (CONTRACT_AI_URL) that falls back to it. */
   contractAnalyzer: ContractAnalyzer;

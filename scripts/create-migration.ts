@@ -9,7 +9,7 @@ const migrationsDir = path.resolve(import.meta.dirname, '../migrations');
 
 /** migrations/index.ts lists the migration files present, in name (= time) order. */
 async function writeIndex(): Promise<void> {
-  const files = (await readdir(migrationsDir)).filter((f) => /^Migration\d+.*\.ts$/.test(f)).sort();
+  const files = (await readdir(migrationsDir)).filter((f) => /^Migration\d[^.]*\.ts$/.test(f)).sort();
   const classes = files.map((f) => f.replace(/\.ts$/, ''));
   const lines = [
     '// Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.',

@@ -9,6 +9,9 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
 
+/** The interface's limit for contract import. */
+const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
+
 const environmentSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -99,6 +102,16 @@ const environmentSchema = z
           'application/rtf',
         ].join(','),
       ),
+    UPLOAD_MEMORY_BUDGET_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(100 * 1024 * 1024),
+    DOCUMENT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8),
+    DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512),
+    CONTRACT_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
     CONTRACT_AI_URL: z.url().optional(),
     CONTRACT_AI_KEY: z.string().min(1).optional(),
     CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
@@ -135,6 +148,14 @@ const environmentSchema = z
         if (!env[name])
           ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
       }
+    }
+    const largestUpload = Math.max(env.IMAGE_MAX_BYTES, CONTRACT_MAX_BYTES);
+    if (env.UPLOAD_MEMORY_BUDGET_BYTES < largestUpload) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['UPLOAD_MEMORY_BUDGET_BYTES'],
+        message: `must hold at least one upload of the largest size (${largestUpload} bytes)`,
+      });
     }
   });
 
@@ -241,8 +262,18 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       /** Pending knowledge-base documents older than this are removed (server/kb-sweep.ts). */
       kbPendingTtlHours: env.KB_PENDING_TTL_HOURS,
       kbSweepIntervalMs: env.KB_SWEEP_INTERVAL_MS,
-      /** The interface's limit for contract import. */
-      contractMaxBytes: 10 * 1024 * 1024,
+      contractMaxBytes: CONTRACT_MAX_BYTES,
+      /** Multipart bytes held in memory by all uploads in flight; past it, 503. */
+      memoryBudgetBytes: env.UPLOAD_MEMORY_BUDGET_BYTES,
+    },
+    documents: {
+      concurrency: env.DOCUMENT_CONCURRENCY,
+      maxQueued: env.DOCUMENT_QUEUE_MAX,
+      timeoutMs: env.DOCUMENT_TIMEOUT_MS,
+      workerMemoryMb: env.DOCUMENT_WORKER_MEMORY_MB,
+      maxTextChars: env.CONTRACT_MAX_TEXT_CHARS,
+      /** What a DOCX may inflate to: a zip bomb stops here, not at the worker's heap. */
+      maxExpandedBytes: 128 * 1024 * 1024,
     },
     http: {
       /** A client must have sent its request line and headers within this. */

@@ -1,4 +1,5 @@
 import type { Services } from '../routers/context.ts';
+import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
 import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contract-analyzer.ts';
 import { createWorkerTextExtractor } from './documents/text-extractor.ts';
@@ -32,7 +33,8 @@ export function createServices(
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, secrets, baseUrl),
-    textExtractor: createWorkerTextExtractor({ concurrency: 2, timeoutMs: 60_000 }),
+    uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
+    textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)
       : placeholderAnalyzer,

@@ -3,29 +3,105 @@
  * `{{name}}`, `[Company Name]`, `<<Company>>`, `«MergeField»`, and labelled blanks
  * (`Effective Date: ________`). Returned in snake_case, each once, in order of first
  * appearance.
+ *
+ * Every step is linear in the text (contracts are user input, and table layouts give long
+ * runs of spaces): a bracket pattern takes what lies between its delimiters with one
+ * character class that cannot cross them, and the name is checked after trimming, so no
+ * two quantifiers compete for the same characters; labelled blanks are found by a scan.
  */
-const PATTERNS: RegExp[] = [
-  /\{\{\s*([A-Za-z][\w .-]{0,60}?)\s*\}\}/g,
-  /(?<!\{)\{\s*([A-Za-z][\w .-]{0,60}?)\s*\}(?!\})/g,
-  /<<\s*([A-Za-z][\w .-]{0,60}?)\s*>>/g,
-  /«\s*([A-Za-z][\w .-]{0,60}?)\s*»/g,
+interface BracketPattern {
+  pattern: RegExp;
+  /** Where the bracketed text starts inside a match. */
+  opener: number;
+  /** What the trimmed text must be to count as a name. */
+  name: RegExp;
+}
+
+const NAME = /^[A-Za-z][\w .-]{0,60}$/;
+const BRACKETS: BracketPattern[] = [
+  { pattern: /\{\{([^{}]*)\}\}/g, opener: 2, name: NAME },
+  { pattern: /(?<!\{)\{([^{}]*)\}(?!\})/g, opener: 1, name: NAME },
+  { pattern: /<<([^<>]*)>>/g, opener: 2, name: NAME },
+  { pattern: /«([^«»]*)»/g, opener: 1, name: NAME },
   // [Company Name]: words, not citations ([1]), checkboxes ([ ], [x]) or links ([text](url)).
-  /\[\s*([A-Za-z][A-Za-z0-9 ,.'&/-]{1,60}?)\s*\](?!\()/g,
-  // A label and a blank to fill: "Effective Date: ________" or "Name ______".
-  /(?:^|[\n\t]|\s{2,}|[.;])\s*([A-Z][A-Za-z0-9'/&() -]{1,50}?)\s*:?\s*_{3,}/g,
+  { pattern: /\[([^[\]]*)\](?!\()/g, opener: 1, name: /^[A-Za-z][A-Za-z0-9 ,.'&/-]{1,60}$/ },
 ];
 
 export function detectPlaceholders(text: string): string[] {
   const found: { index: number; name: string }[] = [];
-  for (const pattern of PATTERNS) {
+  const add = (index: number, raw: string) => {
+    const name = toSnakeCase(raw);
+    if (name && isPlausibleName(name)) found.push({ index, name });
+  };
+  for (const { pattern, opener, name } of BRACKETS) {
     for (const match of text.matchAll(pattern)) {
-      const name = toSnakeCase(match[1]!);
-      if (name && isPlausibleName(name))
-        found.push({ index: match.index + match[0].indexOf(match[1]!), name });
+      const inner = match[1]!;
+      const trimmed = inner.trim();
+      if (name.test(trimmed)) add(match.index + opener + inner.indexOf(trimmed), trimmed);
     }
   }
+  for (const blank of labelledBlanks(text)) add(blank.index, blank.label);
   found.sort((a, b) => a.index - b.index);
   return [...new Set(found.map((f) => f.name))];
+}
+
+const LABEL_FIRST = /[A-Z]/;
+const LABEL_CHAR = /[A-Za-z0-9'/&() -]/;
+const SPACE = /\s/;
+
+/**
+ * "Effective Date: ________" or "Name ______": a label of 2–51 characters (a capital first;
+ * letters, digits, spaces and `'/&()-`), optional spaces and colon, then three or more
+ * underscores. The label follows the start of the text, a line break or tab, two or more
+ * white-space characters, or a `.` or `;`, and white space. Scanned from each run of
+ * underscores back to its label, and each match resumes after its underscores (as a global
+ * regular expression would), so the whole scan is linear.
+ */
+function labelledBlanks(text: string): { index: number; label: string }[] {
+  const blanks: { index: number; label: string }[] = [];
+  let resumeAt = 0;
+  let from = 0;
+  for (;;) {
+    const underscores = text.indexOf('___', from);
+    if (underscores < 0) break;
+    let end = underscores + 3;
+    while (text[end] === '_') end += 1;
+    from = end;
+    // Back over `\s* :? \s*` to the end of the label.
+    let labelEnd = underscores;
+    while (labelEnd > resumeAt && SPACE.test(text[labelEnd - 1]!)) labelEnd -= 1;
+    if (labelEnd > resumeAt && text[labelEnd - 1] === ':') {
+      labelEnd -= 1;
+      while (labelEnd > resumeAt && SPACE.test(text[labelEnd - 1]!)) labelEnd -= 1;
+    }
+    // Trailing spaces belong to the gap, not the label (which ends with a non-space).
+    // The earliest start wins, as the leftmost match of a regular expression does.
+    let labelFloor = labelEnd;
+    while (labelFloor > resumeAt && labelEnd - labelFloor < 51 && LABEL_CHAR.test(text[labelFloor - 1]!)) {
+      labelFloor -= 1;
+    }
+    // A one-letter label is no name (it is dropped later), but it still ends a match.
+    for (let start = labelFloor; start < labelEnd; start += 1) {
+      if (!LABEL_FIRST.test(text[start]!) || !followsBoundary(text, start, resumeAt)) continue;
+      blanks.push({ index: start, label: text.slice(start, labelEnd) });
+      resumeAt = end;
+      break;
+    }
+  }
+  return blanks;
+}
+
+/** Whether `start` follows `^`, `[\n\t]`, `\s{2,}` or `[.;]`, then white space (none before `floor`). */
+function followsBoundary(text: string, start: number, floor: number): boolean {
+  let at = start;
+  let spaces = 0;
+  while (at > floor && SPACE.test(text[at - 1]!)) {
+    at -= 1;
+    spaces += 1;
+    if (spaces >= 2 || text[at] === '\n' || text[at] === '\t') return true;
+  }
+  if (at === 0) return true;
+  return at > floor && (text[at - 1] === '.' || text[at - 1] === ';');
 }
 
 /** `Company Name`, `companyName`, `Company-Name` → `company_name`. */
@@ -34,10 +110,10 @@ export function toSnakeCase(raw: string): string {
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '_')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
+    .replace(/^_|_$/g, '')
     .slice(0, 64);
 }
 

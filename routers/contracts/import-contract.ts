@@ -2,10 +2,17 @@ import { TRPCError } from '@trpc/server';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
 import { newId } from '../../entities/ids.ts';
-import { UnreadableDocument } from '../../server/documents/text-extractor.ts';
+import {
+  DocumentTooLarge,
+  DocumentTooSlow,
+  type ExtractedText,
+  ExtractorBusy,
+  UnreadableDocument,
+} from '../../server/documents/text-extractor.ts';
 import { badRequest } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
+import { busy, bytesOf, uploadedFileInput } from '../uploaded-file.ts';
 
 const CONTRACT_TYPES = new Set([
   'application/pdf',
@@ -32,18 +39,18 @@ export const importContract = authedProcedure
       tags: ['contracts'],
       summary: 'Detect the variables of a contract (multipart part `file`: PDF or DOCX, at most 10 MB)',
       contentTypes: ['multipart/form-data'],
-      errorResponses: [413, 415],
+      errorResponses: [413, 415, 422, 503],
     },
     multipartLimit: 'contractMaxBytes',
   })
-  .input(z.object({ file: z.file() }))
+  .input(uploadedFileInput)
   .output(importContractOutput)
   .mutation(async ({ ctx, input }) => {
     const limit = ctx.services.config.uploads.contractMaxBytes;
     if (input.file.size > limit) {
       throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `Contracts may be at most ${limit} bytes` });
     }
-    const bytes = Buffer.from(await input.file.arrayBuffer());
+    const bytes = await bytesOf(input.file);
     const type = await fileTypeFromBuffer(bytes);
     if (!type || !CONTRACT_TYPES.has(type.mime)) {
       throw new TRPCError({
@@ -51,21 +58,18 @@ export const importContract = authedProcedure
         message: 'Only PDF and DOCX contracts are accepted (judged by the content, not the name)',
       });
     }
-    let text: string;
+    let document: ExtractedText;
     try {
-      text = await ctx.services.textExtractor.extractText(bytes);
+      document = await ctx.services.textExtractor.extractText(bytes);
     } catch (error) {
-      if (!(error instanceof UnreadableDocument)) throw error;
-      throw badRequest('The contract could not be read: it may be damaged or encrypted', [
-        { path: ['file'], message: 'unreadable document' },
-      ]);
+      throw contractProblem(error, ctx.services.config.documents);
     }
-    if (!text.trim()) {
+    if (!document.text.trim()) {
       throw badRequest('The contract has no text to read (a scanned image?)', [
         { path: ['file'], message: 'no text' },
       ]);
     }
-    const { variables, analyzer } = await ctx.services.contractAnalyzer.analyze(text);
+    const { variables, analyzer } = await ctx.services.contractAnalyzer.analyze(document);
     const id = newId();
     recordEvent(ctx.em, {
       organizationId: ctx.auth.organizationId,
@@ -77,3 +81,30 @@ export const importContract = authedProcedure
     await ctx.em.flush();
     return { detectedVariables: variables };
   });
+
+/** The answer for a contract that could not be read: why, and whether trying again can help. */
+function contractProblem(error: unknown, limits: { timeoutMs: number }): unknown {
+  if (error instanceof ExtractorBusy) {
+    return busy('Every contract reader is busy; try again shortly', 5);
+  }
+  if (error instanceof DocumentTooLarge) {
+    return new TRPCError({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The contract is too large to analyse: ${error.message}`,
+      cause: error,
+    });
+  }
+  if (error instanceof DocumentTooSlow) {
+    return new TRPCError({
+      code: 'UNPROCESSABLE_CONTENT',
+      message: `The contract could not be analysed within ${Math.round(limits.timeoutMs / 1000)} s: it is too complex to read`,
+      cause: error,
+    });
+  }
+  if (error instanceof UnreadableDocument) {
+    return badRequest('The contract could not be read: it may be damaged or encrypted', [
+      { path: ['file'], message: 'unreadable document' },
+    ]);
+  }
+  return error;
+}

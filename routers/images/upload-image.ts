@@ -1,11 +1,11 @@
 import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
 import { Image } from '../../entities/Image.ts';
 import { newId } from '../../entities/ids.ts';
 import { badRequest } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
+import { bytesOf, uploadedFileInput } from '../uploaded-file.ts';
 import { detectImage } from './detect-image.ts';
 import { imageOutput, toImageOutput } from './image.schema.ts';
 
@@ -17,12 +17,12 @@ export const uploadImage = authedProcedure
       tags: ['images'],
       summary: 'Upload an image (multipart part `file`: PNG, JPEG, GIF, WebP or SVG)',
       contentTypes: ['multipart/form-data'],
-      errorResponses: [413, 415],
+      errorResponses: [413, 415, 503],
     },
     successStatus: 201,
     multipartLimit: 'imageMaxBytes',
   })
-  .input(z.object({ file: z.file() }))
+  .input(uploadedFileInput)
   .output(imageOutput)
   .mutation(async ({ ctx, input }) => {
     const { storage, config } = ctx.services;
@@ -30,7 +30,7 @@ export const uploadImage = authedProcedure
     if (input.file.size > limit) {
       throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `Images may be at most ${limit} bytes` });
     }
-    const bytes = Buffer.from(await input.file.arrayBuffer());
+    const bytes = await bytesOf(input.file);
     let detected: Awaited<ReturnType<typeof detectImage>>;
     try {
       detected = await detectImage(bytes);

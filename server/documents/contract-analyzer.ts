@@ -1,17 +1,21 @@
-import { detectPlaceholders, toSnakeCase } from '../../routers/contracts/detect-placeholders.ts';
+import { toSnakeCase } from '../../routers/contracts/detect-placeholders.ts';
 import type { Logger } from '../logger.ts';
+import type { ExtractedText } from './text-extractor.ts';
 
 /** Finds the variables of a contract's text, for turning it into a template. */
 export interface ContractAnalyzer {
   readonly name: string;
-  analyze(text: string): Promise<{ variables: string[]; analyzer: string }>;
+  analyze(document: ExtractedText): Promise<{ variables: string[]; analyzer: string }>;
 }
 
-/** The default, with no network: the placeholders real contracts use. */
+/**
+ * The default, with no network: the placeholders real contracts use, as the text extractor
+ * found them in its worker thread (the scan never runs on the event loop).
+ */
 export const placeholderAnalyzer: ContractAnalyzer = {
   name: 'placeholders',
-  async analyze(text) {
-    return { variables: detectPlaceholders(text), analyzer: 'placeholders' };
+  async analyze(document) {
+    return { variables: document.placeholders, analyzer: 'placeholders' };
   },
 };
 
@@ -26,16 +30,16 @@ export function createAiContractAnalyzer(
 ): ContractAnalyzer {
   return {
     name: 'ai',
-    async analyze(text) {
+    async analyze(document) {
       try {
-        const variables = await askForVariables(settings, text);
+        const variables = await askForVariables(settings, document.text);
         return { variables, analyzer: 'ai' };
       } catch (error) {
         logger.warn(
           { reason: (error as Error).message },
           'contract AI analysis failed; using the placeholder analyzer',
         );
-        return placeholderAnalyzer.analyze(text);
+        return placeholderAnalyzer.analyze(document);
       }
     },
   };
@@ -96,6 +100,11 @@ async function askForVariables(
   return uniqueSnakeCase(parsed.variables.filter((v): v is string => typeof v === 'string'));
 }
 
+/** At most this many variables are taken from an answer, each name at most this long. */
+const MAX_VARIABLES = 500;
+const MAX_NAME_LENGTH = 200;
+
 function uniqueSnakeCase(names: string[]): string[] {
-  return [...new Set(names.map(toSnakeCase).filter(Boolean))];
+  const short = names.filter((name) => name.length <= MAX_NAME_LENGTH).slice(0, MAX_VARIABLES);
+  return [...new Set(short.map(toSnakeCase).filter(Boolean))];
 }

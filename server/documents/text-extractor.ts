@@ -1,11 +1,24 @@
 import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
 
-/** Plain text out of a PDF or DOCX. */
-export interface TextExtractor {
-  extractText(bytes: Buffer): Promise<string>;
+/** A document's plain text, and the placeholders that text names (both found off the event loop). */
+export interface ExtractedText {
+  text: string;
+  placeholders: string[];
 }
 
+/** Plain text out of a PDF or DOCX. */
+export interface TextExtractor {
+  /** Takes ownership of `bytes`: they may be moved to another thread (left empty here). */
+  extractText(bytes: Buffer): Promise<ExtractedText>;
+}
+
+export interface ExtractionFailure {
+  kind: 'unreadable' | 'too-large';
+  reason: string;
+}
+
+/** Damaged, encrypted or not a document at all. */
 export class UnreadableDocument extends Error {
   constructor(reason: string) {
     super(reason);
@@ -13,38 +26,119 @@ export class UnreadableDocument extends Error {
   }
 }
 
-/**
- * officeparser in a worker thread per document, at most `concurrency` at once (p-queue),
- * each stopped after `timeoutMs`. The event loop stays free for other requests.
- */
-export function createWorkerTextExtractor(options: {
+/** Bigger inside than the limits: text, expanded size, XML elements or the worker's memory. */
+export class DocumentTooLarge extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'DocumentTooLarge';
+  }
+}
+
+/** Reading it took longer than the time limit. */
+export class DocumentTooSlow extends Error {
+  constructor(reason: string) {
+    super(reason);
+    this.name = 'DocumentTooSlow';
+  }
+}
+
+/** Every reader is busy and the waiting line is full: try again later. */
+export class ExtractorBusy extends Error {
+  constructor() {
+    super('every document reader is busy');
+    this.name = 'ExtractorBusy';
+  }
+}
+
+export interface WorkerTextExtractorOptions {
+  /** Documents read at once (one worker thread each). */
   concurrency: number;
+  /** Documents that may wait for a reader; past it, `ExtractorBusy`. */
+  maxQueued: number;
+  /** Per document, from the moment its worker starts (waiting does not count). */
   timeoutMs: number;
-}): TextExtractor {
+  /** Heap of each worker thread (V8 old generation), in MB. */
+  workerMemoryMb: number;
+  /** Longest text analysed, in characters. */
+  maxTextChars: number;
+  /** Most a DOCX may inflate to (officeparser's zip-bomb guard), in bytes. */
+  maxExpandedBytes: number;
+}
+
+/**
+ * officeparser and the placeholder scan in a worker thread per document, at most
+ * `concurrency` at once and `maxQueued` waiting (p-queue), each stopped after `timeoutMs` or
+ * when it outgrows its heap. The event loop stays free for other requests.
+ */
+export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): TextExtractor {
   const queue = new PQueue({ concurrency: options.concurrency });
   const workerUrl = new URL('./extract-worker.ts', import.meta.url);
   return {
     extractText(bytes) {
+      if (queue.size >= options.maxQueued) return Promise.reject(new ExtractorBusy());
+      // Move the bytes to the worker rather than copy them, when they own their memory
+      // (a small Buffer may be a slice of Node's shared pool, which must not be moved).
+      const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
       return queue.add(
         () =>
-          new Promise<string>((resolve, reject) => {
-            const worker = new Worker(workerUrl, { workerData: { bytes: new Uint8Array(bytes) } });
-            const timer = setTimeout(() => {
-              void worker.terminate();
-              reject(new UnreadableDocument(`reading the document took longer than ${options.timeoutMs} ms`));
-            }, options.timeoutMs);
-            worker.once('message', (message: { ok: boolean; text?: string; error?: string }) => {
-              clearTimeout(timer);
-              void worker.terminate();
-              if (message.ok) resolve(message.text ?? '');
-              else reject(new UnreadableDocument(message.error ?? 'unreadable'));
+          new Promise<ExtractedText>((resolve, reject) => {
+            const worker = new Worker(workerUrl, {
+              workerData: {
+                bytes: view,
+                maxTextChars: options.maxTextChars,
+                maxExpandedBytes: options.maxExpandedBytes,
+              },
+              transferList: [view.buffer as ArrayBuffer],
+              resourceLimits: {
+                maxOldGenerationSizeMb: options.workerMemoryMb,
+                maxYoungGenerationSizeMb: 32,
+                stackSizeMb: 4,
+              },
             });
-            worker.once('error', (error) => {
+            let settled = false;
+            const settle = (outcome: () => void) => {
+              if (settled) return;
+              settled = true;
               clearTimeout(timer);
-              reject(new UnreadableDocument(error.message));
+              void worker.terminate();
+              outcome();
+            };
+            const timer = setTimeout(() => {
+              settle(() =>
+                reject(new DocumentTooSlow(`reading it took longer than ${options.timeoutMs} ms`)),
+              );
+            }, options.timeoutMs);
+            worker.once(
+              'message',
+              (
+                message:
+                  | { ok: true; text: string; placeholders: string[] }
+                  | ({ ok: false } & ExtractionFailure),
+              ) => {
+                settle(() => {
+                  if (message.ok) resolve({ text: message.text, placeholders: message.placeholders });
+                  else if (message.kind === 'too-large') reject(new DocumentTooLarge(message.reason));
+                  else reject(new UnreadableDocument(message.reason));
+                });
+              },
+            );
+            worker.once('error', (error: Error & { code?: string }) => {
+              settle(() =>
+                reject(
+                  error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+                    ? new DocumentTooLarge(
+                        `reading it needs more than ${options.workerMemoryMb} MB of memory`,
+                      )
+                    : new UnreadableDocument(error.message),
+                ),
+              );
+            });
+            worker.once('exit', (code) => {
+              settle(() => reject(new UnreadableDocument(`the reader stopped (exit code ${code})`)));
             });
           }),
-      ) as Promise<string>;
+      ) as Promise<ExtractedText>;
     },
   };
 }

@@ -45,8 +45,30 @@ export async function contractFixture(name: string) {
 export function enlargedDocx(name: string, times: number): Buffer {
   const files = unzipSync(readFileSync(path.join(fixturesDir, `${name}.docx`)));
   const xml = Buffer.from(files['word/document.xml']!).toString('utf8');
-  const body = xml.match(/<w:body>([\s\S]*?)(<w:sectPr[\s\S]*)?<\/w:body>/)!;
-  const repeated = Array.from({ length: times }, () => body[1]).join('');
-  files['word/document.xml'] = Buffer.from(xml.replace(body[1]!, repeated));
+  // The body's content up to its section properties (found by position: a pattern with two
+  // open-ended groups here backtracks polynomially).
+  const start = xml.indexOf('<w:body>') + '<w:body>'.length;
+  const end = xml.indexOf('</w:body>', start);
+  const section = xml.indexOf('<w:sectPr', start);
+  const contentEnd = section >= 0 && section < end ? section : end;
+  const repeated = xml.slice(start, contentEnd).repeat(times);
+  files['word/document.xml'] = Buffer.from(xml.slice(0, start) + repeated + xml.slice(contentEnd));
   return Buffer.from(zipSync(files));
+}
+
+/** A minimal DOCX (a real Word document, as small as one can be) whose one paragraph is `text`. */
+export function docxWithText(text: string): Buffer {
+  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const files = {
+    '[Content_Types].xml': Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    '_rels/.rels': Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/document.xml': Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t xml:space="preserve">${escaped}</w:t></w:r></w:p></w:body></w:document>`,
+    ),
+  };
+  return Buffer.from(zipSync(files, { level: 9 }));
 }

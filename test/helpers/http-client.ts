@@ -92,7 +92,8 @@ export function expectProblem(response: HttpResponse, status: number, code: stri
     if (!(key in body)) throw new Error(`problem body lacks ${key}: ${response.text}`);
   }
   if (body.status !== status) throw new Error(`problem status ${String(body.status)} != ${status}`);
-  if (/\bat .+:\d+:\d+/.test(response.text)) throw new Error(`stack trace in problem body: ${response.text}`);
+  if (/\([^\s()]+:\d+:\d+\)|\bat [^\s()]+:\d+:\d+/.test(response.text))
+    throw new Error(`stack trace in problem body: ${response.text}`);
   return body as {
     type: string;
     title: string;

@@ -39,12 +39,26 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = output.match(/"url":"(http:[^"]+)".*"msg":"deck service listening"/);
-      if (match) resolve(match[1]!);
+      const url = listeningUrl(output);
+      if (url) resolve(url);
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
     exited.then((code) => reject(new Error(`server exited with ${code} before listening:\n${output}`)));
   });
   return { child, url, output: () => output, exited };
+}
+
+/** The address of a "deck service listening" log line in the output, once it is complete. */
+function listeningUrl(output: string): string | undefined {
+  for (const line of output.split('\n')) {
+    if (!line.includes('deck service listening')) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'deck service listening' && entry.url?.startsWith('http:')) return entry.url;
+    } catch {
+      // A line still being written, or not JSON.
+    }
+  }
+  return undefined;
 }

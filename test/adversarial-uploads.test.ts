@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docxWithText } from './helpers/documents.ts';
+import { png } from './helpers/files.ts';
+import type { HttpClient, HttpResponse } from './helpers/http-client.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * Files made to stall the event loop (catastrophic backtracking, quadratic scans,
+ * allocation per byte). Each must be answered promptly, and `/healthz`, asked back to back
+ * for as long as the upload runs, must never wait on more than 100 ms of work of the event
+ * loop. The app runs in this process, on this thread: a health check in flight is held up
+ * by whatever the thread computes until it is answered, which is measured as the thread's
+ * CPU time (`process.threadCpuUsage`). Wall-clock time is asserted too, more loosely: on
+ * this shared 2-core machine other processes take the CPU for 100 ms and more at a time,
+ * which is no stall of ours (before the fixes these files held the loop for seconds).
+ */
+let t: TestApp;
+let user: HttpClient;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  user = await t.signedInClient();
+});
+afterAll(() => t.close());
+
+const STALL_LIMIT_MS = 100;
+const PROMPT_HEALTH_MS = 1_000;
+
+/** Runs `request` while asking `/healthz` back to back: the most work of this thread one waited for. */
+async function underHealthWatch(request: () => Promise<HttpResponse>) {
+  let settled = false;
+  const started = performance.now();
+  const running = request().finally(() => {
+    settled = true;
+  });
+  let worstCpuMs = 0;
+  let worstWallMs = 0;
+  let checks = 0;
+  while (!settled) {
+    const asked = performance.now();
+    const cpu = process.threadCpuUsage();
+    const health = await fetch(`${t.url}/healthz`);
+    await health.arrayBuffer();
+    const used = process.threadCpuUsage(cpu);
+    expect(health.status).toBe(200);
+    worstCpuMs = Math.max(worstCpuMs, (used.user + used.system) / 1000);
+    worstWallMs = Math.max(worstWallMs, performance.now() - asked);
+    checks += 1;
+  }
+  const response = await running;
+  return { response, worstCpuMs, worstWallMs, checks, durationMs: performance.now() - started };
+}
+
+function expectNoStall(watched: Awaited<ReturnType<typeof underHealthWatch>>) {
+  const summary = `worst /healthz wait: ${watched.worstCpuMs.toFixed(0)} ms of this thread's work, ${watched.worstWallMs.toFixed(0)} ms wall clock, over ${watched.checks} checks`;
+  expect(watched.checks, summary).toBeGreaterThan(0);
+  expect(watched.worstCpuMs, summary).toBeLessThan(STALL_LIMIT_MS);
+  expect(watched.worstWallMs, summary).toBeLessThan(PROMPT_HEALTH_MS);
+}
+
+const upload = (path: string, name: string, bytes: Buffer) => () => user.upload(path, { name, bytes });
+
+describe('adversarial images are answered without stalling the event loop', () => {
+  const jpegGarbage = (size: number) => {
+    // A JPEG signature, then bytes that never line up into a segment: image-size 2 walked
+    // them one allocation per byte (0.8 s for 9 MB on the main thread).
+    const bytes = Buffer.alloc(size, 0x01);
+    bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+    return bytes;
+  };
+  it.each([
+    // Issue 9, item 1: 5.5 s before the fix, each further comment doubling it.
+    ['nested comment groups', 'r.svg', Buffer.from(`${'<!---->'.repeat(23)}x`), 415],
+    ['many more comments', 'r.svg', Buffer.from(`${'<!---->'.repeat(5000)}x`), 415],
+    ['an unclosed comment', 'c.svg', Buffer.from(`<!--${' '.repeat(60_000)}`), 415],
+    ['an unclosed doctype subset', 'd.svg', Buffer.from(`<!DOCTYPE svg [${'<!---->'.repeat(9000)}`), 415],
+    // image-size's SVG pattern is quadratic in unclosed `<svg` tags after the root.
+    ['an unclosed root tag', 'u.svg', Buffer.from(`<svg ${'<svg '.repeat(200_000)}`), 400],
+    ['a root followed by unclosed tags', 'v.svg', Buffer.from(`<svg>${'<svg '.repeat(200_000)}`), 400],
+    ['misaligned JPEG segments', 'j.jpg', jpegGarbage(9 * 1024 * 1024), 400],
+  ])('%s', async (_label, name, bytes, status) => {
+    const watched = await underHealthWatch(upload('/api/images', name, bytes));
+    expect(watched.response.status, watched.response.text).toBe(status);
+    expectNoStall(watched);
+    expect(watched.durationMs).toBeLessThan(5_000);
+  });
+
+  it('still measures a well-formed SVG and PNG while watched', async () => {
+    const svg = Buffer.from(
+      `<?xml version="1.0"?><!-- a --><!DOCTYPE svg [<!ENTITY x "y">]>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 30 10" width="60"></svg>`,
+    );
+    const watched = await underHealthWatch(upload('/api/images', 'ok.svg', svg));
+    expect(watched.response.status, watched.response.text).toBe(201);
+    expectNoStall(watched);
+    expect(watched.response.body).toMatchObject({ mimeType: 'image/svg+xml', width: 60, height: 20 });
+    const image = await underHealthWatch(upload('/api/images', 'ok.png', png(7, 3)));
+    expect(image.response.body).toMatchObject({ mimeType: 'image/png', width: 7, height: 3 });
+  });
+});
+
+describe('adversarial contracts are analysed off the event loop', () => {
+  it.each([
+    // Issue 9, item 2: a 947-byte DOCX whose text holds 3,000 spaces held /healthz 4.9 s.
+    ['a run of 3,000 spaces', `Name${' '.repeat(3000)}x`],
+    ['a run of 20,000 spaces before a blank', `Name${' '.repeat(20_000)}___`],
+    ['tabs and spaces', `A${' \t'.repeat(10_000)}.`],
+    ['many { openers without closers', `{ a${' '.repeat(50)}`.repeat(20_000)],
+    ['many {{ openers', `{{ Name${' '.repeat(50)}`.repeat(20_000)],
+    ['many [ openers', `[ Company${' '.repeat(50)}`.repeat(20_000)],
+    ['many << openers', `<< Company${' '.repeat(50)}`.repeat(20_000)],
+    ['many « openers', `« Company${' '.repeat(50)}`.repeat(20_000)],
+    ['labels before long gaps', `  Effective Date${' '.repeat(200)}:${' '.repeat(200)}_`.repeat(3_000)],
+    ['capitals without a blank', `${'A'.repeat(500_000)} __`],
+    ['a huge single line', 'word '.repeat(300_000)],
+  ])('%s', async (_label, text) => {
+    const bytes = docxWithText(text);
+    const watched = await underHealthWatch(upload('/api/contracts/import', 'adversarial.docx', bytes));
+    expect(watched.response.status, watched.response.text).toBe(200);
+    expect(Array.isArray(watched.response.body.detectedVariables)).toBe(true);
+    expectNoStall(watched);
+    expect(watched.durationMs).toBeLessThan(15_000);
+  });
+});
