@@ -17,6 +17,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with the current state of the resource',
   413: 'Request body too large',
   415: 'Unsupported Content-Type',
+  422: 'The content cannot be processed within its limits (e.g. a contract too long or too slow to analyse)',
   429: 'Too many requests; see the Retry-After header',
   500: 'Unexpected error',
   503: 'A dependency (database, object store) is unavailable; try again',

@@ -103,6 +103,21 @@ describe('POST /api/images', () => {
     );
   });
 
+  it('refuses an image claiming more pixels than any real one (2³¹−1 wide) with 400, storing nothing', async () => {
+    const before = (await images()).length;
+    for (const side of [0x7fffffff, 0xffffffff, 200_000]) {
+      const claimed = png(1, 1);
+      // IHDR width, after the signature (8), the chunk length (4) and its type (4).
+      claimed.writeUInt32BE(side, 16);
+      expectProblem(
+        await user.upload('/api/images', { name: 'huge.png', bytes: claimed }),
+        400,
+        'BAD_REQUEST',
+      );
+    }
+    expect(await images()).toHaveLength(before);
+  });
+
   it('refuses anonymous uploads with 401', async () => {
     expectProblem(
       await t.client().upload('/api/images', { name: 'a.png', bytes: png(2, 2) }),

@@ -37,12 +37,18 @@ export async function detectImage(bytes: Buffer): Promise<DetectedImage | null> 
   return measured(mimeType, imageSize(bytes.subarray(0, 1024)));
 }
 
+/** The largest width or height accepted: well past any screen or print size. */
+const MAX_SIDE_PIXELS = 100_000;
+
 function measured(
   mimeType: DetectedImage['mimeType'],
   size: { width?: number; height?: number },
 ): DetectedImage {
   const { width, height } = size;
   if (!width || !height) throw new Error('the image has no size');
+  // Headers can claim anything (a PNG up to 2³²−1 a side); no real slide image comes near this.
+  if (width > MAX_SIDE_PIXELS || height > MAX_SIDE_PIXELS)
+    throw new Error('the image claims an impossible size');
   return { mimeType, width: Math.round(width), height: Math.round(height) };
 }
 
