@@ -1,0 +1,100 @@
+/**
+ * Peak memory under concurrent contract imports: starts the real service (embedded
+ * PostgreSQL in a throw-away DATA_DIR), signs in, and posts N imports of a ~10 MB DOCX at once
+ * (a real Word document carrying an incompressible 9.5 MB attachment, as scanned pages do).
+ * Prints the resident set size before and at its peak (sampled every 10 ms) and the answers
+ * by status: past the upload memory budget or the extraction queue, the service answers 503
+ * with Retry-After instead of growing.
+ *
+ *   npm run bench:uploads            # 20 concurrent imports
+ *   UPLOADS=40 npm run bench:uploads
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
+import pino from 'pino';
+import { startApp } from '../server/app.ts';
+import { loadConfig } from '../server/config.ts';
+import { createInProcessCaller } from '../server/in-process.ts';
+
+const uploads = Number(process.env.UPLOADS ?? 20);
+const fixture = path.resolve(
+  import.meta.dirname,
+  '../../shared/fixtures/contracts/common-paper-mutual-nda.docx',
+);
+
+function tenMegabyteDocx(): Buffer {
+  const files = unzipSync(readFileSync(fixture));
+  files['word/media/scan.bin'] = [new Uint8Array(randomBytes(9.5 * 1024 * 1024)), { level: 0 }] as never;
+  return Buffer.from(zipSync(files));
+}
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-bench-uploads-'));
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  SEED_DEMO: 'false',
+  NOTIFICATIONS_ENABLED: 'false',
+  GENERATION_ENABLED: 'false',
+});
+const app = await startApp(config, pino({ level: 'warn' }));
+try {
+  const email = 'bench@uploads.test';
+  const password = 'bench-uploads-password';
+  await createInProcessCaller(app.database.orm, app.services).admin.createUser({
+    organization: 'Bench uploads',
+    email,
+    password,
+  });
+  const login = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const docx = tenMegabyteDocx();
+
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const started = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: uploads }, async () => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(docx)]), 'contract.docx');
+      const response = await fetch(`${app.url}/api/contracts/import`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+      });
+      await response.arrayBuffer();
+      return response.status;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const counts = Object.entries(
+    statuses.reduce<Record<number, number>>((all, s) => {
+      all[s] = (all[s] ?? 0) + 1;
+      return all;
+    }, {}),
+  )
+    .map(([status, n]) => `${n} × ${status}`)
+    .join(', ');
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  console.log(
+    `uploads: ${uploads} × ${mb(docx.length)} DOCX in ${seconds.toFixed(1)} s → ${counts}; RSS ${mb(baseline)} before, peak ${mb(peak)} (+${mb(peak - baseline)})`,
+  );
+} finally {
+  await app.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
