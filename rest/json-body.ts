@@ -1,5 +1,5 @@
 import type { Context as KoaContext } from 'koa';
-import type { Issue } from '../routers/errors.ts';
+import type { Issue } from '../domain/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
 import { hasBody, ProblemError, readRawBody } from './request-body.ts';
 

@@ -3,8 +3,8 @@ import { ConnectionException, DriverException } from '@mikro-orm/core';
 import type { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
-import type { Issue } from '../routers/errors.ts';
-import { RetryLater } from '../routers/errors.ts';
+import type { DomainErrorKind, Issue } from '../domain/errors.ts';
+import { domainErrorOf } from '../routers/errors.ts';
 import { issuesOf } from '../routers/issues.ts';
 
 /** RFC 9457 problem details: the one error body of every /api route. */
@@ -59,6 +59,19 @@ export function problem(status: number, detail: string, issues?: Issue[]): Probl
     ...(issues ? { issues } : {}),
   };
 }
+
+/** The status each kind of domain error answers with. */
+const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unprocessable: 422,
+  too_many_requests: 429,
+  unavailable: 503,
+};
 
 /** The status a tRPC error code stands for (PARSE_ERROR is a client's malformed body). */
 const STATUS_BY_TRPC_CODE: Partial<Record<TRPCError['code'], number>> = {
@@ -118,7 +131,8 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
     }
     return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
   }
-  const status = STATUS_BY_TRPC_CODE[error.code] ?? 500;
+  const domainError = domainErrorOf(error);
+  const status = domainError ? STATUS_BY_KIND[domainError.kind] : (STATUS_BY_TRPC_CODE[error.code] ?? 500);
   const issues = issuesOf(error);
   const detail =
     error.code === 'PARSE_ERROR'
@@ -126,7 +140,7 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
       : issues && error.cause?.name === 'ZodError'
         ? 'The request is not valid: see issues'
         : error.message;
-  const retryAfterSeconds = error.cause instanceof RetryLater ? error.cause.retryAfterSeconds : undefined;
+  const retryAfterSeconds = domainError?.retryAfterSeconds;
   return { problem: problem(status, detail, issues), retryAfterSeconds, unexpected: status >= 500 };
 }
 

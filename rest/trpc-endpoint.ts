@@ -1,9 +1,8 @@
-import { TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
-import { RetryLater } from '../routers/errors.ts';
+import { domainErrorOf, trpcBadRequest } from '../routers/errors.ts';
 import { problem, sendProblem } from './problem.ts';
 import { readRawBody } from './request-body.ts';
 
@@ -64,17 +63,16 @@ export function createTrpcEndpoint(options: {
         if (info.isBatchCall && info.calls.length > 1) {
           const unbatchable = info.calls.find((call) => UNBATCHABLE.has(call.path));
           if (unbatchable) {
-            throw new TRPCError({
-              code: 'BAD_REQUEST',
-              message: `${unbatchable.path} cannot be batched: send it as a request of its own`,
-            });
+            throw trpcBadRequest(`${unbatchable.path} cannot be batched: send it as a request of its own`);
           }
         }
         return options.createContext(ctx);
       },
       responseMeta: ({ errors }) => {
-        const retry = errors.find((e) => e.cause instanceof RetryLater)?.cause as RetryLater | undefined;
-        return retry ? { headers: { 'Retry-After': String(retry.retryAfterSeconds) } } : {};
+        const retryAfter = errors
+          .map((e) => domainErrorOf(e)?.retryAfterSeconds)
+          .find((s) => s !== undefined);
+        return retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {};
       },
       onError: ({ error }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR')

@@ -1,43 +1,37 @@
 import { TRPCError } from '@trpc/server';
+import { concurrentChangeError } from '../domain/concurrent-change.ts';
+import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
 
-/** One problem with one input field, as it appears in a problem body's `issues`. */
-export interface Issue {
-  path: (string | number)[];
-  message: string;
+/** Each kind of domain error as a tRPC code. The REST facade maps kinds itself (`rest/problem.ts`). */
+const TRPC_CODE: Record<DomainErrorKind, TRPCError['code']> = {
+  bad_request: 'BAD_REQUEST',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  not_found: 'NOT_FOUND',
+  conflict: 'CONFLICT',
+  payload_too_large: 'PAYLOAD_TOO_LARGE',
+  unprocessable: 'UNPROCESSABLE_CONTENT',
+  too_many_requests: 'TOO_MANY_REQUESTS',
+  unavailable: 'SERVICE_UNAVAILABLE',
+};
+
+/**
+ * The only place a `TRPCError` is made (lint checks it): a domain error, or a database error
+ * caused by a concurrent change, becomes the tRPC error of its kind, with the domain error as
+ * its cause (the issues and `Retry-After` travel there). Anything else stays as it was.
+ */
+export function toTrpcError(error: TRPCError): TRPCError {
+  const cause = error.cause instanceof DomainError ? error.cause : concurrentChangeError(error.cause);
+  if (!cause || error.code !== 'INTERNAL_SERVER_ERROR') return error;
+  return new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
 }
 
-/** Carries field issues from a business-rule check (not zod) to the error shaper. */
-export class InputIssues extends Error {
-  readonly issues: Issue[];
-  constructor(issues: Issue[]) {
-    super(issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    this.name = 'InputIssues';
-    this.issues = issues;
-  }
+/** The domain error behind a tRPC error, if there is one. */
+export function domainErrorOf(error: TRPCError): DomainError | undefined {
+  return error.cause instanceof DomainError ? error.cause : undefined;
 }
 
-/** Tells the transport to send `Retry-After`. */
-export class RetryLater extends Error {
-  readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    super(`retry after ${retryAfterSeconds} s`);
-    this.name = 'RetryLater';
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
-
-export function notFound(resource: string, id: string): TRPCError {
-  return new TRPCError({ code: 'NOT_FOUND', message: `${resource} ${id} was not found` });
-}
-
-export function badRequest(message: string, issues?: Issue[]): TRPCError {
-  return new TRPCError({ code: 'BAD_REQUEST', message, cause: issues ? new InputIssues(issues) : undefined });
-}
-
-export function conflict(message: string): TRPCError {
-  return new TRPCError({ code: 'CONFLICT', message });
-}
-
-export function tooManyRequests(message: string, retryAfterSeconds: number): TRPCError {
-  return new TRPCError({ code: 'TOO_MANY_REQUESTS', message, cause: new RetryLater(retryAfterSeconds) });
+/** For the /trpc endpoint's own refusals, made before any procedure runs. */
+export function trpcBadRequest(message: string): TRPCError {
+  return new TRPCError({ code: 'BAD_REQUEST', message });
 }

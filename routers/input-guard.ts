@@ -1,4 +1,4 @@
-import type { Issue } from './errors.ts';
+import type { Issue } from '../domain/errors.ts';
 
 /** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
 export const MAX_INPUT_DEPTH = 32;

@@ -1,6 +1,6 @@
 import type { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
-import { InputIssues, type Issue } from './errors.ts';
+import { DomainError, type Issue } from '../domain/errors.ts';
 
 /** The field issues behind a validation error, from zod or from a business-rule check. */
 export function issuesOf(error: TRPCError): Issue[] | undefined {
@@ -15,6 +15,6 @@ export function issuesOf(error: TRPCError): Issue[] | undefined {
       return [{ path, message: issue.message }];
     });
   }
-  if (cause instanceof InputIssues) return cause.issues;
+  if (cause instanceof DomainError) return cause.issues;
   return undefined;
 }

@@ -1,6 +1,7 @@
+import type { Auth } from '../domain/context.ts';
+import { badRequest, type Issue } from '../domain/errors.ts';
+import type { Services } from '../server/services.ts';
 import { isSafeKey, type ObjectStorage } from '../server/storage/object-storage.ts';
-import type { Auth, Services } from './context.ts';
-import { badRequest, type Issue } from './errors.ts';
 import { text } from './shared.schema.ts';
 
 /** An object-storage key as it appears in requests: `org/<organizationId>/…`. */

@@ -1,8 +1,9 @@
-import { initTRPC, TRPCError } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { concurrentChangeError } from './concurrent-change.ts';
-import type { Auth, Context } from './context.ts';
-import { badRequest } from './errors.ts';
+import type { Auth } from '../domain/context.ts';
+import { badRequest, missing, unauthorized } from '../domain/errors.ts';
+import type { Context } from './context.ts';
+import { toTrpcError } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
 import { issuesOf } from './issues.ts';
 
@@ -42,29 +43,26 @@ const storableInput = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-/** Every procedure: a database error caused by a concurrent change answers 409/404, not 500. */
-const concurrentChange = t.middleware(async ({ next }) => {
+/**
+ * Every procedure, outermost: a domain error (and a database error caused by a concurrent
+ * change, 409/404) leaves as the tRPC error of its kind; anything else stays a 500.
+ */
+const domainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR') {
-    const mapped = concurrentChangeError(result.error.cause);
-    if (mapped) throw mapped;
-  }
+  if (!result.ok) throw toTrpcError(result.error);
   return result;
 });
 
-export const publicProcedure = t.procedure.use(concurrentChange).use(storableInput);
+export const publicProcedure = t.procedure.use(domainErrors).use(storableInput);
 
 export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
 
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
 export const authedProcedure = t.procedure
-  .use(concurrentChange)
+  .use(domainErrors)
   .use(({ ctx, next }) => {
     if (!ctx.auth) {
-      throw new TRPCError({
-        code: 'UNAUTHORIZED',
-        message: SIGN_IN_FIRST,
-      });
+      throw unauthorized(SIGN_IN_FIRST);
     }
     return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });
   })
@@ -72,9 +70,9 @@ export const authedProcedure = t.procedure
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
 export const operatorProcedure = t.procedure
-  .use(concurrentChange)
+  .use(domainErrors)
   .use(({ ctx, next }) => {
-    if (!ctx.operator) throw new TRPCError({ code: 'NOT_FOUND', message: 'No such procedure' });
+    if (!ctx.operator) throw missing('No such procedure');
     return next();
   })
   .use(storableInput);

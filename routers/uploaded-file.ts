@@ -1,6 +1,5 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { RetryLater } from './errors.ts';
+import { type DomainError, unavailable } from '../domain/errors.ts';
 
 /**
  * A `File` over bytes already in memory. Node's `File` copies what it is built from, and
@@ -56,8 +55,8 @@ export function isStorableName(name: string): boolean {
 }
 
 /** 503 with `Retry-After`: the service is at a bound it keeps to stay up, not broken. */
-export function busy(message: string, retryAfterSeconds: number): TRPCError {
-  return new TRPCError({ code: 'SERVICE_UNAVAILABLE', message, cause: new RetryLater(retryAfterSeconds) });
+export function busy(message: string, retryAfterSeconds: number): DomainError {
+  return unavailable(message, retryAfterSeconds);
 }
 
 /** The input of a multipart upload procedure: one part `file`, whose name can be stored. */

@@ -10,7 +10,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 await withBenchDatabase(async ({ orm, newOrganization }) => {
   const { caller } = await newOrganization('Reorder');
-  const deck = await caller().decks.create({ name: 'Benchmark deck' });
+  const deck = await caller().decks.createDeck({ name: 'Benchmark deck' });
   // The slides are loaded in one statement: the benchmark is about reordering them.
   await orm.em.fork().execute(
     `insert into slide (id, deck_id, slide_id, bullets, order_index, slide_type, created_at, updated_at)

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Services } from '../routers/context.ts';
+import { findAuth } from '../domain/auth/find-auth.ts';
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { createProcessLogger } from '../server/logger.ts';
 import { loadSecrets } from '../server/secrets.ts';
+import type { Services } from '../server/services.ts';
 import { createServices } from '../server/services.ts';
 
 export interface Bench {
@@ -50,9 +51,10 @@ export async function withBenchDatabase(run: (bench: Bench) => Promise<void>): P
           email: `${name.toLowerCase()}-${suffix}@bench.test`,
           password: 'bench-password',
         });
+        const auth = await findAuth(database.orm.em.fork(), ids.userId);
         return {
           organizationId: ids.organizationId,
-          caller: () => createInProcessCaller(database.orm, services, { ...ids, role: 'owner' }),
+          caller: () => createInProcessCaller(database.orm, services, auth),
         };
       },
     });

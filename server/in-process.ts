@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Auth } from '../domain/context.ts';
 import { createCaller } from '../routers/app-router.ts';
-import { type Auth, type Context, noSession, type Services } from '../routers/context.ts';
+import { type Context, noSession } from '../routers/context.ts';
+import type { Services } from './services.ts';
 
 /**
  * A caller for operators' scripts, running procedures in this process with no HTTP in

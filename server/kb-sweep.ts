@@ -1,8 +1,8 @@
 import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
+import { recordEvent } from '../domain/events/record-event.ts';
 import { KbDocument } from '../entities/KbDocument.ts';
-import type { Services } from '../routers/context.ts';
-import { recordEvent } from '../routers/events/record-event.ts';
 import { toKbDocumentOutput } from '../routers/kb/kb.schema.ts';
+import type { Services } from './services.ts';
 
 /** Documents handled per transaction (their rows stay locked while their objects are deleted). */
 const BATCH = 50;
@@ -48,10 +48,7 @@ export async function sweepAbandonedKbUploads(orm: MikroORM, services: Services)
           );
           continue;
         }
-        recordEvent(em, {
-          organizationId: document.organization.id,
-          aggregateType: 'kb_document',
-          eventType: 'kb_document.deleted',
+        recordEvent(em, { organizationId: document.organization.id }, 'kb_document.deleted', {
           aggregateId: document.id,
           payload: { ...toKbDocumentOutput(document), reason: ABANDONED_UPLOAD_REASON },
         });

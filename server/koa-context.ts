@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
-import type { Auth, Context, Services } from '../routers/context.ts';
+import type { Auth } from '../domain/context.ts';
+import type { Context } from '../routers/context.ts';
+import type { Services } from './services.ts';
 import {
   authenticateSession,
   createSession,

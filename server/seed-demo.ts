@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { findAuth } from '../domain/auth/find-auth.ts';
 import { Organization } from '../entities/Organization.ts';
-import type { Services } from '../routers/context.ts';
 import { createInProcessCaller } from './in-process.ts';
+import type { Services } from './services.ts';
 
 export const DEMO_EMAIL = 'demo@example.com';
 
@@ -18,13 +19,13 @@ export async function seedDemo(
   if ((await orm.em.fork().count(Organization)) > 0) return null;
   const password = process.env.DEMO_PASSWORD || randomBytes(9).toString('base64url');
   const operator = createInProcessCaller(orm, services);
-  const { organizationId, userId } = await operator.admin.createUser({
+  const { userId } = await operator.admin.createUser({
     organization: 'Demo Organization',
     email: DEMO_EMAIL,
     password,
     name: 'Demo User',
   });
-  const asDemoUser = createInProcessCaller(orm, services, { userId, organizationId, role: 'owner' });
-  await asDemoUser.decks.create({ name: 'Demo deck' });
+  const asDemoUser = createInProcessCaller(orm, services, await findAuth(orm.em.fork(), userId));
+  await asDemoUser.decks.createDeck({ name: 'Demo deck' });
   return { email: DEMO_EMAIL, password };
 }

@@ -1,15 +1,35 @@
-import type { Services } from '../routers/context.ts';
 import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
+import type { ContractAnalyzer } from './documents/contract-analyzer.ts';
 import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contract-analyzer.ts';
+import type { TextExtractor } from './documents/text-extractor.ts';
 import { createWorkerTextExtractor } from './documents/text-extractor.ts';
 import type { Logger } from './logger.ts';
+import type { Mailer } from './notifications/mailer.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from './speech/local-speech.ts';
+import type { SpeechEngine } from './speech/speech-engine.ts';
 import { VoiceCatalog } from './speech/voice-catalog.ts';
 import { createStorage } from './storage/create-storage.ts';
+import type { ObjectStorage } from './storage/object-storage.ts';
+
+/** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
+export interface Services {
+  config: AppConfig;
+  logger: Logger;
+  /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
+  mailer: Mailer | null;
+  storage: ObjectStorage;
+  /** Bytes of uploads held in memory by requests in flight (multipart routes reserve from it). */
+  uploadBudget: ByteBudget;
+  textExtractor: TextExtractor;
+  /** Offline placeholder detection, or an AI endpoint (CONTRACT_AI_URL) that falls back to it. */
+  contractAnalyzer: ContractAnalyzer;
+  speech: SpeechEngine;
+  voices: VoiceCatalog;
+}
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
 export function createServices(

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
-import type { UserRole } from '../entities/User.ts';
-import type { Auth } from '../routers/context.ts';
+import { AUTH_COLUMNS, type AuthRow, authFromRow } from '../domain/auth/find-auth.ts';
+import type { Auth } from '../domain/context.ts';
 
 /**
  * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
@@ -49,7 +49,7 @@ export async function createSession(
 }
 
 /**
- * Who the token signs in, in one statement: session → user (→ organization id), and the
+ * Who the token signs in, in one statement: session → user → organization, and the
  * sliding renewal when the last one is an hour old. The renewal's condition is re-checked
  * under the row lock, so concurrent requests renew a session once, not once each.
  */
@@ -59,25 +59,23 @@ export async function authenticateSession(
   maxAgeSeconds: number,
 ): Promise<{ auth: Auth; renewed: boolean } | null> {
   const hash = hashSessionToken(token);
-  const rows = await em
-    .getConnection()
-    .execute<{ user_id: string; organization_id: string; role: UserRole; renewed: boolean }[]>(
-      `with renewal as (
+  const rows = await em.getConnection().execute<(AuthRow & { renewed: boolean })[]>(
+    `with renewal as (
        update session
           set renewed_at = now(), expires_at = now() + make_interval(secs => ?)
         where token_hash = ? and expires_at > now()
           and renewed_at <= now() - make_interval(secs => ?)
        returning token_hash
      )
-     select u.id as user_id, u.organization_id, u.role, exists (select 1 from renewal) as renewed
-       from session s join app_user u on u.id = s.user_id
+     select ${AUTH_COLUMNS}, exists (select 1 from renewal) as renewed
+       from session s join app_user u on u.id = s.user_id join organization o on o.id = u.organization_id
       where s.token_hash = ? and s.expires_at > now()`,
-      [maxAgeSeconds, hash, SESSION_RENEW_AFTER_SECONDS, hash],
-    );
+    [maxAgeSeconds, hash, SESSION_RENEW_AFTER_SECONDS, hash],
+  );
   const row = rows[0];
   if (!row) return null;
   return {
-    auth: { userId: row.user_id, organizationId: row.organization_id, role: row.role },
+    auth: authFromRow(row),
     renewed: row.renewed,
   };
 }

@@ -85,7 +85,7 @@ describe('the same procedures through @trpc/client', () => {
     const trpc = createTRPCClient<AppRouter>({
       links: [httpLink({ url: `${t.url}/trpc`, headers: () => ({ cookie: user.cookieHeader }) })],
     });
-    const deck = await trpc.decks.create.mutate({ name: 'Typed deck' });
+    const deck = await trpc.decks.createDeck.mutate({ name: 'Typed deck' });
     const a = await trpc.slides.create.mutate({ deckId: deck.id, title: 'a' });
     const b = await trpc.slides.create.mutate({
       deckId: deck.id,

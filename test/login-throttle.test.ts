@@ -94,7 +94,7 @@ describe('login throttling', () => {
 
     const user = await t.signedInClient();
     const batch = (n: number) =>
-      user.request('POST', `/trpc/${Array(n).fill('decks.create').join(',')}?batch=1`, {
+      user.request('POST', `/trpc/${Array(n).fill('decks.createDeck').join(',')}?batch=1`, {
         json: Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), { name: `Deck ${i}` }])),
       });
     const tooMany = await batch(21);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAuth } from '../domain/auth/find-auth.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { actionConfig, productData, tier } from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
@@ -114,11 +115,11 @@ describe('JSON bodies are validated exactly as their schema says (no coercion)',
     expect(trpc.status, trpc.text).toBe(400);
     expect(trpc.body.error.data.issues).toContainEqual({ path: ['isActive'], message: expect.any(String) });
 
-    const caller = createInProcessCaller(t.app.database.orm, t.app.services, {
-      userId: user.userId,
-      organizationId: user.organizationId,
-      role: 'owner',
-    });
+    const caller = createInProcessCaller(
+      t.app.database.orm,
+      t.app.services,
+      await findAuth(t.app.database.orm.em.fork(), user.userId),
+    );
     await expect(
       caller.notifications.createSubscription({ ...subscription, isActive: 'false' as unknown as boolean }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });

@@ -95,7 +95,7 @@ describe('cross-site requests', () => {
       );
       expectProblem(await victim.request('DELETE', `/api/decks/${deck.id}`, { headers }), 403, 'FORBIDDEN');
       expectProblem(
-        await victim.request('POST', '/trpc/decks.create', { json: { name: 'x' }, headers }),
+        await victim.request('POST', '/trpc/decks.createDeck', { json: { name: 'x' }, headers }),
         403,
         'FORBIDDEN',
       );
@@ -133,7 +133,7 @@ describe('requests from the service itself, and without browser headers', () => 
     const upload = new FormData();
     upload.append('file', new Blob([new Uint8Array(png(2, 2))], { type: 'image/png' }), 'a.png');
     expect((await user.request('POST', '/api/images', { body: upload, headers: own })).status).toBe(201);
-    const trpc = await user.request('POST', '/trpc/decks.create', { json: { name: 'D' }, headers: own });
+    const trpc = await user.request('POST', '/trpc/decks.createDeck', { json: { name: 'D' }, headers: own });
     expect(trpc.status).toBe(200);
     expect((await user.get('/api/decks')).body.decks).toHaveLength(4);
   });
@@ -142,7 +142,7 @@ describe('requests from the service itself, and without browser headers', () => 
     const user = await t.signedInClient();
     expect((await user.post('/api/decks', { name: 'From curl' })).status).toBe(201);
     expect(
-      (await user.request('POST', '/trpc/decks.create', { json: { name: 'From a server' } })).status,
+      (await user.request('POST', '/trpc/decks.createDeck', { json: { name: 'From a server' } })).status,
     ).toBe(200);
     expect((await user.post('/api/auth/logout')).status).toBe(200);
   });
@@ -188,7 +188,7 @@ describe('/trpc bodies', () => {
       expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
       await expectStillSignedIn(victim);
     }
-    const plain = await victim.request('POST', '/trpc/decks.create', {
+    const plain = await victim.request('POST', '/trpc/decks.createDeck', {
       body: JSON.stringify({ name: 'x' }),
       headers: { 'content-type': 'text/plain' },
     });

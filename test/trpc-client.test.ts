@@ -39,7 +39,7 @@ describe('tRPC clients at /trpc', () => {
     const me = await trpc.auth.me.query({});
     expect(me.organization.name).toBe('Typed Org');
 
-    const deck = await trpc.decks.create.mutate({ name: 'From the typed client' });
+    const deck = await trpc.decks.createDeck.mutate({ name: 'From the typed client' });
     expect(deck.organizationId).toBe(user.organizationId);
     // The same deck, seen over REST.
     expect((await user.get(`/api/decks/${deck.id}`)).body).toEqual(deck);
@@ -56,9 +56,9 @@ describe('tRPC clients at /trpc', () => {
     const result = await trpc.auth.login.mutate({ email: 'typed@t.test', password: 'typed-password' });
     expect(result.user.email).toBe('typed@t.test');
     expect(jar.get('session')).toBeTruthy();
-    expect((await trpc.decks.list.query({})).decks).toEqual([]);
+    expect((await trpc.decks.listDecks.query({})).decks).toEqual([]);
 
-    const error = await trpc.decks.create.mutate({ name: '' }).catch((e: unknown) => e);
+    const error = await trpc.decks.createDeck.mutate({ name: '' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TRPCClientError);
     const data = (error as TRPCClientError<AppRouter>).data as any;
     expect(data.code).toBe('BAD_REQUEST');
@@ -70,7 +70,9 @@ describe('tRPC clients at /trpc', () => {
     const small = await startTestApp({ JSON_BODY_LIMIT_BYTES: '2048' });
     try {
       const user = await small.signedInClient();
-      const response = await user.request('POST', '/trpc/decks.create', { json: { name: 'x'.repeat(5000) } });
+      const response = await user.request('POST', '/trpc/decks.createDeck', {
+        json: { name: 'x'.repeat(5000) },
+      });
       expect(response.status).toBe(413);
       expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
       expect((await user.get('/api/decks')).body.decks).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findAuth } from '../domain/auth/find-auth.ts';
 import { createInProcessCaller } from '../server/in-process.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
@@ -262,7 +263,7 @@ describe('text the database cannot store is a 400 on its field, on every operati
 
 describe('the same over /trpc and in process', () => {
   it('/trpc refuses a lone surrogate in a body and NUL in a query input, with the field', async () => {
-    const mutation = await user.request('POST', '/trpc/decks.create', { json: { name: LONE_SURROGATE } });
+    const mutation = await user.request('POST', '/trpc/decks.createDeck', { json: { name: LONE_SURROGATE } });
     expect(mutation.status, mutation.text).toBe(400);
     expect(mutation.body.error.data.issues).toContainEqual({ path: ['name'], message: expect.any(String) });
     const input = encodeURIComponent(JSON.stringify({ aggregateId: NUL }));
@@ -276,13 +277,9 @@ describe('the same over /trpc and in process', () => {
 
   it('an in-process caller gets the same 400 (a field name included)', async () => {
     const before = await eventCount();
-    const caller = () =>
-      createInProcessCaller(t.app.database.orm, t.app.services, {
-        userId: user.userId,
-        organizationId: user.organizationId,
-        role: 'owner',
-      });
-    await expect(caller().decks.create({ name: LONE_SURROGATE })).rejects.toMatchObject({
+    const auth = await findAuth(t.app.database.orm.em.fork(), user.userId);
+    const caller = () => createInProcessCaller(t.app.database.orm, t.app.services, auth);
+    await expect(caller().decks.createDeck({ name: LONE_SURROGATE })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
     });
     await expect(

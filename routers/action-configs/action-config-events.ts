@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../context.ts';
-import type { EventType } from '../events/event-types.ts';
-import { recordEvent } from '../events/record-event.ts';
+import type { Auth } from '../../domain/context.ts';
+import type { EventType } from '../../domain/events/event-types.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import type { ActionConfigOutput } from './action-config.schema.ts';
 
 export function recordActionConfigEvent(
@@ -10,10 +10,7 @@ export function recordActionConfigEvent(
   eventType: EventType<'action_config'>,
   config: ActionConfigOutput,
 ) {
-  recordEvent(em, {
-    organizationId: auth.organizationId,
-    aggregateType: 'action_config',
-    eventType,
+  recordEvent(em, { organizationId: auth.organizationId }, eventType, {
     aggregateId: config.id,
     deckId: config.deckId,
     payload: config,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { ActionConfig } from '../../entities/ActionConfig.ts';
 import { newId } from '../../entities/ids.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
 import {
   actionConfigFields,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { ActionConfig } from '../../entities/ActionConfig.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
 import { actionConfigOutput, toActionConfigOutput } from './action-config.schema.ts';
 

@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { conflict } from '../../domain/errors.ts';
 import { newId } from '../../entities/ids.ts';
 import { Organization } from '../../entities/Organization.ts';
 import { USER_ROLES, User } from '../../entities/User.ts';
 import { hashPassword } from '../../server/passwords.ts';
 import { emailAddress } from '../auth/auth.schema.ts';
-import { conflict } from '../errors.ts';
 import { text } from '../shared.schema.ts';
 import { operatorProcedure } from '../trpc.ts';
 

@@ -1,13 +1,13 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { toCurrentUser } from '../../domain/auth/current-user.ts';
+import { findAuth } from '../../domain/auth/find-auth.ts';
+import { tooManyRequests, unauthorized, unavailable } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { User } from '../../entities/User.ts';
 import { DECOY_PASSWORD_HASH, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
-import { RetryLater, tooManyRequests } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { text } from '../shared.schema.ts';
 import { publicProcedure } from '../trpc.ts';
 import { currentUserOutput, emailAddress } from './auth.schema.ts';
-import { currentUser } from './current-user.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 
 export const loginInput = z.strictObject({
@@ -42,20 +42,13 @@ export const login = publicProcedure
       valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
     } catch (error) {
       if (!(error instanceof PasswordChecksBusy)) throw error;
-      throw new TRPCError({
-        code: 'SERVICE_UNAVAILABLE',
-        message: 'Too many sign-ins at once; try again in a moment',
-        cause: new RetryLater(1),
-      });
+      throw unavailable('Too many sign-ins at once; try again in a moment', 1);
     }
-    if (!user || !valid) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Wrong e-mail or password' });
+    if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
     await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
-    const output = await currentUser(ctx.em, user.id);
-    recordEvent(ctx.em, {
-      organizationId: output.organization.id,
-      aggregateType: 'user',
-      eventType: 'user.logged_in',
+    const output = toCurrentUser((await findAuth(ctx.em, user.id))!);
+    recordEvent(ctx.em, { organizationId: output.organization.id }, 'user.logged_in', {
       aggregateId: user.id,
       payload: { user: output.user },
     });

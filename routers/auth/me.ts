@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { toCurrentUser } from '../../domain/auth/current-user.ts';
 import { authedProcedure } from '../trpc.ts';
 import { currentUserOutput } from './auth.schema.ts';
-import { currentUser } from './current-user.ts';
 
 export const me = authedProcedure
   .meta({
@@ -14,4 +14,4 @@ export const me = authedProcedure
   })
   .input(z.object({}))
   .output(currentUserOutput)
-  .query(({ ctx }) => currentUser(ctx.em, ctx.auth.userId));
+  .query(({ ctx }) => toCurrentUser(ctx.auth));

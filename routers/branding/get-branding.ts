@@ -1,6 +1,6 @@
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { DeckBranding } from '../../entities/DeckBranding.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
 import { brandingResponse, toBrandingOutput } from './branding.schema.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { DeckBranding } from '../../entities/DeckBranding.ts';
-import { recordDeckEvent } from '../decks/deck-events.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { brandingInput, brandingResponse, normaliseBranding, toBrandingOutput } from './branding.schema.ts';
@@ -33,7 +33,11 @@ export const saveBranding = authedProcedure
         branding = em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
       }
       const output = toBrandingOutput(branding);
-      recordDeckEvent(em, ctx.auth, 'deck.branding_updated', deck.id, { branding: output });
+      recordEvent(em, ctx.auth, 'deck.branding_updated', {
+        aggregateId: deck.id,
+        deckId: deck.id,
+        payload: { branding: output },
+      });
       await em.flush();
       return { branding: output };
     });

@@ -1,6 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import { fileTypeFromBuffer } from 'file-type';
 import { z } from 'zod';
+import { badRequest } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { newId } from '../../entities/ids.ts';
 import {
   DocumentTooLarge,
@@ -9,8 +11,6 @@ import {
   ExtractorBusy,
   UnreadableDocument,
 } from '../../server/documents/text-extractor.ts';
-import { badRequest } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
 import { busy, bytesOf, uploadedFileInput } from '../uploaded-file.ts';
 
@@ -71,10 +71,7 @@ export const importContract = authedProcedure
     }
     const { variables, analyzer } = await ctx.services.contractAnalyzer.analyze(document);
     const id = newId();
-    recordEvent(ctx.em, {
-      organizationId: ctx.auth.organizationId,
-      aggregateType: 'contract',
-      eventType: 'contract.imported',
+    recordEvent(ctx.em, { organizationId: ctx.auth.organizationId }, 'contract.imported', {
       aggregateId: id,
       payload: { id, filename: input.file.name, fileType: type.mime, analyzer, detectedVariables: variables },
     });

@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { Deck } from '../../entities/Deck.ts';
-import { newId } from '../../entities/ids.ts';
+import { deckOutput } from '../../domain/decks/deck-output.ts';
+import * as decks from '../../domain/decks/decks.ts';
 import { authedProcedure } from '../trpc.ts';
-import { checkVoice } from '../voices/check-voice.ts';
-import { deckName, deckOutput, toDeckOutput, voiceId } from './deck.schema.ts';
-import { recordDeckEvent } from './deck-events.ts';
+import { deckName, voiceId } from './deck.schema.ts';
 
 export const createDeckInput = z.strictObject({
   name: deckName,
@@ -18,18 +16,4 @@ export const createDeck = authedProcedure
   })
   .input(createDeckInput)
   .output(deckOutput)
-  .mutation(async ({ ctx, input }) => {
-    await checkVoice(ctx.services, input.voiceId);
-    const deck = ctx.em.create(Deck, {
-      id: newId(),
-      organization: ctx.auth.organizationId,
-      name: input.name,
-      voiceId: input.voiceId ?? null,
-    });
-    // createdAt/updatedAt are set on flush; set them now so the event payload has them.
-    deck.createdAt = deck.updatedAt = new Date();
-    const output = toDeckOutput(deck);
-    recordDeckEvent(ctx.em, ctx.auth, 'deck.created', deck.id, output);
-    await ctx.em.flush();
-    return output;
-  });
+  .mutation(({ ctx, input }) => decks.createDeck(ctx, input));

@@ -5,10 +5,5 @@ import { getDeck } from './get-deck.ts';
 import { listDecks } from './list-decks.ts';
 import { updateDeck } from './update-deck.ts';
 
-export const decksRouter = router({
-  create: createDeck,
-  list: listDecks,
-  get: getDeck,
-  update: updateDeck,
-  delete: deleteDeck,
-});
+/** Router keys are the procedures' names (file, export and key agree): `decks.createDeck`. */
+export const decksRouter = router({ createDeck, listDecks, getDeck, updateDeck, deleteDeck });

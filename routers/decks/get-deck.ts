@@ -1,9 +1,10 @@
+import { deckOutput } from '../../domain/decks/deck-output.ts';
+import * as decks from '../../domain/decks/decks.ts';
 import { authedProcedure } from '../trpc.ts';
-import { deckIdInput, deckOutput, toDeckOutput } from './deck.schema.ts';
-import { findDeck } from './find-deck.ts';
+import { deckIdInput } from './deck.schema.ts';
 
 export const getDeck = authedProcedure
   .meta({ openapi: { method: 'GET', path: '/decks/{deckId}', tags: ['decks'], summary: 'Get a deck' } })
   .input(deckIdInput)
   .output(deckOutput)
-  .query(async ({ ctx, input }) => toDeckOutput(await findDeck(ctx.em, ctx.auth, input.deckId)));
+  .query(({ ctx, input }) => decks.getDeck(ctx, input.deckId));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Deck } from '../../entities/Deck.ts';
+import { deckOutput } from '../../domain/decks/deck-output.ts';
+import * as decks from '../../domain/decks/decks.ts';
 import { authedProcedure } from '../trpc.ts';
-import { deckOutput, toDeckOutput } from './deck.schema.ts';
 
 export const listDecks = authedProcedure
   .meta({
@@ -9,11 +9,4 @@ export const listDecks = authedProcedure
   })
   .input(z.object({}))
   .output(z.object({ decks: z.array(deckOutput) }))
-  .query(async ({ ctx }) => {
-    const decks = await ctx.em.find(
-      Deck,
-      { organization: ctx.auth.organizationId },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
-    return { decks: decks.map(toDeckOutput) };
-  });
+  .query(({ ctx }) => decks.listDecks(ctx));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { speakToObject } from '../voices/speak.ts';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../domain/context.ts';
+import { badRequest } from '../../domain/errors.ts';
+import type { EventType } from '../../domain/events/event-types.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import type { Deck } from '../../entities/Deck.ts';
 import { Slide } from '../../entities/Slide.ts';
-import type { Auth } from '../context.ts';
-import { badRequest } from '../errors.ts';
-import type { EventType } from '../events/event-types.ts';
-import { recordEvent } from '../events/record-event.ts';
 import type { FaqOutput } from './faq.schema.ts';
 
 /** The related slide must be a slide of the FAQ's own deck. */
@@ -26,10 +26,7 @@ export function recordFaqEvent(
   extra = {},
 ) {
   const { audioUrl: _url, ...payload } = faq;
-  recordEvent(em, {
-    organizationId: auth.organizationId,
-    aggregateType: 'faq',
-    eventType,
+  recordEvent(em, { organizationId: auth.organizationId }, eventType, {
     aggregateId: faq.id,
     deckId: faq.deckId,
     payload: { ...payload, ...extra },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AUDIO_STATUSES, type Faq } from '../../entities/Faq.ts';
-import type { Services } from '../context.ts';
+import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { Faq } from '../../entities/Faq.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
 import { faqOutput, toFaqOutput } from './faq.schema.ts';
 

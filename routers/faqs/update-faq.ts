@@ -1,11 +1,11 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { badRequest, notFound } from '../../domain/errors.ts';
+import { lockRow } from '../../domain/row-lock.ts';
 import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
-import { findDeck } from '../decks/find-deck.ts';
-import { badRequest, notFound } from '../errors.ts';
 import { objectKeyFor } from '../object-keys.ts';
-import { lockRow } from '../row-lock.ts';
 import { authedProcedure } from '../trpc.ts';
 import { speakToObject } from '../voices/speak.ts';
 import { audioWarning, faqFields, faqWithWarningOutput, toFaqOutput } from './faq.schema.ts';

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
 import { jobOutput, toJobOutput } from './job.schema.ts';
 

@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { badRequest, conflict } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { DeckIntro } from '../../entities/DeckIntro.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide } from '../../entities/Slide.ts';
-import { findDeck } from '../decks/find-deck.ts';
-import { badRequest, conflict } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { authedProcedure } from '../trpc.ts';
 import { jobOutput, toJobOutput } from './job.schema.ts';
 
@@ -54,10 +54,7 @@ export const startGeneration = authedProcedure
         updatedAt: now,
       });
       const output = toJobOutput(job);
-      recordEvent(em, {
-        organizationId: ctx.auth.organizationId,
-        aggregateType: 'generation_job',
-        eventType: 'generation_job.started',
+      recordEvent(em, { organizationId: ctx.auth.organizationId }, 'generation_job.started', {
         aggregateId: job.id,
         deckId: deck.id,
         payload: output,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { notFound } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
+import { lockRow } from '../../domain/row-lock.ts';
 import { Image } from '../../entities/Image.ts';
-import { notFound } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
-import { lockRow } from '../row-lock.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
@@ -23,10 +23,7 @@ export const deleteImage = authedProcedure
       const owned = await em.findOne(Image, { id: input.imageId, organization: ctx.auth.organizationId });
       const locked = owned && (await lockRow(em, Image, owned.id));
       if (!locked) throw notFound('Image', input.imageId);
-      recordEvent(em, {
-        organizationId: ctx.auth.organizationId,
-        aggregateType: 'image',
-        eventType: 'image.deleted',
+      recordEvent(em, { organizationId: ctx.auth.organizationId }, 'image.deleted', {
         aggregateId: locked.id,
         payload: { id: locked.id, filename: locked.filename, objectKey: locked.objectKey },
       });

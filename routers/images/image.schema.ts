@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Image } from '../../entities/Image.ts';
-import type { Services } from '../context.ts';
+import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
 
 export const imageOutput = z

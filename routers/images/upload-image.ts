@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
+import { badRequest } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { Image } from '../../entities/Image.ts';
 import { newId } from '../../entities/ids.ts';
-import { badRequest } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { bytesOf, uploadedFileInput } from '../uploaded-file.ts';
@@ -65,10 +65,7 @@ export const uploadImage = authedProcedure
       });
       const output = await toImageOutput(image, ctx.services);
       const { url: _url, ...payload } = output;
-      recordEvent(ctx.em, {
-        organizationId: ctx.auth.organizationId,
-        aggregateType: 'image',
-        eventType: 'image.uploaded',
+      recordEvent(ctx.em, { organizationId: ctx.auth.organizationId }, 'image.uploaded', {
         aggregateId: id,
         payload,
       });

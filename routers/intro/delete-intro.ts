@@ -1,5 +1,5 @@
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
-import { recordDeckEvent } from '../decks/deck-events.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findIntro } from './find-intro.ts';
@@ -21,7 +21,11 @@ export const deleteIntro = authedProcedure
     ctx.em.transactional(async (em) => {
       const intro = await findIntro(em, ctx.auth, input.deckId, { lock: true });
       const { audioUrl: _signed, ...stored } = await toIntroOutput(intro, ctx.services);
-      recordDeckEvent(em, ctx.auth, 'deck.intro_deleted', input.deckId, { intro: stored });
+      recordEvent(em, ctx.auth, 'deck.intro_deleted', {
+        aggregateId: input.deckId,
+        deckId: input.deckId,
+        payload: { intro: stored },
+      });
       em.remove(intro);
       await em.flush();
       return { success: true as const };

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TRPCError } from '@trpc/server';
+import type { Auth } from '../../domain/context.ts';
+import { findDeck } from '../../domain/decks/find-deck.ts';
 import { DeckIntro } from '../../entities/DeckIntro.ts';
-import type { Auth } from '../context.ts';
-import { findDeck } from '../decks/find-deck.ts';
 
 /** `lock` (inside a transaction): the deck's row is locked first, as saving the intro does. */
 export async function findIntro(

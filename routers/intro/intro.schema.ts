@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeckIntro } from '../../entities/DeckIntro.ts';
-import type { Services } from '../context.ts';
+import type { Services } from '../../server/services.ts';
 import { voiceId } from '../decks/deck.schema.ts';
 import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';

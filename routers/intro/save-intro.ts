@@ -1,8 +1,8 @@
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
+import { checkVoice } from '../../domain/voices/check-voice.ts';
 import { DeckIntro } from '../../entities/DeckIntro.ts';
-import { recordDeckEvent } from '../decks/deck-events.ts';
-import { findDeck } from '../decks/find-deck.ts';
 import { authedProcedure } from '../trpc.ts';
-import { checkVoice } from '../voices/check-voice.ts';
 import { introInput, introOutput, toIntroOutput } from './intro.schema.ts';
 
 export const saveIntro = authedProcedure
@@ -33,7 +33,11 @@ export const saveIntro = authedProcedure
       }
       const output = await toIntroOutput(intro, ctx.services);
       const { audioUrl: _signed, ...stored } = output;
-      recordDeckEvent(em, ctx.auth, 'deck.intro_saved', deck.id, { intro: stored });
+      recordEvent(em, ctx.auth, 'deck.intro_saved', {
+        aggregateId: deck.id,
+        deckId: deck.id,
+        payload: { intro: stored },
+      });
       await em.flush();
       return output;
     });

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
+import { conflict, notFound } from '../../domain/errors.ts';
 import { KbDocument } from '../../entities/KbDocument.ts';
-import { conflict, notFound } from '../errors.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findKbDocument } from './find-kb-document.ts';
 import { documentIdInput, kbDocumentOutput, toKbDocumentOutput } from './kb.schema.ts';

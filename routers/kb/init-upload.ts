@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { badRequest } from '../../domain/errors.ts';
 import { newId } from '../../entities/ids.ts';
 import { KbDocument } from '../../entities/KbDocument.ts';
-import { badRequest } from '../errors.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../context.ts';
-import type { EventType } from '../events/event-types.ts';
-import { recordEvent } from '../events/record-event.ts';
+import type { Auth } from '../../domain/context.ts';
+import type { EventType } from '../../domain/events/event-types.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import type { KbDocumentOutput } from './kb.schema.ts';
 
 export function recordKbEvent(
@@ -10,10 +10,7 @@ export function recordKbEvent(
   eventType: EventType<'kb_document'>,
   document: KbDocumentOutput,
 ) {
-  recordEvent(em, {
-    organizationId: auth.organizationId,
-    aggregateType: 'kb_document',
-    eventType,
+  recordEvent(em, { organizationId: auth.organizationId }, eventType, {
     aggregateId: document.id,
     payload: document,
   });

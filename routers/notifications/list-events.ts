@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { badRequest } from '../errors.ts';
+import { badRequest } from '../../domain/errors.ts';
 import { paginationInput, paginationOutput, text, timestamp } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventType } from '../events/event-types.ts';
-import { recordEvent } from '../events/record-event.ts';
+import type { EventType } from '../../domain/events/event-types.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import type { SubscriptionOutput } from './subscription.schema.ts';
 
 /** Subscription events carry the subscription without its secret. */
@@ -10,10 +10,7 @@ export function recordSubscriptionEvent(
   eventType: EventType<'notification_subscription'>,
   subscription: SubscriptionOutput,
 ) {
-  recordEvent(em, {
-    organizationId: auth.organizationId,
-    aggregateType: 'notification_subscription',
-    eventType,
+  recordEvent(em, { organizationId: auth.organizationId }, eventType, {
     aggregateId: subscription.id,
     deckId: subscription.deckId,
     payload: subscription,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Auth } from '../../domain/context.ts';
+import { badRequest } from '../../domain/errors.ts';
 import { Deck } from '../../entities/Deck.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
-import type { Auth, Services } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import type { Services } from '../../server/services.ts';
 import { channelConfigSchemas } from './subscription.schema.ts';
 import { webhookUrlProblem } from './webhook-address.ts';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../../domain/events/event-types.ts';
 import {
   CHANNELS,
   type Channel,
   type NotificationSubscription,
 } from '../../entities/NotificationSubscription.ts';
-import { EVENT_TYPES } from '../events/event-types.ts';
 import { text } from '../shared.schema.ts';
 
 export const subscriptionIdInput = z.object({ subscriptionId: z.uuid() });

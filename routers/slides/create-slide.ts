@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { badRequest, conflict } from '../../domain/errors.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide } from '../../entities/Slide.ts';
-import { findDeck } from '../decks/find-deck.ts';
-import { badRequest, conflict } from '../errors.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { productDataSchema } from './product-data.schema.ts';

@@ -1,6 +1,6 @@
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { notFound } from '../../domain/errors.ts';
 import { Slide } from '../../entities/Slide.ts';
-import { findDeck } from '../decks/find-deck.ts';
-import { notFound } from '../errors.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';

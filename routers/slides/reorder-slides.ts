@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { recordDeckEvent } from '../decks/deck-events.ts';
-import { findDeck } from '../decks/find-deck.ts';
-import { badRequest, type Issue } from '../errors.ts';
+import { findDeck } from '../../domain/decks/find-deck.ts';
+import { badRequest, type Issue } from '../../domain/errors.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
@@ -57,7 +57,11 @@ export const reorderSlides = authedProcedure
         // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
         [`{${input.slideIds.join(',')}}`, deck.id],
       );
-      recordDeckEvent(em, ctx.auth, 'deck.slides_reordered', deck.id, { slideIds: input.slideIds });
+      recordEvent(em, ctx.auth, 'deck.slides_reordered', {
+        aggregateId: deck.id,
+        deckId: deck.id,
+        payload: { slideIds: input.slideIds },
+      });
       await em.flush();
       return { success: true as const };
     }),

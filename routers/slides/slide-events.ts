@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../context.ts';
-import type { EventType } from '../events/event-types.ts';
-import { recordEvent } from '../events/record-event.ts';
+import type { Auth } from '../../domain/context.ts';
+import type { EventType } from '../../domain/events/event-types.ts';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import type { SlideOutput } from './slide.schema.ts';
 
 /** Records a slide event with the slide as the route returned it. */
@@ -11,10 +11,7 @@ export function recordSlideEvent(
   eventType: EventType<'slide'>,
   slide: SlideOutput,
 ) {
-  recordEvent(em, {
-    organizationId: auth.organizationId,
-    aggregateType: 'slide',
-    eventType,
+  recordEvent(em, { organizationId: auth.organizationId }, eventType, {
     aggregateId: slide.id,
     deckId: slide.deckId,
     payload: slide,

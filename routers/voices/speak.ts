@@ -1,4 +1,4 @@
-import type { Services } from '../context.ts';
+import type { Services } from '../../server/services.ts';
 
 export type SpokenAudio = { ok: true; audioKey: string } | { ok: false; reason: string };
 

@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Services } from '../../routers/context.ts';
+import type { Services } from '../services.ts';
 import { WorkLoop } from '../work-loop.ts';
 import {
   attemptDelivery,

@@ -1,10 +1,10 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { recordEvent } from '../../domain/events/record-event.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
-import type { Services } from '../../routers/context.ts';
-import { recordEvent } from '../../routers/events/record-event.ts';
 import { toJobOutput } from '../../routers/generation/job.schema.ts';
 import { objectKeyFor } from '../../routers/object-keys.ts';
 import { speakToObject } from '../../routers/voices/speak.ts';
+import type { Services } from '../services.ts';
 import { WorkLoop } from '../work-loop.ts';
 
 interface ClaimedJob {
@@ -109,14 +109,16 @@ async function finish(
     row.lockedUntil = null;
     row.completedAt = new Date();
     row.updatedAt = row.completedAt;
-    recordEvent(tx, {
-      organizationId: job.organizationId,
-      aggregateType: 'generation_job',
-      eventType: status === 'completed' ? 'generation_job.completed' : 'generation_job.failed',
-      aggregateId: job.id,
-      deckId: job.deckId,
-      payload: toJobOutput(row),
-    });
+    recordEvent(
+      tx,
+      { organizationId: job.organizationId },
+      status === 'completed' ? 'generation_job.completed' : 'generation_job.failed',
+      {
+        aggregateId: job.id,
+        deckId: job.deckId,
+        payload: toJobOutput(row),
+      },
+    );
   });
 }
 

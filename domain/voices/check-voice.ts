@@ -1,4 +1,4 @@
-import type { Services } from '../context.ts';
+import type { Services } from '../../server/services.ts';
 import { badRequest } from '../errors.ts';
 
 /**

@@ -1,4 +1,4 @@
-/** The event catalogue of `docs/api.md`: `<aggregate>.<past-tense verb>`. */
+/** The event catalogue of api.md: `<aggregate>.<past-tense verb>`. */
 export const EVENT_TYPES = {
   deck: [
     'deck.created',
@@ -31,3 +31,8 @@ export const EVENT_TYPES = {
 
 export type AggregateType = keyof typeof EVENT_TYPES;
 export type EventType<A extends AggregateType = AggregateType> = (typeof EVENT_TYPES)[A][number];
+
+/** The aggregate an event type belongs to: the part before the dot. */
+export function aggregateOf(eventType: EventType): AggregateType {
+  return eventType.slice(0, eventType.indexOf('.')) as AggregateType;
+}
