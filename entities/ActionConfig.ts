@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Deck } from './Deck.ts';
 
 export const ACTION_CONFIG_STATUSES = ['draft', 'published'] as const;
@@ -8,9 +9,9 @@ export type ActionConfigStatus = (typeof ACTION_CONFIG_STATUSES)[number];
 const ActionConfigSchema = defineEntity({
   name: 'ActionConfig',
   tableName: 'action_config',
+  extends: BaseEntity,
   indexes: [{ properties: ['deck', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
     deck: () => p.manyToOne(Deck).deleteRule('cascade'),
     actionType: p.string().length(100),
     templateMarkdown: p.text(),
@@ -19,9 +20,6 @@ const ActionConfigSchema = defineEntity({
     repName: p.string().length(200).nullable(),
     status: p.enum(ACTION_CONFIG_STATUSES).default('draft'),
     publishedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Deck } from './Deck.ts';
 import { Slide } from './Slide.ts';
 
@@ -9,9 +10,9 @@ export type AudioStatus = (typeof AUDIO_STATUSES)[number];
 const FaqSchema = defineEntity({
   name: 'Faq',
   tableName: 'faq',
+  extends: BaseEntity,
   indexes: [{ properties: ['deck', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
     deck: () => p.manyToOne(Deck).deleteRule('cascade'),
     userQuestion: p.text(),
     cannedAnswer: p.text(),
@@ -19,8 +20,6 @@ const FaqSchema = defineEntity({
     relatedSlide: () => p.manyToOne(Slide).nullable().deleteRule('set null').index(),
     audioKey: p.string().length(1024).nullable(),
     audioStatus: p.enum(AUDIO_STATUSES),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

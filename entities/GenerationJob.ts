@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Deck } from './Deck.ts';
 
 export const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
@@ -13,6 +14,7 @@ export type JobStatus = (typeof JOB_STATUSES)[number];
 const GenerationJobSchema = defineEntity({
   name: 'GenerationJob',
   tableName: 'generation_job',
+  extends: BaseEntity,
   indexes: [
     { properties: ['deck', 'createdAt'] },
     { properties: ['status', 'createdAt'] },
@@ -23,7 +25,6 @@ const GenerationJobSchema = defineEntity({
     },
   ],
   properties: {
-    id: p.uuid().primary(),
     deck: () => p.manyToOne(Deck).deleteRule('cascade'),
     status: p.enum(JOB_STATUSES).default('pending'),
     currentSlide: p.integer().default(0),
@@ -32,8 +33,6 @@ const GenerationJobSchema = defineEntity({
     lockedUntil: p.datetime().nullable(),
     startedAt: p.datetime().nullable(),
     completedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

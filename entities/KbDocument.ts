@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Organization } from './Organization.ts';
 
 export const KB_DOCUMENT_STATUSES = ['pending', 'uploaded'] as const;
@@ -11,9 +12,9 @@ export type KbDocumentStatus = (typeof KB_DOCUMENT_STATUSES)[number];
 const KbDocumentSchema = defineEntity({
   name: 'KbDocument',
   tableName: 'kb_document',
+  extends: BaseEntity,
   indexes: [{ properties: ['organization', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     filename: p.string().length(255),
     displayName: p.string().length(255).nullable(),
@@ -22,9 +23,6 @@ const KbDocumentSchema = defineEntity({
     storageKey: p.string().length(1024).unique(),
     status: p.enum(KB_DOCUMENT_STATUSES).default('pending'),
     uploadedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Event } from './Event.ts';
 import { NotificationSubscription } from './NotificationSubscription.ts';
 
@@ -13,6 +14,7 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 const NotificationDeliverySchema = defineEntity({
   name: 'NotificationDelivery',
   tableName: 'notification_delivery',
+  extends: BaseEntity,
   indexes: [
     { properties: ['subscription', 'createdAt'] },
     { properties: ['subscription', 'aggregateKey', 'eventOccurredAt'] },
@@ -20,7 +22,6 @@ const NotificationDeliverySchema = defineEntity({
   ],
   uniques: [{ properties: ['subscription', 'event'] }],
   properties: {
-    id: p.uuid().primary(),
     subscription: () => p.manyToOne(NotificationSubscription).deleteRule('cascade'),
     event: () => p.manyToOne(Event).deleteRule('cascade'),
     eventType: p.string().length(100),
@@ -33,9 +34,6 @@ const NotificationDeliverySchema = defineEntity({
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
     completedAt: p.datetime().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

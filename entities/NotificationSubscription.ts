@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Deck } from './Deck.ts';
 import { Organization } from './Organization.ts';
 
@@ -12,9 +13,9 @@ export type Channel = (typeof CHANNELS)[number];
 const NotificationSubscriptionSchema = defineEntity({
   name: 'NotificationSubscription',
   tableName: 'notification_subscription',
+  extends: BaseEntity,
   indexes: [{ properties: ['organization', 'createdAt'] }],
   properties: {
-    id: p.uuid().primary(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     name: p.string().length(200),
     eventType: p.string().length(120),
@@ -24,9 +25,6 @@ const NotificationSubscriptionSchema = defineEntity({
     deck: () => p.manyToOne(Deck).nullable().deleteRule('cascade').index(),
     secret: p.string().length(100).nullable().hidden(),
     isActive: p.boolean().default(true),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Deck } from './Deck.ts';
 
 export const SLIDE_TYPES = ['standard', 'product_pricing_v1'] as const;
@@ -12,13 +13,13 @@ export type SlideType = (typeof SLIDE_TYPES)[number];
 const SlideSchema = defineEntity({
   name: 'Slide',
   tableName: 'slide',
+  extends: BaseEntity,
   uniques: [
     { properties: ['deck', 'slideId'] },
     { properties: ['deck', 'orderIndex'], deferMode: 'deferred' },
   ],
   checks: [{ name: 'slide_order_index_check', expression: 'order_index >= 0' }],
   properties: {
-    id: p.uuid().primary(),
     deck: () => p.manyToOne(Deck).deleteRule('cascade'),
     slideId: p.string().length(50),
     title: p.text().nullable(),
@@ -30,9 +31,6 @@ const SlideSchema = defineEntity({
     orderIndex: p.integer(),
     slideType: p.enum(SLIDE_TYPES).default('standard'),
     productData: p.json<Record<string, unknown>>().nullable(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 

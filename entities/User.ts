@@ -1,4 +1,5 @@
 import { defineEntity, p } from '@mikro-orm/core';
+import { BaseEntity } from './base.ts';
 import { Organization } from './Organization.ts';
 
 export const USER_ROLES = ['owner', 'admin', 'member'] as const;
@@ -7,17 +8,14 @@ export type UserRole = (typeof USER_ROLES)[number];
 const UserSchema = defineEntity({
   name: 'User',
   tableName: 'app_user',
+  extends: BaseEntity,
   properties: {
-    id: p.uuid().primary(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade').index(),
     // Stored lower-cased; login is by e-mail alone, so it is unique across organizations.
     email: p.string().length(320).unique(),
     name: p.string().length(200),
     role: p.enum(USER_ROLES).default('member'),
     passwordHash: p.string().length(255).hidden(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    // Set by the procedures themselves, so the answer and its event carry the stored value.
-    updatedAt: p.datetime().onCreate(() => new Date()),
   },
 });
 
