@@ -17,17 +17,15 @@ import { appRouter } from '../routers/app-router.ts';
 import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
 import { createHttpServer } from './http-server.ts';
-import { createKbSweeper } from './kb-sweep.ts';
 import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
-import { createNotificationRunner } from './notifications/notification-runner.ts';
 import { requestLogging } from './request-logging.ts';
 import { loadSecrets } from './secrets.ts';
 import type { Services } from './services.ts';
 import { createServices } from './services.ts';
 import { deleteExpiredSessions } from './sessions.ts';
-import { createGenerationRunner } from './speech/generation-runner.ts';
 import { isLocalStorage } from './storage/create-storage.ts';
+import { createWorkers } from './workers.ts';
 
 export interface RunningApp {
   services: Services;
@@ -122,23 +120,13 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     await database.close();
     throw error;
   });
-  const notifications = createNotificationRunner(database.orm, services);
-  const generation = createGenerationRunner(database.orm, services);
-  if (config.notifications.enabled) notifications.start();
-  if (config.generation.enabled) generation.start();
-  const kbSweeper = createKbSweeper(database.orm, services);
-  kbSweeper.start();
+  const workers = createWorkers(database.orm, services);
+  for (const worker of workers) worker.start();
   // Commits that wrote events or queued jobs wake the workers at once.
-  database.orm.em.getEventManager().registerSubscriber({
-    afterFlush: () => {
-      notifications.nudge();
-      generation.nudge();
-    },
-    afterTransactionCommit: () => {
-      notifications.nudge();
-      generation.nudge();
-    },
-  });
+  const nudge = () => {
+    for (const worker of workers) worker.nudge?.();
+  };
+  database.orm.em.getEventManager().registerSubscriber({ afterFlush: nudge, afterTransactionCommit: nudge });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
@@ -156,9 +144,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         // finished by then are aborted and their leases released for another instance.
         await Promise.all([
           closeServer(server, inFlight, config.shutdownTimeoutMs),
-          notifications.stop(config.shutdownTimeoutMs),
-          generation.stop(config.shutdownTimeoutMs),
-          kbSweeper.stop(),
+          ...workers.map((worker) => worker.stop(config.shutdownTimeoutMs)),
         ]);
         services.mailer?.close();
         await database.close();
