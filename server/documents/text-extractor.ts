@@ -52,7 +52,11 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
   const workerUrl = new URL('./extract-worker.ts', import.meta.url);
   return {
     extractText(bytes) {
-      if (queue.size >= options.maxQueued) return Promise.reject(new ExtractorBusy());
+      // Busy only when every reader is at work and the waiting line is full: with
+      // DOCUMENT_QUEUE_MAX=0 a document still gets a free reader, it just never waits for one.
+      if (queue.pending >= options.concurrency && queue.size >= options.maxQueued) {
+        return Promise.reject(new ExtractorBusy());
+      }
       // Move the bytes to the worker rather than copy them, when they own their memory
       // (a small Buffer may be a slice of Node's shared pool, which must not be moved).
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
