@@ -10,6 +10,7 @@ export type DomainErrorKind =
   | 'not_found'
   | 'conflict'
   | 'payload_too_large'
+  | 'unsupported_media_type'
   | 'unprocessable'
   | 'too_many_requests'
   | 'unavailable';
@@ -70,8 +71,13 @@ export function conflict(message: string, cause?: unknown): DomainError {
   return new DomainError('conflict', message, { cause });
 }
 
-export function payloadTooLarge(message: string): DomainError {
-  return new DomainError('payload_too_large', message);
+export function payloadTooLarge(message: string, cause?: unknown): DomainError {
+  return new DomainError('payload_too_large', message, { cause });
+}
+
+/** A file that is not of a type the operation takes, judged by its content. */
+export function unsupportedMediaType(message: string): DomainError {
+  return new DomainError('unsupported_media_type', message);
 }
 
 export function unprocessable(message: string, cause?: unknown): DomainError {

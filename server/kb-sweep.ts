@@ -1,75 +1,18 @@
-import { LockMode, type MikroORM } from '@mikro-orm/postgresql';
-import { recordEvent } from '../domain/events/record-event.ts';
-import { KbDocument } from '../entities/KbDocument.ts';
-import { toKbDocumentOutput } from '../routers/kb/kb.schema.ts';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { sweepAbandonedKbUploads } from '../domain/kb/abandoned-uploads.ts';
 import type { Services } from './services.ts';
 
-/** Documents handled per transaction (their rows stay locked while their objects are deleted). */
-const BATCH = 50;
-
-/** Why the sweep deleted a document, in its `kb_document.deleted` event's payload. */
-export const ABANDONED_UPLOAD_REASON = 'upload_expired';
-
 /**
- * Removes knowledge-base documents whose upload was never completed: `pending` for longer than
- * KB_PENDING_TTL_HOURS (and than their upload address stays valid, so no PUT can still arrive),
- * their objects first, then their rows, each with a `kb_document.deleted` event. Rows are
- * claimed with `for update skip locked`, so instances sweeping at once never take the same
- * document; an object that cannot be deleted now keeps its row for the next sweep.
- * Returns how many documents were removed.
+ * Runs the sweep of abandoned knowledge-base uploads (domain/kb/abandoned-uploads.ts) now and
+ * then every KB_SWEEP_INTERVAL_MS, on every instance.
  */
-export async function sweepAbandonedKbUploads(orm: MikroORM, services: Services): Promise<number> {
-  const { config, storage, logger } = services;
-  const ageSeconds = Math.max(
-    config.uploads.kbPendingTtlHours * 3600,
-    config.storage.uploadUrlExpiresSeconds,
-  );
-  const cutoff = new Date(Date.now() - ageSeconds * 1000);
-  let removed = 0;
-  for (;;) {
-    const round = await orm.em.fork().transactional(async (em) => {
-      const documents = await em.find(
-        KbDocument,
-        { status: 'pending', createdAt: { $lt: cutoff } },
-        {
-          orderBy: { createdAt: 'asc', id: 'asc' },
-          limit: BATCH,
-          lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE,
-        },
-      );
-      let deleted = 0;
-      for (const document of documents) {
-        try {
-          await storage.delete(document.storageKey);
-        } catch (error) {
-          logger.warn(
-            { err: error, documentId: document.id },
-            'abandoned upload kept: its object could not be deleted',
-          );
-          continue;
-        }
-        recordEvent(em, { organizationId: document.organization.id }, 'kb_document.deleted', {
-          aggregateId: document.id,
-          payload: { ...toKbDocumentOutput(document), reason: ABANDONED_UPLOAD_REASON },
-        });
-        em.remove(document);
-        deleted += 1;
-      }
-      return { claimed: documents.length, deleted };
-    });
-    removed += round.deleted;
-    if (round.claimed < BATCH || round.deleted === 0) return removed;
-  }
-}
-
-/** Runs the sweep now and then every KB_SWEEP_INTERVAL_MS, on every instance. */
 export function createKbSweeper(orm: MikroORM, services: Services) {
   const { logger } = services;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> | undefined;
   let stopped = true;
   const run = () => {
-    round = sweepAbandonedKbUploads(orm, services).then(
+    round = sweepAbandonedKbUploads(orm.em, services).then(
       (removed) => {
         if (removed > 0) logger.info({ removed }, 'removed knowledge-base uploads that were never completed');
       },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sweepAbandonedKbUploads } from '../server/kb-sweep.ts';
+import { sweepAbandonedKbUploads } from '../domain/kb/abandoned-uploads.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
@@ -76,7 +76,7 @@ describe('sweep of knowledge-base uploads never completed', () => {
     await age(t, youngPending.documentId, 23);
     expect(await t.app.services.storage.head(putNotCompleted.storageKey)).not.toBeNull();
 
-    expect(await sweepAbandonedKbUploads(t.app.database.orm, t.app.services)).toBe(2);
+    expect(await sweepAbandonedKbUploads(t.app.database.orm.em, t.app.services)).toBe(2);
 
     const listed = await listedIds(user);
     expect(listed).not.toContain(putNotCompleted.documentId);
@@ -99,7 +99,7 @@ describe('sweep of knowledge-base uploads never completed', () => {
       reason: 'upload_expired',
     });
     // A second sweep finds nothing more to do.
-    expect(await sweepAbandonedKbUploads(t.app.database.orm, t.app.services)).toBe(0);
+    expect(await sweepAbandonedKbUploads(t.app.database.orm.em, t.app.services)).toBe(0);
   });
 
   it('takes the age from KB_PENDING_TTL_HOURS, and never less than the upload address stays valid', async () => {
@@ -110,7 +110,7 @@ describe('sweep of knowledge-base uploads never completed', () => {
       const oneHour = await startUpload(client);
       await age(short, threeHours.documentId, 3);
       await age(short, oneHour.documentId, 1);
-      expect(await sweepAbandonedKbUploads(short.app.database.orm, short.app.services)).toBe(1);
+      expect(await sweepAbandonedKbUploads(short.app.database.orm.em, short.app.services)).toBe(1);
       expect(await listedIds(client)).toEqual([oneHour.documentId]);
     } finally {
       await short.close();
@@ -128,7 +128,7 @@ describe('sweep of knowledge-base uploads never completed', () => {
       const sixHours = await startUpload(client);
       await age(lasting, twoHours.documentId, 2);
       await age(lasting, sixHours.documentId, 6);
-      expect(await sweepAbandonedKbUploads(lasting.app.database.orm, lasting.app.services)).toBe(1);
+      expect(await sweepAbandonedKbUploads(lasting.app.database.orm.em, lasting.app.services)).toBe(1);
       expect(await listedIds(client)).toEqual([twoHours.documentId]);
     } finally {
       await lasting.close();
@@ -155,7 +155,9 @@ describe('sweep of knowledge-base uploads never completed', () => {
       );
 
       const counts = await Promise.all(
-        [t, second, t, second].map((app) => sweepAbandonedKbUploads(app.app.database.orm, app.app.services)),
+        [t, second, t, second].map((app) =>
+          sweepAbandonedKbUploads(app.app.database.orm.em, app.app.services),
+        ),
       );
       expect(counts.reduce((sum, n) => sum + n, 0)).toBe(60);
 

@@ -213,7 +213,7 @@ describe('nesting', () => {
     expect(rest.detail).toMatch(/nested/);
     const trpc = await send(
       'POST',
-      '/trpc/actionConfigs.create',
+      '/trpc/actionConfigs.createActionConfig',
       `{${fields},"deckId":"${deckId}","requirementsJson":${nested}}`,
     );
     expect(trpc.status, trpc.text).toBe(400);

@@ -283,7 +283,7 @@ describe('the same over /trpc and in process', () => {
       code: 'BAD_REQUEST',
     });
     await expect(
-      caller().actionConfigs.create({
+      caller().actionConfigs.createActionConfig({
         ...fixtures.actionConfig,
         deckId: ids.deckId!,
         requirementsJson: { [`key${LONE_SURROGATE}`]: 1 },

@@ -5,10 +5,11 @@ import { getActionConfig } from './get-action-config.ts';
 import { listActionConfigs } from './list-action-configs.ts';
 import { updateActionConfig } from './update-action-config.ts';
 
+/** Router keys are the procedures' names: `actionConfigs.createActionConfig`. */
 export const actionConfigsRouter = router({
-  create: createActionConfig,
-  list: listActionConfigs,
-  get: getActionConfig,
-  update: updateActionConfig,
-  delete: deleteActionConfig,
+  createActionConfig,
+  listActionConfigs,
+  getActionConfig,
+  updateActionConfig,
+  deleteActionConfig,
 });

@@ -1,8 +1,7 @@
+import * as actionConfigs from '../../domain/action-configs/action-configs.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { actionConfigIdInput, toActionConfigOutput } from './action-config.schema.ts';
-import { recordActionConfigEvent } from './action-config-events.ts';
-import { findActionConfig } from './find-action-config.ts';
+import { actionConfigIdInput } from './action-config.schema.ts';
 
 export const deleteActionConfig = authedProcedure
   .meta({
@@ -15,13 +14,4 @@ export const deleteActionConfig = authedProcedure
   })
   .input(actionConfigIdInput)
   .output(successOutput)
-  .mutation(async ({ ctx, input }) =>
-    // Locked: of two concurrent deletes one answers 404, and one event is written.
-    ctx.em.transactional(async (em) => {
-      const config = await findActionConfig(em, ctx.auth, input.actionConfigId, { lock: true });
-      recordActionConfigEvent(em, ctx.auth, 'action_config.deleted', toActionConfigOutput(config));
-      em.remove(config);
-      await em.flush();
-      return { success: true as const };
-    }),
-  );
+  .mutation(({ ctx, input }) => actionConfigs.deleteActionConfig(ctx, input.actionConfigId));

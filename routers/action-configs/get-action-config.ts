@@ -1,6 +1,7 @@
+import { actionConfigOutput } from '../../domain/action-configs/action-config-output.ts';
+import * as actionConfigs from '../../domain/action-configs/action-configs.ts';
 import { authedProcedure } from '../trpc.ts';
-import { actionConfigIdInput, actionConfigOutput, toActionConfigOutput } from './action-config.schema.ts';
-import { findActionConfig } from './find-action-config.ts';
+import { actionConfigIdInput } from './action-config.schema.ts';
 
 export const getActionConfig = authedProcedure
   .meta({
@@ -13,6 +14,4 @@ export const getActionConfig = authedProcedure
   })
   .input(actionConfigIdInput)
   .output(actionConfigOutput)
-  .query(async ({ ctx, input }) =>
-    toActionConfigOutput(await findActionConfig(ctx.em, ctx.auth, input.actionConfigId)),
-  );
+  .query(({ ctx, input }) => actionConfigs.getActionConfig(ctx, input.actionConfigId));

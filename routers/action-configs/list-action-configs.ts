@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { ActionConfig } from '../../entities/ActionConfig.ts';
+import { actionConfigOutput } from '../../domain/action-configs/action-config-output.ts';
+import * as actionConfigs from '../../domain/action-configs/action-configs.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { actionConfigOutput, toActionConfigOutput } from './action-config.schema.ts';
 
 export const listActionConfigs = authedProcedure
   .meta({
@@ -16,8 +15,4 @@ export const listActionConfigs = authedProcedure
   })
   .input(deckIdInput)
   .output(z.object({ actionConfigs: z.array(actionConfigOutput) }))
-  .query(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const configs = await ctx.em.find(ActionConfig, { deck }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return { actionConfigs: configs.map(toActionConfigOutput) };
-  });
+  .query(({ ctx, input }) => actionConfigs.listActionConfigs(ctx, input.deckId));

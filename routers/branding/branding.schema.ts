@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeckBranding } from '../../entities/DeckBranding.ts';
-import { objectKey } from '../object-keys.ts';
+import { objectKey } from '../object-key.schema.ts';
 import { text } from '../shared.schema.ts';
 
 const hexColor = z

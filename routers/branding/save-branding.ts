@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { findDeck } from '../../domain/decks/find-deck.ts';
 import { recordEvent } from '../../domain/events/record-event.ts';
+import { checkOwnObjectKeys } from '../../domain/object-keys.ts';
 import { DeckBranding } from '../../entities/DeckBranding.ts';
-import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { brandingInput, brandingResponse, normaliseBranding, toBrandingOutput } from './branding.schema.ts';
 

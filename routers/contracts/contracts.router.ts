@@ -1,4 +1,5 @@
 import { router } from '../trpc.ts';
 import { importContract } from './import-contract.ts';
 
-export const contractsRouter = router({ import: importContract });
+/** Router keys are the procedures' names: `contracts.importContract`. */
+export const contractsRouter = router({ importContract });

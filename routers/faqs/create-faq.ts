@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { findDeck } from '../../domain/decks/find-deck.ts';
+import { objectKeyFor } from '../../domain/object-keys.ts';
 import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
-import { objectKeyFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { speakToObject } from '../voices/speak.ts';
 import { audioWarning, faqFields, faqWithWarningOutput, toFaqOutput } from './faq.schema.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { downloadUrlFor } from '../../domain/object-keys.ts';
 import { AUDIO_STATUSES, type Faq } from '../../entities/Faq.ts';
 import type { Services } from '../../server/services.ts';
-import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 
 export const faqFields = {

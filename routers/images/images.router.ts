@@ -3,4 +3,5 @@ import { deleteImage } from './delete-image.ts';
 import { listImages } from './list-images.ts';
 import { uploadImage } from './upload-image.ts';
 
-export const imagesRouter = router({ upload: uploadImage, list: listImages, delete: deleteImage });
+/** Router keys are the procedures' names: `images.uploadImage`. */
+export const imagesRouter = router({ uploadImage, listImages, deleteImage });

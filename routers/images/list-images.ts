@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Image } from '../../entities/Image.ts';
+import { imageOutput } from '../../domain/images/image-output.ts';
+import * as images from '../../domain/images/images.ts';
 import { authedProcedure } from '../trpc.ts';
-import { imageOutput, toImageOutput } from './image.schema.ts';
 
 export const listImages = authedProcedure
   .meta({
@@ -14,13 +14,4 @@ export const listImages = authedProcedure
   })
   .input(z.object({}))
   .output(z.object({ images: z.array(imageOutput) }))
-  .query(async ({ ctx }) => {
-    const images = await ctx.em.find(
-      Image,
-      { organization: ctx.auth.organizationId },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
-    return {
-      images: await Promise.all(images.map((image) => toImageOutput(image, ctx.services))),
-    };
-  });
+  .query(({ ctx }) => images.listImages(ctx));

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { downloadUrlFor } from '../../domain/object-keys.ts';
 import type { DeckIntro } from '../../entities/DeckIntro.ts';
 import type { Services } from '../../server/services.ts';
 import { voiceId } from '../decks/deck.schema.ts';
-import { downloadUrlFor } from '../object-keys.ts';
 import { text } from '../shared.schema.ts';
 
 export const introInput = z.strictObject({

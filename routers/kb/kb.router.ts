@@ -4,9 +4,5 @@ import { deleteDocument } from './delete-document.ts';
 import { initUpload } from './init-upload.ts';
 import { listDocuments } from './list-documents.ts';
 
-export const kbRouter = router({
-  initUpload,
-  completeUpload,
-  list: listDocuments,
-  delete: deleteDocument,
-});
+/** Router keys are the procedures' names: `kb.initUpload`. */
+export const kbRouter = router({ initUpload, completeUpload, listDocuments, deleteDocument });

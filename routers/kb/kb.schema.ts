@@ -1,36 +1,18 @@
 import { z } from 'zod';
-import { KB_DOCUMENT_STATUSES, type KbDocument } from '../../entities/KbDocument.ts';
+import { text } from '../shared.schema.ts';
 
 export const documentIdInput = z.object({ documentId: z.uuid() });
 
-export const kbDocumentOutput = z
-  .object({
-    id: z.uuid(),
-    filename: z.string(),
-    displayName: z.string().nullable(),
-    contentType: z.string(),
-    sizeBytes: z.int(),
-    storageKey: z.string(),
-    status: z.enum(KB_DOCUMENT_STATUSES),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-    uploadedAt: z.iso.datetime().nullable(),
-  })
-  .meta({ id: 'KbDocument' });
-
-export type KbDocumentOutput = z.infer<typeof kbDocumentOutput>;
-
-export function toKbDocumentOutput(document: KbDocument): KbDocumentOutput {
-  return {
-    id: document.id,
-    filename: document.filename,
-    displayName: document.displayName ?? null,
-    contentType: document.contentType,
-    sizeBytes: document.sizeBytes,
-    storageKey: document.storageKey,
-    status: document.status,
-    createdAt: document.createdAt.toISOString(),
-    updatedAt: document.updatedAt.toISOString(),
-    uploadedAt: document.uploadedAt?.toISOString() ?? null,
-  };
-}
+export const initUploadInput = z.strictObject({
+  filename: text().trim().min(1).max(255),
+  contentType: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(
+      /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/,
+      'must be a media type such as application/pdf',
+    ),
+  sizeBytes: z.int().min(1, 'must be at least 1 byte'),
+  displayName: text().trim().min(1).max(255).optional(),
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { KbDocument } from '../../entities/KbDocument.ts';
+import * as kb from '../../domain/kb/kb.ts';
+import { kbDocumentOutput } from '../../domain/kb/kb-document-output.ts';
 import { authedProcedure } from '../trpc.ts';
-import { kbDocumentOutput, toKbDocumentOutput } from './kb.schema.ts';
 
 export const listDocuments = authedProcedure
   .meta({
@@ -14,11 +14,4 @@ export const listDocuments = authedProcedure
   })
   .input(z.object({}))
   .output(z.object({ documents: z.array(kbDocumentOutput) }))
-  .query(async ({ ctx }) => {
-    const documents = await ctx.em.find(
-      KbDocument,
-      { organization: ctx.auth.organizationId },
-      { orderBy: { createdAt: 'desc', id: 'desc' } },
-    );
-    return { documents: documents.map(toKbDocumentOutput) };
-  });
+  .query(({ ctx }) => kb.listDocuments(ctx));

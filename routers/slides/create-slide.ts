@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { findDeck } from '../../domain/decks/find-deck.ts';
 import { badRequest, conflict } from '../../domain/errors.ts';
+import { checkOwnObjectKeys } from '../../domain/object-keys.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide } from '../../entities/Slide.ts';
-import { checkOwnObjectKeys } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { productDataSchema } from './product-data.schema.ts';
 import {

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
-import { downloadUrlFor } from '../object-keys.ts';
+import { downloadUrlFor } from '../../domain/object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';
 import { slideIdParam } from './slide.schema.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SLIDE_TYPES, type Slide } from '../../entities/Slide.ts';
-import { objectKey } from '../object-keys.ts';
+import { objectKey } from '../object-key.schema.ts';
 import { text } from '../shared.schema.ts';
 import { productDataSchema } from './product-data.schema.ts';
 

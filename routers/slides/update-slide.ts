@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { badRequest } from '../../domain/errors.ts';
-import { checkOwnObjectKeys } from '../object-keys.ts';
+import { checkOwnObjectKeys } from '../../domain/object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
 import { findSlide } from './find-slide.ts';
 import { optionalSlideFields, slideFields, slideOutput, toSlideOutput } from './slide.schema.ts';

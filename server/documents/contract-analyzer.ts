@@ -1,5 +1,5 @@
-import { toSnakeCase } from '../../routers/contracts/detect-placeholders.ts';
 import type { Logger } from '../logger.ts';
+import { toSnakeCase } from './detect-placeholders.ts';
 import type { ExtractedText } from './text-extractor.ts';
 
 /** Finds the variables of a contract's text, for turning it into a template. */

@@ -2,7 +2,7 @@
 // take long enough to stall every other request if they ran on the main event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
-import { detectPlaceholders } from '../../routers/contracts/detect-placeholders.ts';
+import { detectPlaceholders } from './detect-placeholders.ts';
 import type { ExtractionFailure } from './text-extractor.ts';
 
 const { bytes, maxTextChars, maxExpandedBytes } = workerData as {

@@ -1,5 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
+import {
+  DocumentTooLarge,
+  DocumentTooSlow,
+  ExtractorBusy,
+  UnreadableDocument,
+} from '../../domain/contracts/document-failures.ts';
 
 /** A document's plain text, and the placeholders that text names (both found off the event loop). */
 export interface ExtractedText {
@@ -9,45 +15,16 @@ export interface ExtractedText {
 
 /** Plain text out of a PDF or DOCX. */
 export interface TextExtractor {
-  /** Takes ownership of `bytes`: they may be moved to another thread (left empty here). */
+  /**
+   * Takes ownership of `bytes`: they may be moved to another thread (left empty here).
+   * Rejects with one of the failures of `domain/contracts/document-failures.ts`.
+   */
   extractText(bytes: Buffer): Promise<ExtractedText>;
 }
 
 export interface ExtractionFailure {
   kind: 'unreadable' | 'too-large';
   reason: string;
-}
-
-/** Damaged, encrypted or not a document at all. */
-export class UnreadableDocument extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'UnreadableDocument';
-  }
-}
-
-/** Bigger inside than the limits: text, expanded size, XML elements or the worker's memory. */
-export class DocumentTooLarge extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'DocumentTooLarge';
-  }
-}
-
-/** Reading it took longer than the time limit. */
-export class DocumentTooSlow extends Error {
-  constructor(reason: string) {
-    super(reason);
-    this.name = 'DocumentTooSlow';
-  }
-}
-
-/** Every reader is busy and the waiting line is full: try again later. */
-export class ExtractorBusy extends Error {
-  constructor() {
-    super('every document reader is busy');
-    this.name = 'ExtractorBusy';
-  }
 }
 
 export interface WorkerTextExtractorOptions {
@@ -75,7 +52,11 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
   const workerUrl = new URL('./extract-worker.ts', import.meta.url);
   return {
     extractText(bytes) {
-      if (queue.size >= options.maxQueued) return Promise.reject(new ExtractorBusy());
+      // Busy only when every reader is at work and the waiting line is full: with
+      // DOCUMENT_QUEUE_MAX=0 a document still gets a free reader, it just never waits for one.
+      if (queue.pending >= options.concurrency && queue.size >= options.maxQueued) {
+        return Promise.reject(new ExtractorBusy());
+      }
       // Move the bytes to the worker rather than copy them, when they own their memory
       // (a small Buffer may be a slice of Node's shared pool, which must not be moved).
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;

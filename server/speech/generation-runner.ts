@@ -1,8 +1,8 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../domain/events/record-event.ts';
+import { objectKeyFor } from '../../domain/object-keys.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import { toJobOutput } from '../../routers/generation/job.schema.ts';
-import { objectKeyFor } from '../../routers/object-keys.ts';
 import { speakToObject } from '../../routers/voices/speak.ts';
 import type { Services } from '../services.ts';
 import { WorkLoop } from '../work-loop.ts';

@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { type DomainError, unavailable } from '../domain/errors.ts';
+// An uploaded file as the domain takes it: the REST multipart route builds one over the bytes
+// it read, and the upload operations read them back without a copy.
 
 /**
  * A `File` over bytes already in memory. Node's `File` copies what it is built from, and
@@ -53,15 +53,3 @@ export async function bytesOf(file: File): Promise<Buffer> {
 export function isStorableName(name: string): boolean {
   return !name.includes('\u0000') && name.isWellFormed();
 }
-
-/** 503 with `Retry-After`: the service is at a bound it keeps to stay up, not broken. */
-export function busy(message: string, retryAfterSeconds: number): DomainError {
-  return unavailable(message, retryAfterSeconds);
-}
-
-/** The input of a multipart upload procedure: one part `file`, whose name can be stored. */
-export const uploadedFileInput = z.object({
-  file: z.file().refine((file) => isStorableName(file.name), {
-    message: 'the file name must not contain the NUL character or an unpaired UTF-16 surrogate',
-  }),
-});

@@ -3,6 +3,7 @@ import type { Image } from '../../entities/Image.ts';
 import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
 
+/** An image as every route answers it (its event carries it without `url`). */
 export const imageOutput = z
   .object({
     id: z.uuid(),

@@ -1,16 +1,14 @@
-import type { Auth } from '../domain/context.ts';
-import { badRequest, type Issue } from '../domain/errors.ts';
 import type { Services } from '../server/services.ts';
 import { isSafeKey, type ObjectStorage } from '../server/storage/object-storage.ts';
-import { text } from './shared.schema.ts';
+import type { Auth } from './context.ts';
+import { badRequest, type Issue } from './errors.ts';
 
-/** An object-storage key as it appears in requests: `org/<organizationId>/…`. */
-export const objectKey = text()
-  .trim()
-  .min(1)
-  .max(1024)
-  .regex(/^org\/[0-9a-f-]{36}\/[^\s]+$/, 'must be an object key of the form org/<organizationId>/…')
-  .meta({ description: 'Object-storage key of one of the organization’s objects (org/<organizationId>/…)' });
+/*
+ * Helpers for object-storage keys, shared by every resource that stores files (images,
+ * knowledge base, narration audio, branding, slides): where an object lives, and whether a
+ * key a caller names is one of theirs. The request-side schema of a key is in
+ * routers/object-key.schema.ts.
+ */
 
 /**
  * Object keys in a request must name existing objects of the caller's own organization:

@@ -1,0 +1,78 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { newId } from '../../entities/ids.ts';
+import type { ExtractedText } from '../../server/documents/text-extractor.ts';
+import type { DomainContext } from '../context.ts';
+import { badRequest, payloadTooLarge, unavailable, unprocessable, unsupportedMediaType } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { bytesOf } from '../uploaded-file.ts';
+import type { ImportContractOutput } from './contract-output.ts';
+import { DocumentTooLarge, DocumentTooSlow, ExtractorBusy, UnreadableDocument } from './document-failures.ts';
+
+const CONTRACT_TYPES = new Set([
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+]);
+
+/** How long a client turned away by busy document readers is asked to wait. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * PDF or DOCX (judged by the bytes: a ZIP named .pdf is not a PDF) → its text (the text
+ * extractor, off the event loop) → the variables a template of it needs (the configured
+ * analyzer). Writes `contract.imported`; nothing is stored but the event.
+ */
+export async function importContract(
+  { em, services, auth }: DomainContext,
+  file: File,
+): Promise<ImportContractOutput> {
+  const limit = services.config.uploads.contractMaxBytes;
+  if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${limit} bytes`);
+  const bytes = await bytesOf(file);
+  const type = await fileTypeFromBuffer(bytes);
+  if (!type || !CONTRACT_TYPES.has(type.mime)) {
+    throw unsupportedMediaType(
+      'Only PDF and DOCX contracts are accepted (judged by the content, not the name)',
+    );
+  }
+  let document: ExtractedText;
+  try {
+    document = await services.textExtractor.extractText(bytes);
+  } catch (error) {
+    throw contractProblem(error, services.config.documents);
+  }
+  if (!document.text.trim()) {
+    throw badRequest('The contract has no text to read (a scanned image?)', [
+      { path: ['file'], message: 'no text' },
+    ]);
+  }
+  const { variables, analyzer } = await services.contractAnalyzer.analyze(document);
+  const id = newId();
+  recordEvent(em, auth, 'contract.imported', {
+    aggregateId: id,
+    payload: { id, filename: file.name, fileType: type.mime, analyzer, detectedVariables: variables },
+  });
+  await em.flush();
+  return { detectedVariables: variables };
+}
+
+/** The answer for a contract that could not be read: why, and whether trying again can help. */
+function contractProblem(error: unknown, limits: { timeoutMs: number }): unknown {
+  if (error instanceof ExtractorBusy) {
+    return unavailable('Every contract reader is busy; try again shortly', BUSY_RETRY_AFTER_SECONDS);
+  }
+  if (error instanceof DocumentTooLarge) {
+    return payloadTooLarge(`The contract is too large to analyse: ${error.message}`, error);
+  }
+  if (error instanceof DocumentTooSlow) {
+    return unprocessable(
+      `The contract could not be analysed within ${Math.round(limits.timeoutMs / 1000)} s: it is too complex to read`,
+      error,
+    );
+  }
+  if (error instanceof UnreadableDocument) {
+    return badRequest('The contract could not be read: it may be damaged or encrypted', [
+      { path: ['file'], message: 'unreadable document' },
+    ]);
+  }
+  return error;
+}
