@@ -7,7 +7,7 @@ export interface StoredObject {
 
 /**
  * Where files live. Keys are `org/<organizationId>/…`; callers never sign outside their
- * organization's namespace (see `routers/object-keys.ts`). Two drivers: local disk (the
+ * organization's namespace (see `domain/storage/object-keys.ts`). Two drivers: local disk (the
  * service answers its own signed addresses) and S3 (AWS or S3-compatible).
  */
 export interface ObjectStorage {

@@ -1,0 +1,60 @@
+import type { Services } from '../../server/services.ts';
+import { isSafeKey, type ObjectStorage } from '../../server/storage/object-storage.ts';
+import type { Auth } from '../context.ts';
+import { badRequest, type Issue } from '../errors.ts';
+
+/**
+ * Object keys in a request must name existing objects of the caller's own organization:
+ * a key outside its namespace, or one with no object behind it, is a 400 on that field
+ * (the same answer for both, so other organizations' keys reveal nothing).
+ */
+export async function checkOwnObjectKeys(
+  auth: Auth,
+  storage: ObjectStorage,
+  fields: Record<string, string | null | undefined>,
+): Promise<void> {
+  const prefix = `org/${auth.organizationId}/`;
+  const issues: Issue[] = [];
+  for (const [field, key] of Object.entries(fields)) {
+    if (!key) continue;
+    if (!key.startsWith(prefix) || !isSafeKey(key) || !(await storage.head(key))) {
+      issues.push({ path: field.split('.'), message: 'must name an object of your own organization' });
+    }
+  }
+  if (issues.length > 0) throw badRequest('The request names objects that are not yours', issues);
+}
+
+/** `org/<organizationId>/<kind>/<id>/<file name made safe>`: every object lives in its organization's namespace. */
+export function objectKeyFor(
+  organizationId: string,
+  kind: 'images' | 'kb' | 'audio',
+  id: string,
+  filename: string,
+): string {
+  return `org/${organizationId}/${kind}/${id}/${safeFilename(filename)}`;
+}
+
+/** A file name reduced to safe characters, its extension kept, at most 100 characters. */
+export function safeFilename(filename: string): string {
+  const base = filename.split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+/, '')
+    .slice(-100);
+  return cleaned || 'file';
+}
+
+/**
+ * A signed address that downloads `key` for the configured time, or null without a key.
+ * `contentType`: what the service knows the object to be (see `signedDownloadUrl`).
+ */
+export async function downloadUrlFor(
+  services: Services,
+  key: string | null | undefined,
+  contentType?: string,
+): Promise<string | null> {
+  return key
+    ? services.storage.signedDownloadUrl(key, services.config.storage.downloadUrlExpiresSeconds, contentType)
+    : null;
+}
