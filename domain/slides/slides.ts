@@ -167,26 +167,45 @@ export function orderIssues(submitted: string[], existing: Set<string>): Issue[]
   return issues;
 }
 
+/**
+ * One statement checks and applies a new order. The check is one pass over the deck's slides,
+ * each matched with the submitted ids: every slide matched, as many rows as ids (no stranger)
+ * and as many slides as ids (no repeat) means the ids are exactly the deck's slides, each once.
+ * Only then are the slides whose position changes moved; nothing is loaded into the unit of work.
+ */
+const REORDER = `
+  with wanted as (
+    select v.id, v.position - 1 as ord from unnest(cast(? as uuid[])) with ordinality as v(id, position)
+  ), checked as (
+    select count(w.id) = count(*) and count(*) = (select count(*) from wanted)
+           and count(distinct s.id) = (select count(*) from wanted) as ok
+      from slide s left join wanted w on w.id = s.id
+     where s.deck_id = ?
+  ), moved as (
+    update slide set order_index = w.ord, updated_at = now()
+      from wanted w, checked
+     where checked.ok and slide.id = w.id and slide.deck_id = ? and slide.order_index <> w.ord
+  )
+  select ok from checked`;
+
 /** `slideIds`: every slide of the deck (uuids), each once, in the new order. */
 export async function reorderSlides(
   { em, auth }: DomainContext,
   input: { deckId: string; slideIds: string[] },
 ): Promise<{ success: true }> {
   return em.transactional(async (em) => {
+    // The deck's lock comes first, in a statement of its own: the check below then sees every
+    // slide committed by whoever held it before (a statement's snapshot is taken when it starts).
     const deck = await findDeck(em, auth, input.deckId, { lock: true });
-    const rows = await em.execute<{ id: string }[]>('select id from slide where deck_id = ?', [deck.id]);
-    const issues = orderIssues(input.slideIds, new Set(rows.map((r) => r.id)));
-    if (issues.length > 0) {
+    // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
+    const ids = `{${input.slideIds.join(',')}}`;
+    const [result] = await em.execute<{ ok: boolean }[]>(REORDER, [ids, deck.id, deck.id]);
+    if (!result?.ok) {
+      // Refused (nothing was moved): say exactly what is wrong, which only a refusal pays for.
+      const rows = await em.execute<{ id: string }[]>('select id from slide where deck_id = ?', [deck.id]);
+      const issues = orderIssues(input.slideIds, new Set(rows.map((row) => row.id)));
       throw badRequest('slideIds must list every slide of the deck exactly once', issues);
     }
-    // One statement for the whole deck; the (deck, orderIndex) unique constraint is deferred to commit.
-    await em.execute(
-      `update slide set order_index = v.position - 1, updated_at = now()
-         from unnest(cast(? as uuid[])) with ordinality as v(id, position)
-        where slide.id = v.id and slide.deck_id = ? and slide.order_index <> v.position - 1`,
-      // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
-      [`{${input.slideIds.join(',')}}`, deck.id],
-    );
     recordEvent(em, auth, 'deck.slides_reordered', {
       aggregateId: deck.id,
       deckId: deck.id,
