@@ -151,7 +151,7 @@ export async function deleteSlide({ em, auth }: DomainContext, slideId: string):
 }
 
 /** Issues for a submitted order that is not exactly the deck's slides, each once. */
-export function orderIssues(submitted: string[], existing: Set<string>): Issue[] {
+function orderIssues(submitted: string[], existing: Set<string>): Issue[] {
   const issues: Issue[] = [];
   const seen = new Set<string>();
   submitted.forEach((id, index) => {
