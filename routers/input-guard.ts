@@ -1,20 +1,11 @@
 import type { Issue } from '../domain/errors.ts';
+import { unstorableTextProblem } from '../domain/text.ts';
 
 /** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
 export const MAX_INPUT_DEPTH = 32;
 
 /** Enough to show what is wrong without letting a hostile input make a huge answer. */
 const MAX_ISSUES = 20;
-
-const NUL = 'must not contain the NUL character';
-const LONE_SURROGATE = 'must not contain a lone UTF-16 surrogate (text must be valid Unicode)';
-
-/** Why PostgreSQL could not store this string (text columns refuse NUL, jsonb also lone surrogates), or null. */
-export function unstorableTextProblem(value: string): string | null {
-  if (value.includes('\u0000')) return NUL;
-  if (!value.isWellFormed()) return LONE_SURROGATE;
-  return null;
-}
 
 interface Container {
   value: unknown[] | Record<string, unknown>;

@@ -1,20 +1,10 @@
 import { z } from 'zod';
-import { unstorableTextProblem } from './input-guard.ts';
 
 /** `{success: true}`, the answer of deletes and of operations with nothing else to say. */
 export const successOutput = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
-/**
- * A string PostgreSQL can store: text columns refuse the NUL character, jsonb also a lone
- * UTF-16 surrogate. Every procedure's input is checked for both before its schema runs
- * (`storableInput` in trpc.ts); this says it again where a schema is used on its own.
- */
-export function text() {
-  return z.string().check((ctx) => {
-    const problem = unstorableTextProblem(ctx.value);
-    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-  });
-}
+/** A string PostgreSQL can store (see `domain/text.ts`). */
+export { text } from '../domain/text.ts';
 
 /** The instants a timestamp input may name: none earlier is meaningful here, none later fits ISO 8601's 4-digit year. */
 export const EARLIEST_TIMESTAMP = '1970-01-01T00:00:00.000Z';

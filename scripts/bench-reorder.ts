@@ -18,17 +18,17 @@ await withBenchDatabase(async ({ orm, newOrganization }) => {
        from generate_series(1, ?) as n`,
     [deck.id, SLIDES],
   );
-  let order = (await caller().slides.list({ deckId: deck.id })).slides.map((s) => s.id);
+  let order = (await caller().slides.listSlides({ deckId: deck.id })).slides.map((s) => s.id);
 
   const timings: number[] = [];
   for (let run = 0; run < RUNS + 3; run++) {
     order = shuffle(order);
     const started = performance.now();
-    await caller().slides.reorder({ deckId: deck.id, slideIds: order });
+    await caller().slides.reorderSlides({ deckId: deck.id, slideIds: order });
     const elapsed = performance.now() - started;
     if (run >= 3) timings.push(elapsed); // the first runs warm caches and plans
   }
-  const check = (await caller().slides.list({ deckId: deck.id })).slides.map((s) => s.id);
+  const check = (await caller().slides.listSlides({ deckId: deck.id })).slides.map((s) => s.id);
   if (check.join() !== order.join()) throw new Error('the last reorder did not take effect');
 
   const { min, median, p95, max } = summarise(timings);

@@ -86,21 +86,23 @@ describe('the same procedures through @trpc/client', () => {
       links: [httpLink({ url: `${t.url}/trpc`, headers: () => ({ cookie: user.cookieHeader }) })],
     });
     const deck = await trpc.decks.createDeck.mutate({ name: 'Typed deck' });
-    const a = await trpc.slides.create.mutate({ deckId: deck.id, title: 'a' });
-    const b = await trpc.slides.create.mutate({
+    const a = await trpc.slides.createSlide.mutate({ deckId: deck.id, title: 'a' });
+    const b = await trpc.slides.createSlide.mutate({
       deckId: deck.id,
       title: 'b',
       slideType: 'product_pricing_v1',
       productData: fixtures.productData as never,
     });
-    await trpc.slides.reorder.mutate({ deckId: deck.id, slideIds: [b.id, a.id] });
-    const { slides } = await trpc.slides.list.query({ deckId: deck.id });
+    await trpc.slides.reorderSlides.mutate({ deckId: deck.id, slideIds: [b.id, a.id] });
+    const { slides } = await trpc.slides.listSlides.query({ deckId: deck.id });
     expect(slides.map((s) => [s.title, s.orderIndex])).toEqual([
       ['b', 0],
       ['a', 1],
     ]);
     expect((await trpc.slides.getProductData.query({ slideId: b.id })).productData.good.name).toBe('Starter');
-    await expect(trpc.slides.reorder.mutate({ deckId: deck.id, slideIds: [a.id] })).rejects.toMatchObject({
+    await expect(
+      trpc.slides.reorderSlides.mutate({ deckId: deck.id, slideIds: [a.id] }),
+    ).rejects.toMatchObject({
       data: { code: 'BAD_REQUEST', issues: [{ path: ['slideIds'], message: expect.stringContaining(b.id) }] },
     });
     // REST sees what tRPC did.

@@ -1,8 +1,7 @@
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { DeckBranding } from '../../entities/DeckBranding.ts';
+import * as branding from '../../domain/branding/branding.ts';
+import { brandingResponse } from '../../domain/branding/branding-output.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { brandingResponse, toBrandingOutput } from './branding.schema.ts';
 
 export const getBranding = authedProcedure
   .meta({
@@ -15,8 +14,4 @@ export const getBranding = authedProcedure
   })
   .input(deckIdInput)
   .output(brandingResponse)
-  .query(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const branding = await ctx.em.findOne(DeckBranding, { deck });
-    return { branding: branding ? toBrandingOutput(branding) : null };
-  });
+  .query(({ ctx, input }) => branding.getBranding(ctx, input.deckId));

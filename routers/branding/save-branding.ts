@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { recordEvent } from '../../domain/events/record-event.ts';
-import { checkOwnObjectKeys } from '../../domain/object-keys.ts';
-import { DeckBranding } from '../../entities/DeckBranding.ts';
+import * as branding from '../../domain/branding/branding.ts';
+import { brandingResponse } from '../../domain/branding/branding-output.ts';
 import { authedProcedure } from '../trpc.ts';
-import { brandingInput, brandingResponse, normaliseBranding, toBrandingOutput } from './branding.schema.ts';
+import { brandingInput } from './branding.schema.ts';
 
 export const saveBranding = authedProcedure
   .meta({
@@ -17,28 +15,4 @@ export const saveBranding = authedProcedure
   })
   .input(z.strictObject({ deckId: z.uuid(), ...brandingInput.shape }))
   .output(brandingResponse)
-  .mutation(async ({ ctx, input }) => {
-    const { deckId, ...fields } = input;
-    await checkOwnObjectKeys(ctx.auth, ctx.services.storage, { logo: fields.logo, avatar: fields.avatar });
-    const data = normaliseBranding(fields);
-    return ctx.em.transactional(async (em) => {
-      // The deck's row lock makes concurrent first saves queue up: find-then-create is safe under it.
-      const deck = await findDeck(em, ctx.auth, deckId, { lock: true });
-      const now = new Date();
-      let branding = await em.findOne(DeckBranding, { deck });
-      if (branding) {
-        branding.data = data;
-        branding.updatedAt = now;
-      } else {
-        branding = em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
-      }
-      const output = toBrandingOutput(branding);
-      recordEvent(em, ctx.auth, 'deck.branding_updated', {
-        aggregateId: deck.id,
-        deckId: deck.id,
-        payload: { branding: output },
-      });
-      await em.flush();
-      return { branding: output };
-    });
-  });
+  .mutation(({ ctx, input }) => branding.saveBranding(ctx, input));

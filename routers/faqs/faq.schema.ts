@@ -1,54 +1,10 @@
 import { z } from 'zod';
-import { downloadUrlFor } from '../../domain/object-keys.ts';
-import { AUDIO_STATUSES, type Faq } from '../../entities/Faq.ts';
-import type { Services } from '../../server/services.ts';
 import { text } from '../shared.schema.ts';
+
+export const faqIdInput = z.object({ faqId: z.uuid() });
 
 export const faqFields = {
   userQuestion: text().trim().min(1, 'must not be empty').max(1000),
   cannedAnswer: text().trim().min(1, 'must not be empty').max(5000),
   relatedSlideId: z.uuid().meta({ description: 'A slide of the same deck (its uuid)' }),
 };
-
-export const faqOutput = z
-  .object({
-    id: z.uuid(),
-    deckId: z.uuid(),
-    userQuestion: z.string(),
-    cannedAnswer: z.string(),
-    relatedSlideId: z.uuid().nullable(),
-    audioKey: z.string().nullable(),
-    audioUrl: z.string().nullable().meta({ description: 'A signed address that plays the spoken answer' }),
-    audioStatus: z.enum(AUDIO_STATUSES),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'Faq' });
-
-export const faqWithWarningOutput = faqOutput.extend({
-  warning: z
-    .string()
-    .optional()
-    .meta({ description: 'Present when the answer could not be spoken; the FAQ is saved' }),
-});
-
-export type FaqOutput = z.infer<typeof faqOutput>;
-
-export async function toFaqOutput(faq: Faq, services: Services): Promise<FaqOutput> {
-  return {
-    id: faq.id,
-    deckId: faq.deck.id,
-    userQuestion: faq.userQuestion,
-    cannedAnswer: faq.cannedAnswer,
-    relatedSlideId: faq.relatedSlide?.id ?? null,
-    audioKey: faq.audioKey ?? null,
-    audioUrl: await downloadUrlFor(services, faq.audioKey),
-    audioStatus: faq.audioStatus,
-    createdAt: faq.createdAt.toISOString(),
-    updatedAt: faq.updatedAt.toISOString(),
-  };
-}
-
-export function audioWarning(reason: string): string {
-  return `The answer could not be spoken (${reason}); the FAQ was saved without audio`;
-}

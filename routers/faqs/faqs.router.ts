@@ -4,4 +4,5 @@ import { deleteFaq } from './delete-faq.ts';
 import { listFaqs } from './list-faqs.ts';
 import { updateFaq } from './update-faq.ts';
 
-export const faqsRouter = router({ create: createFaq, list: listFaqs, update: updateFaq, delete: deleteFaq });
+/** Router keys are the procedures' names (file, export and key agree): `faqs.createFaq`. */
+export const faqsRouter = router({ createFaq, listFaqs, updateFaq, deleteFaq });

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { Faq } from '../../entities/Faq.ts';
+import { faqOutput } from '../../domain/faqs/faq-output.ts';
+import * as faqs from '../../domain/faqs/faqs.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { faqOutput, toFaqOutput } from './faq.schema.ts';
 
 export const listFaqs = authedProcedure
   .meta({
@@ -16,8 +15,4 @@ export const listFaqs = authedProcedure
   })
   .input(deckIdInput)
   .output(z.object({ faqs: z.array(faqOutput) }))
-  .query(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const faqs = await ctx.em.find(Faq, { deck }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    return { faqs: await Promise.all(faqs.map((faq) => toFaqOutput(faq, ctx.services))) };
-  });
+  .query(({ ctx, input }) => faqs.listFaqs(ctx, input.deckId));

@@ -2,4 +2,5 @@ import { router } from '../trpc.ts';
 import { getGenerationStatus } from './get-generation-status.ts';
 import { startGeneration } from './start-generation.ts';
 
-export const generationRouter = router({ start: startGeneration, status: getGenerationStatus });
+/** Router keys are the procedures' names (file, export and key agree): `generation.startGeneration`. */
+export const generationRouter = router({ startGeneration, getGenerationStatus });

@@ -1,9 +1,7 @@
-import { TRPCError } from '@trpc/server';
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { GenerationJob } from '../../entities/GenerationJob.ts';
+import * as generation from '../../domain/generation/generation.ts';
+import { jobOutput } from '../../domain/generation/job-output.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { jobOutput, toJobOutput } from './job.schema.ts';
 
 export const getGenerationStatus = authedProcedure
   .meta({
@@ -16,10 +14,4 @@ export const getGenerationStatus = authedProcedure
   })
   .input(deckIdInput)
   .output(jobOutput)
-  .query(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const job = await ctx.em.findOne(GenerationJob, { deck }, { orderBy: { createdAt: 'desc', id: 'desc' } });
-    if (!job)
-      throw new TRPCError({ code: 'NOT_FOUND', message: `Deck ${deck.id} has no generation job yet` });
-    return toJobOutput(job);
-  });
+  .query(({ ctx, input }) => generation.getGenerationStatus(ctx, input.deckId));

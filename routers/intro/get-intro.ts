@@ -1,7 +1,7 @@
+import * as intro from '../../domain/intro/intro.ts';
+import { introOutput } from '../../domain/intro/intro-output.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { findIntro } from './find-intro.ts';
-import { introOutput, toIntroOutput } from './intro.schema.ts';
 
 export const getIntro = authedProcedure
   .meta({
@@ -9,6 +9,4 @@ export const getIntro = authedProcedure
   })
   .input(deckIdInput)
   .output(introOutput)
-  .query(async ({ ctx, input }) =>
-    toIntroOutput(await findIntro(ctx.em, ctx.auth, input.deckId), ctx.services),
-  );
+  .query(({ ctx, input }) => intro.getIntro(ctx, input.deckId));

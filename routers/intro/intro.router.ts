@@ -3,4 +3,5 @@ import { deleteIntro } from './delete-intro.ts';
 import { getIntro } from './get-intro.ts';
 import { saveIntro } from './save-intro.ts';
 
-export const introRouter = router({ get: getIntro, save: saveIntro, delete: deleteIntro });
+/** Router keys are the procedures' names (file, export and key agree): `intro.saveIntro`. */
+export const introRouter = router({ getIntro, saveIntro, deleteIntro });

@@ -1,23 +1,7 @@
-import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
-import type { Slide } from '../../entities/Slide.ts';
+import { productDataOutput } from '../../domain/slides/slide-output.ts';
+import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
-import { findSlide } from './find-slide.ts';
-import { type ProductData, productDataSchema } from './product-data.schema.ts';
 import { slideIdParam } from './slide.schema.ts';
-
-export const productDataOutput = z.object({ productData: productDataSchema });
-
-/** The slide, if it is a pricing slide; a standard slide has no product data to speak of. */
-export function requirePricingSlide(slide: Slide): Slide {
-  if (slide.slideType !== 'product_pricing_v1') {
-    throw new TRPCError({
-      code: 'NOT_FOUND',
-      message: `Slide ${slide.id} is a standard slide; product data belongs to product_pricing_v1 slides`,
-    });
-  }
-  return slide;
-}
 
 export const getProductData = authedProcedure
   .meta({
@@ -30,10 +14,4 @@ export const getProductData = authedProcedure
   })
   .input(slideIdParam)
   .output(productDataOutput)
-  .query(async ({ ctx, input }) => {
-    const slide = requirePricingSlide(await findSlide(ctx.em, ctx.auth, input.slideId));
-    if (!slide.productData) {
-      throw new TRPCError({ code: 'NOT_FOUND', message: `Slide ${slide.id} has no product data yet` });
-    }
-    return { productData: slide.productData as ProductData };
-  });
+  .query(({ ctx, input }) => slides.getProductData(ctx, input.slideId));

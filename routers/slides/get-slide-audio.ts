@@ -1,8 +1,6 @@
-import { TRPCError } from '@trpc/server';
-import { z } from 'zod';
-import { downloadUrlFor } from '../../domain/object-keys.ts';
+import { slideAudioOutput } from '../../domain/slides/slide-output.ts';
+import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
-import { findSlide } from './find-slide.ts';
 import { slideIdParam } from './slide.schema.ts';
 
 /** A playable address for a slide's audio (its `audioUrl` field is an object key). */
@@ -16,13 +14,5 @@ export const getSlideAudio = authedProcedure
     },
   })
   .input(slideIdParam)
-  .output(z.object({ url: z.url(), expiresIn: z.int() }).meta({ id: 'AudioAddress' }))
-  .query(async ({ ctx, input }) => {
-    const slide = await findSlide(ctx.em, ctx.auth, input.slideId);
-    if (!slide.audioUrl)
-      throw new TRPCError({ code: 'NOT_FOUND', message: `Slide ${slide.id} has no audio yet` });
-    return {
-      url: (await downloadUrlFor(ctx.services, slide.audioUrl))!,
-      expiresIn: ctx.services.config.storage.downloadUrlExpiresSeconds,
-    };
-  });
+  .output(slideAudioOutput)
+  .query(({ ctx, input }) => slides.getSlideAudio(ctx, input.slideId));

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { findDeck } from '../../domain/decks/find-deck.ts';
-import { Slide } from '../../entities/Slide.ts';
+import { slideOutput } from '../../domain/slides/slide-output.ts';
+import * as slides from '../../domain/slides/slides.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
-import { slideOutput, toSlideOutput } from './slide.schema.ts';
 
 export const listSlides = authedProcedure
   .meta({
@@ -16,8 +15,4 @@ export const listSlides = authedProcedure
   })
   .input(deckIdInput)
   .output(z.object({ slides: z.array(slideOutput) }))
-  .query(async ({ ctx, input }) => {
-    const deck = await findDeck(ctx.em, ctx.auth, input.deckId);
-    const slides = await ctx.em.find(Slide, { deck }, { orderBy: { orderIndex: 'asc' } });
-    return { slides: slides.map(toSlideOutput) };
-  });
+  .query(({ ctx, input }) => slides.listSlides(ctx, input.deckId));

@@ -8,13 +8,14 @@ import { putProductData } from './put-product-data.ts';
 import { reorderSlides } from './reorder-slides.ts';
 import { updateSlide } from './update-slide.ts';
 
+/** Router keys are the procedures' names (file, export and key agree): `slides.createSlide`. */
 export const slidesRouter = router({
-  create: createSlide,
-  list: listSlides,
-  update: updateSlide,
-  delete: deleteSlide,
-  reorder: reorderSlides,
+  createSlide,
+  listSlides,
+  updateSlide,
+  deleteSlide,
+  reorderSlides,
   getProductData,
   putProductData,
-  audio: getSlideAudio,
+  getSlideAudio,
 });

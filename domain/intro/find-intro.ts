@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { TRPCError } from '@trpc/server';
-import type { Auth } from '../../domain/context.ts';
-import { findDeck } from '../../domain/decks/find-deck.ts';
 import { DeckIntro } from '../../entities/DeckIntro.ts';
+import type { Auth } from '../context.ts';
+import { findDeck } from '../decks/find-deck.ts';
+import { missing } from '../errors.ts';
 
-/** `lock` (inside a transaction): the deck's row is locked first, as saving the intro does. */
+/** The deck's intro, or NOT_FOUND. `lock` (inside a transaction): the deck's row is locked first, as saving the intro does. */
 export async function findIntro(
   em: EntityManager,
   auth: Auth,
@@ -13,6 +13,6 @@ export async function findIntro(
 ): Promise<DeckIntro> {
   const deck = await findDeck(em, auth, deckId, options);
   const intro = await em.findOne(DeckIntro, { deck });
-  if (!intro) throw new TRPCError({ code: 'NOT_FOUND', message: `Deck ${deckId} has no intro` });
+  if (!intro) throw missing(`Deck ${deckId} has no intro`);
   return intro;
 }

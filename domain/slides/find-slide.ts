@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../domain/context.ts';
-import { notFound } from '../../domain/errors.ts';
-import { lockRow } from '../../domain/row-lock.ts';
 import { Slide } from '../../entities/Slide.ts';
+import type { Auth } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { lockRow } from '../row-lock.ts';
 
 /** The caller's slide (by its uuid), or NOT_FOUND; another organization's slide is "not found". */
 export async function findSlide(

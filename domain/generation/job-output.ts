@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { type GenerationJob, JOB_STATUSES } from '../../entities/GenerationJob.ts';
 
+/** A narration job as the routes answer it (and as its events carry it). */
 export const jobOutput = z
   .object({
     jobId: z.uuid(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from '../shared.schema.ts';
+import { text } from '../text.ts';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 

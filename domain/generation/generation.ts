@@ -1,0 +1,66 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { DeckIntro } from '../../entities/DeckIntro.ts';
+import { GenerationJob } from '../../entities/GenerationJob.ts';
+import { newId } from '../../entities/ids.ts';
+import { Slide } from '../../entities/Slide.ts';
+import type { DomainContext } from '../context.ts';
+import { findDeck } from '../decks/find-deck.ts';
+import { badRequest, conflict, missing } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { type JobOutput, toJobOutput } from './job-output.ts';
+
+/**
+ * Queues a narration job: a worker (`narration.ts`) speaks every slide's script, then the
+ * intro's. One pending or processing job per deck: another start is a 409 (a unique index
+ * decides, so two concurrent starts cannot both win).
+ */
+export async function startGeneration({ em, auth }: DomainContext, deckId: string): Promise<JobOutput> {
+  // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
+  return em.transactional(async (em) => {
+    const deck = await findDeck(em, auth, deckId, { lock: true });
+    const totalSlides = await em.count(Slide, { deck, narrationScript: { $ne: null, $re: '\\S' } });
+    const intro = await em.findOne(DeckIntro, { deck });
+    if (totalSlides === 0 && !intro) {
+      throw badRequest(
+        'The deck has nothing to narrate: no slide has a narrationScript and there is no intro',
+      );
+    }
+    const now = new Date();
+    const job = em.create(GenerationJob, {
+      id: newId(),
+      deck,
+      status: 'pending',
+      currentSlide: 0,
+      totalSlides,
+      error: null,
+      lockedUntil: null,
+      startedAt: null,
+      completedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const output = toJobOutput(job);
+    recordEvent(em, auth, 'generation_job.started', {
+      aggregateId: job.id,
+      deckId: deck.id,
+      payload: output,
+    });
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        throw conflict(`Deck ${deck.id} already has a generation job pending or in progress`);
+      }
+      throw error;
+    }
+    return output;
+  });
+}
+
+/** The deck's latest job. */
+export async function getGenerationStatus({ em, auth }: DomainContext, deckId: string): Promise<JobOutput> {
+  const deck = await findDeck(em, auth, deckId);
+  const job = await em.findOne(GenerationJob, { deck }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  if (!job) throw missing(`Deck ${deck.id} has no generation job yet`);
+  return toJobOutput(job);
+}

@@ -1,0 +1,268 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../entities/ids.ts';
+import { Slide, type SlideType } from '../../entities/Slide.ts';
+import { applyChanges, touch } from '../changes.ts';
+import type { DomainContext } from '../context.ts';
+import { findDeck } from '../decks/find-deck.ts';
+import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
+import { findSlide } from './find-slide.ts';
+import type { ProductData } from './product-data.ts';
+import { type SlideOutput, toSlideOutput } from './slide-output.ts';
+
+/** The fields a create may set and a PATCH may change (`undefined`: not given). */
+export interface SlideChanges {
+  title?: string | null;
+  narrationScript?: string | null;
+  bullets?: string[];
+  slideContext?: string | null;
+  audioUrl?: string | null;
+  heroImg?: string | null;
+}
+
+export async function createSlide(
+  { em, services, auth }: DomainContext,
+  input: SlideChanges & {
+    deckId: string;
+    slideId?: string;
+    orderIndex?: number;
+    slideType: SlideType;
+    productData?: ProductData;
+  },
+): Promise<SlideOutput> {
+  if (input.productData && input.slideType !== 'product_pricing_v1') {
+    throw badRequest('productData belongs to product_pricing_v1 slides only', [
+      { path: ['productData'], message: 'only allowed when slideType is product_pricing_v1' },
+    ]);
+  }
+  await checkOwnObjectKeys(auth, services.storage, { audioUrl: input.audioUrl, heroImg: input.heroImg });
+
+  return em.transactional(async (em) => {
+    // The deck's row lock serialises concurrent creates: each sees the count the last one left.
+    const deck = await findDeck(em, auth, input.deckId, { lock: true });
+    const count = await em.count(Slide, { deck });
+    const orderIndex = input.orderIndex ?? count;
+    if (orderIndex > count) {
+      throw badRequest(`orderIndex must be between 0 and ${count} (the deck has ${count} slides)`, [
+        { path: ['orderIndex'], message: `must be at most ${count}` },
+      ]);
+    }
+    const slideId = input.slideId ?? (await nextHumanSlideId(em, deck.id));
+    if (input.slideId && (await em.count(Slide, { deck, slideId }))) {
+      throw conflict(`The deck already has a slide ${slideId}`);
+    }
+    if (orderIndex < count) {
+      await em.execute(
+        'update slide set order_index = order_index + 1 where deck_id = ? and order_index >= ?',
+        [deck.id, orderIndex],
+      );
+    }
+    const now = new Date();
+    const slide = em.create(Slide, {
+      id: newId(),
+      deck,
+      slideId,
+      title: input.title ?? null,
+      narrationScript: input.narrationScript ?? null,
+      bullets: input.bullets ?? [],
+      slideContext: input.slideContext ?? null,
+      audioUrl: input.audioUrl ?? null,
+      heroImg: input.heroImg ?? null,
+      orderIndex,
+      slideType: input.slideType,
+      productData: input.productData ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const output = toSlideOutput(slide);
+    recordEvent(em, auth, 'slide.created', { aggregateId: slide.id, deckId: deck.id, payload: output });
+    await em.flush();
+    return output;
+  });
+}
+
+/** slide-<n+1>, where n is the highest number among the deck's slide ids. */
+async function nextHumanSlideId(em: EntityManager, deckId: string): Promise<string> {
+  const [row] = await em.execute<{ n: number | null }[]>(
+    `select max(substring(slide_id from 7)::bigint) as n from slide where deck_id = ? and slide_id ~ '^slide-[0-9]+$'`,
+    [deckId],
+  );
+  return `slide-${Number(row?.n ?? 0) + 1}`;
+}
+
+export async function listSlides(
+  { em, auth }: DomainContext,
+  deckId: string,
+): Promise<{ slides: SlideOutput[] }> {
+  const deck = await findDeck(em, auth, deckId);
+  const slides = await em.find(Slide, { deck }, { orderBy: { orderIndex: 'asc' } });
+  return { slides: slides.map(toSlideOutput) };
+}
+
+/**
+ * Any slide field but `orderIndex` (use reorder) and the human `slideId` (fixed at creation).
+ * Switching a pricing slide to `standard` drops its product data.
+ */
+export async function updateSlide(
+  { em, services, auth }: DomainContext,
+  input: SlideChanges & { slideId: string; slideType?: SlideType },
+): Promise<SlideOutput> {
+  const { slideId, ...changes } = input;
+  if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
+  await checkOwnObjectKeys(auth, services.storage, { audioUrl: changes.audioUrl, heroImg: changes.heroImg });
+  // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
+  return em.transactional(async (em) => {
+    const slide = await findSlide(em, auth, slideId, { lock: true });
+    const changed = applyChanges(slide, {
+      ...changes,
+      productData: changes.slideType === 'standard' ? null : undefined,
+    });
+    // An update that changes nothing is answered with the slide as it is, and writes no event.
+    if (!changed) return toSlideOutput(slide);
+    const output = toSlideOutput(slide);
+    recordEvent(em, auth, 'slide.updated', { aggregateId: slide.id, deckId: output.deckId, payload: output });
+    await em.flush();
+    return output;
+  });
+}
+
+/** The slides after it move up. */
+export async function deleteSlide({ em, auth }: DomainContext, slideId: string): Promise<{ success: true }> {
+  return em.transactional(async (em) => {
+    const { deck } = await findSlide(em, auth, slideId);
+    await findDeck(em, auth, deck.id, { lock: true });
+    // Re-read under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
+    const slide = await em.findOne(Slide, slideId, { refresh: true });
+    if (!slide) throw notFound('Slide', slideId);
+    recordEvent(em, auth, 'slide.deleted', {
+      aggregateId: slide.id,
+      deckId: deck.id,
+      payload: toSlideOutput(slide),
+    });
+    em.remove(slide);
+    await em.flush();
+    await em.execute('update slide set order_index = order_index - 1 where deck_id = ? and order_index > ?', [
+      deck.id,
+      slide.orderIndex,
+    ]);
+    return { success: true as const };
+  });
+}
+
+/** Issues for a submitted order that is not exactly the deck's slides, each once. */
+function orderIssues(submitted: string[], existing: Set<string>): Issue[] {
+  const issues: Issue[] = [];
+  const seen = new Set<string>();
+  submitted.forEach((id, index) => {
+    if (seen.has(id))
+      issues.push({ path: ['slideIds', index], message: `slide ${id} is listed more than once` });
+    else if (!existing.has(id))
+      issues.push({ path: ['slideIds', index], message: `slide ${id} is not a slide of this deck` });
+    seen.add(id);
+  });
+  for (const id of existing) {
+    if (!seen.has(id)) issues.push({ path: ['slideIds'], message: `slide ${id} of this deck is missing` });
+  }
+  return issues;
+}
+
+/**
+ * One statement checks and applies a new order. The check is one pass over the deck's slides,
+ * each matched with the submitted ids: every slide matched, as many rows as ids (no stranger)
+ * and as many slides as ids (no repeat) means the ids are exactly the deck's slides, each once.
+ * Only then are the slides whose position changes moved; nothing is loaded into the unit of work.
+ */
+const REORDER = `
+  with wanted as (
+    select v.id, v.position - 1 as ord from unnest(cast(? as uuid[])) with ordinality as v(id, position)
+  ), checked as (
+    select count(w.id) = count(*) and count(*) = (select count(*) from wanted)
+           and count(distinct s.id) = (select count(*) from wanted) as ok
+      from slide s left join wanted w on w.id = s.id
+     where s.deck_id = ?
+  ), moved as (
+    update slide set order_index = w.ord, updated_at = now()
+      from wanted w, checked
+     where checked.ok and slide.id = w.id and slide.deck_id = ? and slide.order_index <> w.ord
+  )
+  select ok from checked`;
+
+/** `slideIds`: every slide of the deck (uuids), each once, in the new order. */
+export async function reorderSlides(
+  { em, auth }: DomainContext,
+  input: { deckId: string; slideIds: string[] },
+): Promise<{ success: true }> {
+  return em.transactional(async (em) => {
+    // The deck's lock comes first, in a statement of its own: the check below then sees every
+    // slide committed by whoever held it before (a statement's snapshot is taken when it starts).
+    const deck = await findDeck(em, auth, input.deckId, { lock: true });
+    // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
+    const ids = `{${input.slideIds.join(',')}}`;
+    const [result] = await em.execute<{ ok: boolean }[]>(REORDER, [ids, deck.id, deck.id]);
+    if (!result?.ok) {
+      // Refused (nothing was moved): say exactly what is wrong, which only a refusal pays for.
+      const rows = await em.execute<{ id: string }[]>('select id from slide where deck_id = ?', [deck.id]);
+      const issues = orderIssues(input.slideIds, new Set(rows.map((row) => row.id)));
+      throw badRequest('slideIds must list every slide of the deck exactly once', issues);
+    }
+    recordEvent(em, auth, 'deck.slides_reordered', {
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: { slideIds: input.slideIds },
+    });
+    await em.flush();
+    return { success: true as const };
+  });
+}
+
+/** The slide, if it is a pricing slide; a standard slide has no product data to speak of. */
+function requirePricingSlide(slide: Slide): Slide {
+  if (slide.slideType !== 'product_pricing_v1') {
+    throw missing(`Slide ${slide.id} is a standard slide; product data belongs to product_pricing_v1 slides`);
+  }
+  return slide;
+}
+
+export async function getProductData(
+  { em, auth }: DomainContext,
+  slideId: string,
+): Promise<{ productData: ProductData }> {
+  const slide = requirePricingSlide(await findSlide(em, auth, slideId));
+  if (!slide.productData) throw missing(`Slide ${slide.id} has no product data yet`);
+  return { productData: slide.productData as ProductData };
+}
+
+/** Sets (replaces) the tiers; the event is written even when they are the same as before. */
+export async function putProductData(
+  { em, auth }: DomainContext,
+  input: { slideId: string; productData: ProductData },
+): Promise<{ productData: ProductData }> {
+  // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
+  return em.transactional(async (em) => {
+    const slide = requirePricingSlide(await findSlide(em, auth, input.slideId, { lock: true }));
+    slide.productData = input.productData;
+    touch(slide);
+    const output = toSlideOutput(slide);
+    recordEvent(em, auth, 'slide.product_data_updated', {
+      aggregateId: slide.id,
+      deckId: output.deckId,
+      payload: output,
+    });
+    await em.flush();
+    return { productData: input.productData };
+  });
+}
+
+/** A playable address for a slide's audio (its `audioUrl` field is an object key). */
+export async function getSlideAudio(
+  { em, services, auth }: DomainContext,
+  slideId: string,
+): Promise<{ url: string; expiresIn: number }> {
+  const slide = await findSlide(em, auth, slideId);
+  if (!slide.audioUrl) throw missing(`Slide ${slide.id} has no audio yet`);
+  return {
+    url: (await downloadUrlFor(services, slide.audioUrl))!,
+    expiresIn: services.config.storage.downloadUrlExpiresSeconds,
+  };
+}
