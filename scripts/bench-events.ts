@@ -68,7 +68,9 @@ await withBenchDatabase(async ({ orm, newOrganization }) => {
     let total = 0;
     for (let run = 0; run < RUNS + 2; run++) {
       const started = performance.now();
-      const page = await measured.caller().notifications.events({ limit: 50, offset: 0, ...filter } as never);
+      const page = await measured
+        .caller()
+        .notifications.listEvents({ limit: 50, offset: 0, ...filter } as never);
       const elapsed = performance.now() - started;
       total = page.pagination.total;
       if (run >= 2) timings.push(elapsed);
