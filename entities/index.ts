@@ -5,6 +5,7 @@ import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
 import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
+import { EventCount } from './EventCount.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
 import { Image } from './Image.ts';
@@ -23,6 +24,7 @@ export {
   DeckBranding,
   DeckIntro,
   Event,
+  EventCount,
   Faq,
   GenerationJob,
   Image,
@@ -44,6 +46,7 @@ export const entities = [
   ActionConfig,
   DeckIntro,
   Event,
+  EventCount,
   NotificationSubscription,
   NotificationDelivery,
   DeliveryAttempt,
