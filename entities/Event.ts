@@ -24,6 +24,35 @@ const EventSchema = defineEntity({
         'create index "event_undispatched_index" on "event" ("occurred_at", "id") where "dispatched_at" is null',
     },
   ],
+  // `event_count` (EventCount.ts) follows every insert and delete; the functions and the
+  // truncate trigger are in the migration `event-counts`. Declared here so that a generated
+  // migration knows them (and does not drop them).
+  triggers: [
+    {
+      name: 'event_count_insert',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression:
+        'create trigger "event_count_insert" after insert on "event" referencing new table as changed for each statement execute function event_count_apply()',
+    },
+    {
+      name: 'event_count_delete',
+      timing: 'after',
+      events: ['delete'],
+      forEach: 'statement',
+      expression:
+        'create trigger "event_count_delete" after delete on "event" referencing old table as changed for each statement execute function event_count_apply()',
+    },
+    {
+      name: 'event_counted_keys_fixed',
+      timing: 'before',
+      events: ['update'],
+      forEach: 'row',
+      expression:
+        'create trigger "event_counted_keys_fixed" before update of organization_id, event_type, aggregate_type on "event" for each row when (old.organization_id is distinct from new.organization_id or old.event_type is distinct from new.event_type or old.aggregate_type is distinct from new.aggregate_type) execute function event_counted_keys_fixed()',
+    },
+  ],
   properties: {
     id: p.uuid().primary(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),

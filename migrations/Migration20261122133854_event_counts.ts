@@ -15,6 +15,7 @@ import { Migration } from '@mikro-orm/migrations';
  * lock, holding no other stripe of that organization (it would have got its own back), so no
  * deadlock among counters. Readers sum the stripes.
  *
+ * The triggers are declared in entities/Event.ts too (so that a generated migration keeps them).
  * The triggers come before the backfill: creating them locks `event` against writes until
  * this migration commits, so no event is counted twice or missed.
  */
@@ -30,33 +31,29 @@ export class Migration20261122133854_event_counts extends Migration {
     );
 
     this.addSql(`
-      create function "event_count_stripe"(org uuid) returns smallint language plpgsql as $$
-      declare
-        home smallint := pg_backend_pid() % 16;
-        slot smallint;
-      begin
-        for i in 0..15 loop
-          slot := (home + i) % 16;
-          -- Re-entrant: a transaction that already holds a stripe of org gets it again here.
-          if pg_try_advisory_xact_lock(hashtextextended('event_count:' || org || ':' || slot, 0)) then
-            return slot;
-          end if;
-        end loop;
-        perform pg_advisory_xact_lock(hashtextextended('event_count:' || org || ':' || home, 0));
-        return home;
-      end $$;`);
-
-    this.addSql(`
       create function "event_count_apply"() returns trigger language plpgsql as $$
       declare
         delta int := case when TG_OP = 'INSERT' then 1 else -1 end;
+        home smallint := pg_backend_pid() % 16;
         org uuid;
         slot smallint;
+        claimed boolean;
       begin
         for org in select distinct organization_id from changed order by 1 loop
           -- Deleted with their organization (cascade): its counters go the same way.
           continue when TG_OP = 'DELETE' and not exists (select 1 from organization where id = org);
-          slot := event_count_stripe(org);
+          -- Claim a stripe of org for this transaction: this connection's first, then the next
+          -- free one. Re-entrant: a stripe this transaction already holds is claimed again.
+          claimed := false;
+          for i in 0..15 loop
+            slot := (home + i) % 16;
+            claimed := pg_try_advisory_xact_lock(hashtextextended('event_count:' || org || ':' || slot, 0));
+            exit when claimed;
+          end loop;
+          if not claimed then
+            slot := home;
+            perform pg_advisory_xact_lock(hashtextextended('event_count:' || org || ':' || slot, 0));
+          end if;
           insert into event_count as c (organization_id, event_type, aggregate_type, stripe, count)
           select org, event_type, aggregate_type, slot, delta * count(*)
             from changed where organization_id = org
@@ -109,7 +106,6 @@ export class Migration20261122133854_event_counts extends Migration {
     this.addSql(`drop function "event_counted_keys_fixed"();`);
     this.addSql(`drop function "event_count_clear"();`);
     this.addSql(`drop function "event_count_apply"();`);
-    this.addSql(`drop function "event_count_stripe"(uuid);`);
     this.addSql(`drop table if exists "event_count" cascade;`);
 
     this.addSql(
