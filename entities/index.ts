@@ -6,6 +6,7 @@ import { DeckIntro } from './DeckIntro.ts';
 import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
 import { EventCount } from './EventCount.ts';
+import { EventCountByHour } from './EventCountByHour.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
 import { Image } from './Image.ts';
@@ -25,6 +26,7 @@ export {
   DeckIntro,
   Event,
   EventCount,
+  EventCountByHour,
   Faq,
   GenerationJob,
   Image,
@@ -47,6 +49,7 @@ export const entities = [
   DeckIntro,
   Event,
   EventCount,
+  EventCountByHour,
   NotificationSubscription,
   NotificationDelivery,
   DeliveryAttempt,

@@ -15,6 +15,9 @@ import { Migration } from '@mikro-orm/migrations';
  * lock, holding no other stripe of that organization (it would have got its own back), so no
  * deadlock among counters. Readers sum the stripes.
  *
+ * `event_count_by_hour` counts the same events per organization and hour (UTC): a time range's
+ * total is the sum of its whole hours plus the events of its two partial hours, counted.
+ *
  * The triggers are declared in entities/Event.ts too (so that a generated migration keeps them).
  * The triggers come before the backfill: creating them locks `event` against writes until
  * this migration commits, so no event is counted twice or missed.
@@ -28,6 +31,12 @@ export class Migration20261122133854_event_counts extends Migration {
     );
     this.addSql(
       `alter table "event_count" add constraint "event_count_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;`,
+    );
+    this.addSql(
+      `create table "event_count_by_hour" ("organization_id" uuid not null, "hour" timestamptz not null, "stripe" smallint not null, "count" bigint not null, primary key ("organization_id", "hour", "stripe"));`,
+    );
+    this.addSql(
+      `alter table "event_count_by_hour" add constraint "event_count_by_hour_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade;`,
     );
 
     this.addSql(`
@@ -60,6 +69,11 @@ export class Migration20261122133854_event_counts extends Migration {
            group by event_type, aggregate_type
           on conflict (organization_id, event_type, aggregate_type, stripe)
             do update set count = c.count + excluded.count;
+          insert into event_count_by_hour as h (organization_id, hour, stripe, count)
+          select org, date_trunc('hour', occurred_at, 'UTC'), slot, delta * count(*)
+            from changed where organization_id = org
+           group by 2
+          on conflict (organization_id, hour, stripe) do update set count = h.count + excluded.count;
         end loop;
         return null;
       end $$;`);
@@ -72,6 +86,7 @@ export class Migration20261122133854_event_counts extends Migration {
       create function "event_count_clear"() returns trigger language plpgsql as $$
       begin
         delete from event_count;
+        delete from event_count_by_hour;
         return null;
       end $$;`);
     this.addSql(`create trigger "event_count_truncate" after truncate on "event"
@@ -91,6 +106,8 @@ export class Migration20261122133854_event_counts extends Migration {
 
     this.addSql(`insert into "event_count" (organization_id, event_type, aggregate_type, stripe, count)
       select organization_id, event_type, aggregate_type, 0, count(*) from "event" group by 1, 2, 3;`);
+    this.addSql(`insert into "event_count_by_hour" (organization_id, hour, stripe, count)
+      select organization_id, date_trunc('hour', occurred_at, 'UTC'), 0, count(*) from "event" group by 1, 2;`);
 
     // They served only the totals the counters now give.
     this.addSql(`drop index "event_organization_id_aggregate_type_index";`);
@@ -106,6 +123,7 @@ export class Migration20261122133854_event_counts extends Migration {
     this.addSql(`drop function "event_counted_keys_fixed"();`);
     this.addSql(`drop function "event_count_clear"();`);
     this.addSql(`drop function "event_count_apply"();`);
+    this.addSql(`drop table if exists "event_count_by_hour" cascade;`);
     this.addSql(`drop table if exists "event_count" cascade;`);
 
     this.addSql(

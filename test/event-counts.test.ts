@@ -8,8 +8,8 @@ import type { HttpClient } from './helpers/http-client.ts';
 import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * `pagination.total` of the event log comes from counters (`event_count`) when no time range
- * or aggregate id is given. These tests hold it to `count(*)` through every way events are
+ * `pagination.total` of the event log comes from counters (`event_count`, and
+ * `event_count_by_hour` for time ranges) unless an aggregate id is given. These tests hold it to `count(*)` through every way events are
  * written or removed: the app's own writes, bulk SQL, concurrent transactions, rollbacks,
  * deletes, an organization's deletion, a truncate, and events that predate the counters.
  */
@@ -161,6 +161,54 @@ describe('event log totals from counters', () => {
     await expectExact(b);
   });
 
+  it('give exact totals of time ranges: whole hours from the hourly counters, partial ones counted', async () => {
+    // Events of a far-off day at known instants: on the hour, a microsecond either side, and between.
+    const day = '2031-03-04';
+    const instants = ['00:00:00', '00:59:59.999999', '01:00:00', '01:00:00.000001', '01:30:00', '02:00:00'];
+    for (const hour of ['03', '04', '05', '06'])
+      instants.push(`${hour}:00:00`, `${hour}:15:00`, `${hour}:59:59`);
+    for (const organizationId of [a.organizationId, b.organizationId]) {
+      await sql(
+        `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, occurred_at, payload, dispatched_at)
+         select gen_random_uuid(), ?, 'slide.updated', 'slide', 'timed', (? || ' ' || t || '+00')::timestamptz, '{}', now()
+           from unnest(?::text[]) t`,
+        [organizationId, day, `{${instants.join(',')}}`],
+      );
+    }
+    await sql(`delete from event where organization_id = ? and occurred_at = '${day} 04:15:00+00'`, [
+      a.organizationId,
+    ]);
+    const at = (time: string) => `${day}T${time}Z`;
+    const ranges: Record<string, string>[] = [
+      { since: at('00:00:00'), until: at('07:00:00') },
+      { since: at('00:00:00.000001'), until: at('06:59:59') },
+      { since: at('00:59:59.999999'), until: at('01:00:00.000001') },
+      { since: at('01:00:00'), until: at('01:00:00.001') },
+      { since: at('01:10:00'), until: at('01:50:00') },
+      { since: at('01:10:00'), until: at('04:15:00') },
+      { since: at('03:00:00'), until: at('05:00:00') },
+      { since: `${day}T05:30:00+05:30`, until: `${day}T10:45:00+05:45` },
+      { since: at('03:59:59') },
+      { until: at('01:00:00.000001') },
+    ];
+    for (const user of [a, b]) {
+      for (const range of ranges) {
+        const response = await user.get(`/api/notifications/events?${new URLSearchParams(range)}`);
+        expect({
+          range,
+          status: response.status,
+          body: response.status === 200 ? null : response.body,
+        }).toEqual({ range, status: 200, body: null });
+        const [row] = await sql<{ n: number }>(
+          `select count(*)::int as n from event where organization_id = ?
+              and occurred_at >= coalesce(?::timestamptz, '-infinity') and occurred_at < coalesce(?::timestamptz, 'infinity')`,
+          [user.organizationId, range.since ?? null, range.until ?? null],
+        );
+        expect({ range, total: response.body.pagination.total }).toEqual({ range, total: row!.n });
+      }
+    }
+  });
+
   it('refuse to move an event between the keys they count by', async () => {
     await expect(
       sql(
@@ -176,17 +224,20 @@ describe('event log totals from counters', () => {
     const other = await t.signedInClient('Counted C');
     await insertEvents(other.organizationId, 'slide.created', 30);
     await sql('delete from organization where id = ?', [other.organizationId]);
-    const left = await sql<{ n: number }>(
-      'select count(*)::int as n from event_count where organization_id = ?',
-      [other.organizationId],
+    const [left] = await sql<{ n: number }>(
+      `select (select count(*) from event_count where organization_id = ?)
+            + (select count(*) from event_count_by_hour where organization_id = ?) as n`,
+      [other.organizationId, other.organizationId],
     );
-    expect(left[0]!.n).toBe(0);
+    expect(Number(left!.n)).toBe(0);
     await expectExact(a);
     await expectExact(b);
   });
 
   it('are emptied by a truncate of the log', async () => {
     await sql('truncate event cascade');
+    const [hourly] = await sql<{ n: number }>('select count(*)::int as n from event_count_by_hour');
+    expect(hourly!.n).toBe(0);
     expect(await expectExact(a)).toEqual(FILTERS.map(() => 0));
     await insertEvents(a.organizationId, 'deck.created', 3);
     expect((await expectExact(a))[0]).toBe(3);
@@ -215,7 +266,7 @@ describe('the event-counts migration', () => {
         await orm.em.getConnection().execute(
           `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, occurred_at, payload, dispatched_at)
            select gen_random_uuid(), ?, (array['deck.created','slide.created','slide.deleted'])[1 + g % 3],
-                  (array['deck','slide','slide'])[1 + g % 3], 'agg', now(), '{}', now()
+                  (array['deck','slide','slide'])[1 + g % 3], 'agg', now() - make_interval(mins => g * 7), '{}', now()
              from generate_series(1, ?::int) g`,
           [id, 100 + i * 50],
         );
@@ -237,6 +288,14 @@ describe('the event-counts migration', () => {
           [organizations[1]],
         );
       expect(slides!.n).toBe(100);
+      const [hours] = await orm.em.getConnection().execute<{ differing: number }[]>(
+        `select count(*)::int as differing from
+           (select organization_id, hour, sum(count) as n from event_count_by_hour group by 1, 2) c
+           full join (select organization_id, date_trunc('hour', occurred_at, 'UTC') as hour, count(*) as n
+                        from event group by 1, 2) e using (organization_id, hour)
+          where c.n is distinct from e.n`,
+      );
+      expect(hours!.differing).toBe(0);
     } finally {
       await orm.close(true);
     }
