@@ -3,29 +3,54 @@ import { Organization } from './Organization.ts';
 
 /**
  * One entry of the event log. Written in the same transaction as the change it records
- * (see `routers/events/record-event.ts`). `deckId` is a plain column, not a foreign key:
+ * (see `domain/events/record-event.ts`). `deckId` is a plain column, not a foreign key:
  * the log outlives the deck it talks about.
  */
 const EventSchema = defineEntity({
   name: 'Event',
   tableName: 'event',
   // Each filter of GET /api/notifications/events has an index that also serves the order
-  // (occurredAt desc, id desc), so a page and its count never sort or scan other rows.
+  // (occurredAt desc, id desc), so a page never sorts. Totals without a time range or an
+  // aggregate id come from `event_count` (EventCount.ts); the others count along these indexes.
   indexes: [
     { properties: ['organization', 'occurredAt', 'id'] },
     { properties: ['organization', 'eventType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateId', 'occurredAt', 'id'] },
-    // Narrow ones for `pagination.total`: few distinct keys, so B-tree deduplication packs
-    // them into posting lists and an index-only count reads a fraction of the pages.
-    { properties: ['organization'] },
-    { properties: ['organization', 'eventType'] },
-    { properties: ['organization', 'aggregateType'] },
     // The outbox: only events the dispatcher has not handled yet, in the order it takes them.
     {
       name: 'event_undispatched_index',
       expression:
         'create index "event_undispatched_index" on "event" ("occurred_at", "id") where "dispatched_at" is null',
+    },
+  ],
+  // `event_count` (EventCount.ts) follows every insert and delete; the functions and the
+  // truncate trigger are in the migration `event-counts`. Declared here so that a generated
+  // migration knows them (and does not drop them).
+  triggers: [
+    {
+      name: 'event_count_insert',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression:
+        'create trigger "event_count_insert" after insert on "event" referencing new table as changed for each statement execute function event_count_apply()',
+    },
+    {
+      name: 'event_count_delete',
+      timing: 'after',
+      events: ['delete'],
+      forEach: 'statement',
+      expression:
+        'create trigger "event_count_delete" after delete on "event" referencing old table as changed for each statement execute function event_count_apply()',
+    },
+    {
+      name: 'event_counted_keys_fixed',
+      timing: 'before',
+      events: ['update'],
+      forEach: 'row',
+      expression:
+        'create trigger "event_counted_keys_fixed" before update of organization_id, event_type, aggregate_type on "event" for each row when (old.organization_id is distinct from new.organization_id or old.event_type is distinct from new.event_type or old.aggregate_type is distinct from new.aggregate_type) execute function event_counted_keys_fixed()',
     },
   ],
   properties: {

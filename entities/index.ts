@@ -5,6 +5,8 @@ import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
 import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
+import { EventCount } from './EventCount.ts';
+import { EventCountByHour } from './EventCountByHour.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
 import { Image } from './Image.ts';
@@ -23,6 +25,8 @@ export {
   DeckBranding,
   DeckIntro,
   Event,
+  EventCount,
+  EventCountByHour,
   Faq,
   GenerationJob,
   Image,
@@ -44,6 +48,8 @@ export const entities = [
   ActionConfig,
   DeckIntro,
   Event,
+  EventCount,
+  EventCountByHour,
   NotificationSubscription,
   NotificationDelivery,
   DeliveryAttempt,

@@ -5,6 +5,7 @@ import { Migration20261121220722_notifications } from './Migration20261121220722
 import { Migration20261121222004_files } from './Migration20261121222004_files.ts';
 import { Migration20261121224054_speech } from './Migration20261121224054_speech.ts';
 import { Migration20261122081920_sessions_hashed } from './Migration20261122081920_sessions_hashed.ts';
+import { Migration20261122133854_event_counts } from './Migration20261122133854_event_counts.ts';
 import { Migration20261122140000_slide_positions } from './Migration20261122140000_slide_positions.ts';
 
 export const migrations = [
@@ -14,5 +15,6 @@ export const migrations = [
   { name: 'Migration20261121222004_files', class: Migration20261121222004_files },
   { name: 'Migration20261121224054_speech', class: Migration20261121224054_speech },
   { name: 'Migration20261122081920_sessions_hashed', class: Migration20261122081920_sessions_hashed },
+  { name: 'Migration20261122133854_event_counts', class: Migration20261122133854_event_counts },
   { name: 'Migration20261122140000_slide_positions', class: Migration20261122140000_slide_positions },
 ];

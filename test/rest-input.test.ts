@@ -288,7 +288,7 @@ describe('query strings are coerced per the schema, and only there', () => {
 
   it('over /trpc, pagination numbers must be numbers', async () => {
     const input = encodeURIComponent(JSON.stringify({ limit: true }));
-    const response = await user.get(`/trpc/notifications.events?input=${input}`);
+    const response = await user.get(`/trpc/notifications.listEvents?input=${input}`);
     expect(response.status, response.text).toBe(400);
   });
 });

@@ -267,7 +267,7 @@ describe('the same over /trpc and in process', () => {
     expect(mutation.status, mutation.text).toBe(400);
     expect(mutation.body.error.data.issues).toContainEqual({ path: ['name'], message: expect.any(String) });
     const input = encodeURIComponent(JSON.stringify({ aggregateId: NUL }));
-    const query = await user.get(`/trpc/notifications.events?input=${input}`);
+    const query = await user.get(`/trpc/notifications.listEvents?input=${input}`);
     expect(query.status, query.text).toBe(400);
     expect(query.body.error.data.issues).toContainEqual({
       path: ['aggregateId'],

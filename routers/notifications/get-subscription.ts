@@ -1,6 +1,7 @@
+import { subscriptionOutput } from '../../domain/notifications/subscription-output.ts';
+import * as subscriptions from '../../domain/notifications/subscriptions.ts';
 import { authedProcedure } from '../trpc.ts';
-import { findSubscription } from './find-subscription.ts';
-import { subscriptionIdInput, subscriptionOutput, toSubscriptionOutput } from './subscription.schema.ts';
+import { subscriptionIdInput } from './subscription.schema.ts';
 
 export const getSubscription = authedProcedure
   .meta({
@@ -13,6 +14,4 @@ export const getSubscription = authedProcedure
   })
   .input(subscriptionIdInput)
   .output(subscriptionOutput)
-  .query(async ({ ctx, input }) =>
-    toSubscriptionOutput(await findSubscription(ctx.em, ctx.auth, input.subscriptionId)),
-  );
+  .query(({ ctx, input }) => subscriptions.getSubscription(ctx, input.subscriptionId));

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import { subscriptionOutput } from '../../domain/notifications/subscription-output.ts';
+import * as subscriptions from '../../domain/notifications/subscriptions.ts';
 import { authedProcedure } from '../trpc.ts';
-import { subscriptionOutput, toSubscriptionOutput } from './subscription.schema.ts';
 
 export const listSubscriptions = authedProcedure
   .meta({
@@ -14,11 +14,4 @@ export const listSubscriptions = authedProcedure
   })
   .input(z.object({}))
   .output(z.object({ subscriptions: z.array(subscriptionOutput) }))
-  .query(async ({ ctx }) => {
-    const subscriptions = await ctx.em.find(
-      NotificationSubscription,
-      { organization: ctx.auth.organizationId },
-      { orderBy: { createdAt: 'asc', id: 'asc' } },
-    );
-    return { subscriptions: subscriptions.map(toSubscriptionOutput) };
-  });
+  .query(({ ctx }) => subscriptions.listSubscriptions(ctx));

@@ -8,7 +8,7 @@ import { listSubscriptions } from './list-subscriptions.ts';
 import { updateSubscription } from './update-subscription.ts';
 
 export const notificationsRouter = router({
-  events: listEvents,
+  listEvents,
   createSubscription,
   listSubscriptions,
   getSubscription,

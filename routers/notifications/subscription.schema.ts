@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../../domain/events/event-types.ts';
-import {
-  CHANNELS,
-  type Channel,
-  type NotificationSubscription,
-} from '../../entities/NotificationSubscription.ts';
+import { CHANNELS } from '../../entities/NotificationSubscription.ts';
 import { text } from '../shared.schema.ts';
 
 export const subscriptionIdInput = z.object({ subscriptionId: z.uuid() });
@@ -25,12 +21,6 @@ export const eventTypePattern = z
   )
   .meta({ example: 'slide.*' });
 
-export const channelConfigSchemas = {
-  webhook: z.strictObject({ url: z.url().max(2048) }),
-  email: z.strictObject({ recipients: z.array(z.email().max(320)).min(1).max(50) }),
-  console: z.strictObject({}),
-} satisfies Record<Channel, z.ZodType>;
-
 export const channelConfigInput = z
   .record(z.string(), z.unknown())
   .meta({ description: 'webhook: {url}; email: {recipients: [email]}; console: {}' });
@@ -43,43 +33,3 @@ export const subscriptionFields = {
   deckId: z.uuid().nullable(),
   isActive: z.boolean(),
 };
-
-export const subscriptionOutput = z
-  .object({
-    id: z.uuid(),
-    organizationId: z.uuid(),
-    name: z.string(),
-    eventType: z.string(),
-    channel: z.enum(CHANNELS),
-    channelConfig: z.record(z.string(), z.unknown()),
-    deckId: z.uuid().nullable(),
-    isActive: z.boolean(),
-    createdAt: z.iso.datetime(),
-    updatedAt: z.iso.datetime(),
-  })
-  .meta({ id: 'NotificationSubscription' });
-
-/** With `secret`: the answer of a create (or a switch to webhook), the only time it is shown. */
-export const subscriptionWithSecretOutput = subscriptionOutput.extend({
-  secret: z
-    .string()
-    .optional()
-    .meta({ description: 'Webhook signing secret (whsec_…), shown only when it is created' }),
-});
-
-export type SubscriptionOutput = z.infer<typeof subscriptionOutput>;
-
-export function toSubscriptionOutput(subscription: NotificationSubscription): SubscriptionOutput {
-  return {
-    id: subscription.id,
-    organizationId: subscription.organization.id,
-    name: subscription.name,
-    eventType: subscription.eventType,
-    channel: subscription.channel,
-    channelConfig: subscription.channelConfig,
-    deckId: subscription.deck?.id ?? null,
-    isActive: subscription.isActive,
-    createdAt: subscription.createdAt.toISOString(),
-    updatedAt: subscription.updatedAt.toISOString(),
-  };
-}

@@ -1,13 +1,4 @@
-/** An event as the delivery channels need it. */
-export interface EventToDeliver {
-  id: string;
-  eventType: string;
-  aggregateType: string;
-  aggregateId: string;
-  deckId: string | null;
-  occurredAt: Date;
-  payload: Record<string, unknown>;
-}
+import type { EventToDeliver } from '../../domain/notifications/delivery-queue.ts';
 
 /** The webhook body of `docs/api.md`: `{type, timestamp, data: {id, aggregateType, aggregateId, deckId, payload}}`. */
 export function webhookBody(event: EventToDeliver): string {

@@ -1,14 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Services } from '../services.ts';
-import { WorkLoop } from '../work-loop.ts';
 import {
-  attemptDelivery,
   claimDueDeliveries,
   type DeliveryJob,
   finishDelivery,
   releaseDeliveries,
-} from './delivery-worker.ts';
-import { dispatchEvents } from './dispatcher.ts';
+} from '../../domain/notifications/delivery-queue.ts';
+import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
+import type { Services } from '../services.ts';
+import { WorkLoop } from '../work-loop.ts';
+import { attemptDelivery } from './delivery-worker.ts';
 import { createWebhookAgent } from './webhook-sender.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import dns from 'node:dns';
 import { Agent, request } from 'undici';
-import { isPublicAddress, webhookUrlProblem } from '../../routers/notifications/webhook-address.ts';
-import { parseRetryAfter } from './retry-policy.ts';
+import { parseRetryAfter } from '../../domain/notifications/retry-policy.ts';
+import { isPublicAddress, webhookUrlProblem } from '../../domain/notifications/webhook-address.ts';
 
 export interface WebhookResult {
   statusCode: number | null;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../domain/context.ts';
-import { notFound } from '../../domain/errors.ts';
-import { lockRow } from '../../domain/row-lock.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import type { Auth } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { lockRow } from '../row-lock.ts';
 
 /** `lock` (inside a transaction): the row is locked and re-read; deleted meanwhile → NOT_FOUND. */
 export async function findSubscription(

@@ -1,12 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../../domain/context.ts';
-import { badRequest } from '../../domain/errors.ts';
+import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
 import type { Services } from '../../server/services.ts';
-import { channelConfigSchemas } from './subscription.schema.ts';
+import type { Auth } from '../context.ts';
+import { badRequest } from '../errors.ts';
 import { webhookUrlProblem } from './webhook-address.ts';
+
+/** What each channel's `channelConfig` holds; unknown members are refused. */
+export const channelConfigSchemas = {
+  webhook: z.strictObject({ url: z.url().max(2048) }),
+  email: z.strictObject({ recipients: z.array(z.email().max(320)).min(1).max(50) }),
+  console: z.strictObject({}),
+} satisfies Record<Channel, z.ZodType>;
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
 export function newWebhookSecret(): string {

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../entities/NotificationDelivery.ts';
+
+/** A delivery with every attempt, as `GET …/deliveries` lists it. */
+export const deliveryOutput = z
+  .object({
+    id: z.uuid(),
+    eventId: z.uuid(),
+    eventType: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.int(),
+    nextAttemptAt: z.iso
+      .datetime()
+      .nullable()
+      .meta({ description: 'When the next try is due (pending only)' }),
+    lastStatusCode: z.int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+    attemptLog: z.array(
+      z.object({
+        attemptNumber: z.int(),
+        attemptedAt: z.iso.datetime(),
+        statusCode: z.int().nullable(),
+        durationMs: z.int(),
+        error: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'NotificationDelivery' });
+
+export type DeliveryOutput = z.infer<typeof deliveryOutput>;
+
+/** A row of the listing query in `deliveries.ts`, its attempts aggregated as JSON. */
+export interface DeliveryRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  completed_at: Date | null;
+  attempt_log: {
+    attemptNumber: number;
+    attemptedAt: string;
+    statusCode: number | null;
+    durationMs: number;
+    error: string | null;
+  }[];
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+export function toDeliveryOutput(row: DeliveryRow): DeliveryOutput {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    createdAt: iso(row.created_at),
+    completedAt: row.completed_at ? iso(row.completed_at) : null,
+    attemptLog: row.attempt_log.map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt) })),
+  };
+}

@@ -1,0 +1,165 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../entities/ids.ts';
+import type { Channel } from '../../entities/NotificationSubscription.ts';
+import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import { applyChanges } from '../changes.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { retryDelaySeconds } from './retry-policy.ts';
+import { toSubscriptionOutput } from './subscription-output.ts';
+
+/** An event as the delivery channels need it. */
+export interface EventToDeliver {
+  id: string;
+  eventType: string;
+  aggregateType: string;
+  aggregateId: string;
+  deckId: string | null;
+  occurredAt: Date;
+  payload: Record<string, unknown>;
+}
+
+/** A claimed delivery with what it takes to send it. */
+export interface DeliveryJob {
+  deliveryId: string;
+  attempts: number;
+  subscription: {
+    id: string;
+    organizationId: string;
+    name: string;
+    channel: Channel;
+    channelConfig: Record<string, unknown>;
+    secret: string | null;
+    isActive: boolean;
+  };
+  event: EventToDeliver;
+}
+
+export interface AttemptOutcome {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  retryAfterSeconds?: number;
+  /** The receiver said 410 Gone: switch the subscription off. */
+  gone?: boolean;
+}
+
+/**
+ * Claims up to `limit` due deliveries with a lease (`skip locked`: instances never take the
+ * same one; a worker that dies lets its lease lapse and another takes the delivery up).
+ * A delivery waits while an earlier one for the same subscription and aggregate is still
+ * pending, so each receiver gets an aggregate's events in order.
+ */
+export async function claimDueDeliveries(
+  em: EntityManager,
+  limit: number,
+  leaseSeconds: number,
+): Promise<DeliveryJob[]> {
+  const rows = await em.execute<any[]>(
+    `with claimed as (
+       update notification_delivery d set locked_until = now() + make_interval(secs => ?)
+        where d.id in (
+          select c.id from notification_delivery c
+           where c.status = 'pending' and c.next_attempt_at <= now()
+             and (c.locked_until is null or c.locked_until < now())
+             and not exists (
+               select 1 from notification_delivery earlier
+                where earlier.subscription_id = c.subscription_id and earlier.aggregate_key = c.aggregate_key
+                  and earlier.status = 'pending'
+                  and (earlier.event_occurred_at, earlier.event_id) < (c.event_occurred_at, c.event_id))
+           order by c.next_attempt_at limit ? for update skip locked)
+       returning d.id, d.attempts, d.subscription_id, d.event_id)
+     select c.id as delivery_id, c.attempts, s.id as subscription_id, s.organization_id, s.name, s.channel,
+            s.channel_config, s.secret, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
+            e.aggregate_id, e.deck_id, e.occurred_at, e.payload
+       from claimed c
+       join notification_subscription s on s.id = c.subscription_id
+       join event e on e.id = c.event_id`,
+    [leaseSeconds, limit],
+  );
+  return rows.map((row) => ({
+    deliveryId: row.delivery_id,
+    attempts: row.attempts,
+    subscription: {
+      id: row.subscription_id,
+      organizationId: row.organization_id,
+      name: row.name,
+      channel: row.channel,
+      channelConfig: row.channel_config,
+      secret: row.secret,
+      isActive: row.is_active,
+    },
+    event: {
+      id: row.event_id,
+      eventType: row.event_type,
+      aggregateType: row.aggregate_type,
+      aggregateId: row.aggregate_id,
+      deckId: row.deck_id,
+      occurredAt: new Date(row.occurred_at),
+      payload: row.payload,
+    },
+  }));
+}
+
+/**
+ * Records the attempt and the delivery's new state in one transaction: delivered, retry
+ * later (schedule or Retry-After), or failed for good; a 410 also switches the
+ * subscription off (with its `notification_subscription.updated` event).
+ */
+export async function finishDelivery(
+  em: EntityManager,
+  job: DeliveryJob,
+  outcome: AttemptOutcome,
+  retryScheduleSeconds: number[],
+): Promise<void> {
+  const attemptNumber = job.attempts + 1;
+  const retryIn =
+    outcome.delivered || outcome.gone || !job.subscription.isActive
+      ? null
+      : retryDelaySeconds(attemptNumber, retryScheduleSeconds, outcome.retryAfterSeconds);
+  const status = outcome.delivered ? 'succeeded' : retryIn === null ? 'failed' : 'pending';
+  await em.transactional(async (tx) => {
+    await tx.execute(
+      `insert into delivery_attempt (id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, error)
+       values (?, ?, ?, now(), ?, ?, ?)`,
+      [newId(), job.deliveryId, attemptNumber, outcome.statusCode, outcome.durationMs, outcome.error],
+    );
+    await tx.execute(
+      `update notification_delivery
+          set attempts = ?, status = ?, last_status_code = ?, last_error = ?, locked_until = null,
+              next_attempt_at = now() + make_interval(secs => ?), updated_at = now(),
+              completed_at = case when ? = 'pending' then null else now() end
+        where id = ?`,
+      [attemptNumber, status, outcome.statusCode, outcome.error, retryIn ?? 0, status, job.deliveryId],
+    );
+    if (outcome.gone) {
+      const subscription = await tx.findOne(NotificationSubscription, job.subscription.id);
+      if (subscription && applyChanges(subscription, { isActive: false })) {
+        const output = toSubscriptionOutput(subscription);
+        recordEvent(
+          tx,
+          { organizationId: job.subscription.organizationId },
+          'notification_subscription.updated',
+          {
+            aggregateId: subscription.id,
+            deckId: output.deckId,
+            payload: output,
+          },
+        );
+      }
+    }
+  });
+}
+
+/**
+ * Ends the leases of deliveries this instance stops working on (no attempt is recorded), so
+ * another instance sends them at once rather than when the lease lapses.
+ */
+export async function releaseDeliveries(em: EntityManager, deliveryIds: string[]): Promise<void> {
+  await em.execute(
+    `update notification_delivery set locked_until = null, updated_at = now()
+      where id = any(cast(? as uuid[])) and status = 'pending'`,
+    // A PostgreSQL array literal of uuids read from the database: nothing needs quoting.
+    [`{${deliveryIds.join(',')}}`],
+  );
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { CHANNELS, type NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+
+/** A subscription as every route answers it and as its events carry it: never with its secret. */
+export const subscriptionOutput = z
+  .object({
+    id: z.uuid(),
+    organizationId: z.uuid(),
+    name: z.string(),
+    eventType: z.string(),
+    channel: z.enum(CHANNELS),
+    channelConfig: z.record(z.string(), z.unknown()),
+    deckId: z.uuid().nullable(),
+    isActive: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'NotificationSubscription' });
+
+/** With `secret`: the answer of a create (or a switch to webhook), the only time it is shown. */
+export const subscriptionWithSecretOutput = subscriptionOutput.extend({
+  secret: z
+    .string()
+    .optional()
+    .meta({ description: 'Webhook signing secret (whsec_…), shown only when it is created' }),
+});
+
+export type SubscriptionOutput = z.infer<typeof subscriptionOutput>;
+export type SubscriptionWithSecretOutput = z.infer<typeof subscriptionWithSecretOutput>;
+
+export function toSubscriptionOutput(subscription: NotificationSubscription): SubscriptionOutput {
+  return {
+    id: subscription.id,
+    organizationId: subscription.organization.id,
+    name: subscription.name,
+    eventType: subscription.eventType,
+    channel: subscription.channel,
+    channelConfig: subscription.channelConfig,
+    deckId: subscription.deck?.id ?? null,
+    isActive: subscription.isActive,
+    createdAt: subscription.createdAt.toISOString(),
+    updatedAt: subscription.updatedAt.toISOString(),
+  };
+}

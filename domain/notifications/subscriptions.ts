@@ -1,0 +1,143 @@
+import { newId } from '../../entities/ids.ts';
+import { type Channel, NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import { applyChanges } from '../changes.ts';
+import type { DomainContext } from '../context.ts';
+import { badRequest } from '../errors.ts';
+import { recordEvent } from '../events/record-event.ts';
+import { findSubscription } from './find-subscription.ts';
+import {
+  type SubscriptionOutput,
+  type SubscriptionWithSecretOutput,
+  toSubscriptionOutput,
+} from './subscription-output.ts';
+import { checkChannelConfig, findDeckReference, newWebhookSecret } from './subscription-rules.ts';
+
+export interface SubscriptionFields {
+  name: string;
+  eventType: string;
+  channel: Channel;
+  channelConfig: Record<string, unknown>;
+  deckId: string | null;
+  isActive: boolean;
+}
+
+/** A webhook subscription gets its signing secret here, shown in this answer only. */
+export async function createSubscription(
+  { em, services, auth }: DomainContext,
+  input: Omit<SubscriptionFields, 'deckId'> & { deckId?: string | null },
+): Promise<SubscriptionWithSecretOutput> {
+  const channelConfig = checkChannelConfig(services, input.channel, input.channelConfig);
+  const deck = input.deckId ? await findDeckReference(em, auth, input.deckId) : null;
+  const now = new Date();
+  const subscription = em.create(NotificationSubscription, {
+    id: newId(),
+    organization: auth.organizationId,
+    name: input.name,
+    eventType: input.eventType,
+    channel: input.channel,
+    channelConfig,
+    deck,
+    secret: input.channel === 'webhook' ? newWebhookSecret() : null,
+    isActive: input.isActive,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const output = toSubscriptionOutput(subscription);
+  recordEvent(em, auth, 'notification_subscription.created', {
+    aggregateId: subscription.id,
+    deckId: output.deckId,
+    payload: output,
+  });
+  await em.flush();
+  return subscription.secret ? { ...output, secret: subscription.secret } : output;
+}
+
+/** Oldest first. */
+export async function listSubscriptions({
+  em,
+  auth,
+}: DomainContext): Promise<{ subscriptions: SubscriptionOutput[] }> {
+  const subscriptions = await em.find(
+    NotificationSubscription,
+    { organization: auth.organizationId },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  return { subscriptions: subscriptions.map(toSubscriptionOutput) };
+}
+
+export async function getSubscription(
+  { em, auth }: DomainContext,
+  subscriptionId: string,
+): Promise<SubscriptionOutput> {
+  return toSubscriptionOutput(await findSubscription(em, auth, subscriptionId));
+}
+
+/**
+ * Partial update. `channelConfig` is checked against the channel the subscription will
+ * have; switching channel without a new config is a 400 unless the old one fits. A switch
+ * to webhook creates a secret, returned in this answer only; a switch away discards it.
+ */
+export async function updateSubscription(
+  { em, services, auth }: DomainContext,
+  input: { subscriptionId: string } & Partial<SubscriptionFields>,
+): Promise<SubscriptionWithSecretOutput> {
+  const { subscriptionId, ...changes } = input;
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw badRequest('Send at least one field to change');
+  }
+  // Locked: a concurrent delete makes this a 404 instead of an event for a deleted subscription.
+  return em.transactional(async (em) => {
+    const subscription = await findSubscription(em, auth, subscriptionId, { lock: true });
+    const channel = changes.channel ?? subscription.channel;
+    const channelConfig =
+      changes.channel !== undefined || changes.channelConfig !== undefined
+        ? checkChannelConfig(services, channel, changes.channelConfig ?? subscription.channelConfig)
+        : undefined;
+    const deck =
+      changes.deckId === undefined
+        ? undefined
+        : changes.deckId === null
+          ? null
+          : await findDeckReference(em, auth, changes.deckId);
+    const newSecret = channel === 'webhook' && !subscription.secret ? newWebhookSecret() : undefined;
+    const changed = applyChanges(subscription, {
+      name: changes.name,
+      eventType: changes.eventType,
+      isActive: changes.isActive,
+      channel,
+      channelConfig,
+      deck,
+      secret: channel === 'webhook' ? newSecret : null,
+    });
+    // An update that changes nothing is answered with the subscription as it is, and writes no event.
+    if (!changed) return toSubscriptionOutput(subscription);
+    const output = toSubscriptionOutput(subscription);
+    recordEvent(em, auth, 'notification_subscription.updated', {
+      aggregateId: subscription.id,
+      deckId: output.deckId,
+      payload: output,
+    });
+    await em.flush();
+    return newSecret ? { ...output, secret: newSecret } : output;
+  });
+}
+
+/** Its deliveries go with it (ON DELETE CASCADE). */
+export async function deleteSubscription(
+  { em, auth }: DomainContext,
+  subscriptionId: string,
+): Promise<{ success: true }> {
+  // Locked: of two concurrent deletes one answers 404, and one event is written.
+  return em.transactional(async (em) => {
+    const subscription = await findSubscription(em, auth, subscriptionId, { lock: true });
+    const output = toSubscriptionOutput(subscription);
+    recordEvent(em, auth, 'notification_subscription.deleted', {
+      aggregateId: subscription.id,
+      deckId: output.deckId,
+      payload: output,
+    });
+    em.remove(subscription);
+    await em.flush();
+    return { success: true as const };
+  });
+}
