@@ -1,5 +1,5 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { DomainError } from '../../domain/errors.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const voiceOutput = z
@@ -28,9 +28,7 @@ export const listVoices = authedProcedure
     try {
       return { voices: await ctx.services.voices.list() };
     } catch (error) {
-      throw new TRPCError({
-        code: 'SERVICE_UNAVAILABLE',
-        message: `The voice provider is unavailable: ${(error as Error).message}`,
-      });
+      // No Retry-After: when the provider is back is not known.
+      throw new DomainError('unavailable', `The voice provider is unavailable: ${(error as Error).message}`);
     }
   });

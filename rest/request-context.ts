@@ -2,21 +2,21 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import type { Context } from '../routers/context.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../server/services.ts';
 import {
   authenticateSession,
   createSession,
   presentedSessionToken,
   revokeSession,
   setSessionCookie,
-} from './sessions.ts';
+} from '../server/sessions.ts';
 
 /**
  * Builds a procedure's context from a Koa request: a fresh EntityManager, the signed-in
  * user (resolved from the `session` cookie on every request, in one query, so a revoked
  * session or a deleted user stops working at once), and sign-in/sign-out on that cookie.
  */
-export function createKoaContextFactory(orm: MikroORM, services: Services) {
+export function createRequestContextFactory(orm: MikroORM, services: Services) {
   const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
   return async (ctx: KoaContext): Promise<Context> => {
     const em = orm.em.fork();
