@@ -11,9 +11,10 @@
  * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
  * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
  * BENCH_CPU_PROF=<dir>: the service runs under `node --cpu-prof` and writes its profile there.
+ * BENCH_MIX=false: `me` only (e.g. for a profile of that route alone).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -106,7 +107,8 @@ try {
   const setup = await createData(serviceUrl, cookie);
 
   const barePort = await freePort();
-  const bare = spawn(process.execPath, ['scripts/bench-http-bare.ts'], {
+  const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
+  const bare = spawn(process.execPath, [...bareProfile, 'scripts/bench-http-bare.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(barePort) },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -126,11 +128,20 @@ try {
   const serviceRounds: WrkResult[] = [];
   const bareRounds: WrkResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
+    const cpuBefore = cpuTimes();
     const s = await wrk(`${serviceUrl}/api/auth/me`, headers);
+    const cpuBetween = cpuTimes();
     const b = await wrk(`${bareUrl}/api/auth/me`, headers);
+    const cpuAfter = cpuTimes();
     serviceRounds.push(s);
     bareRounds.push(b);
     console.log(`  round ${round}: service ${line(s)} | bare ${line(b)}`);
+    if (cpuBefore) {
+      const groups = { [service.pid!]: 'node', [bare.pid!]: 'node' };
+      console.log(
+        `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
+      );
+    }
   }
   const s = combine(serviceRounds);
   const b = combine(bareRounds);
@@ -160,6 +171,7 @@ try {
         }),
     ],
   ];
+  if (process.env.BENCH_MIX === 'false') mix.length = 0;
   for (const [name, measure] of mix) console.log(`  ${name.padEnd(56)} ${line(await measure())}`);
 } finally {
   for (const child of children) {
@@ -171,6 +183,44 @@ try {
   }
   await embeddedStop?.();
   await rm(work, { recursive: true, force: true });
+}
+
+/** CPU time (ms) of every process, by pid and command name, from /proc (Linux); undefined elsewhere. */
+function cpuTimes(): Map<number, { name: string; ms: number }> | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const times = new Map<number, { name: string; ms: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(Number(entry), { name, ms: (Number(fields[11]) + Number(fields[12])) / ticksPerMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return times;
+}
+
+/** Where the CPU went during one wrk run, per request: the server process, PostgreSQL, wrk. */
+function cpuPerRequest(
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+  result: WrkResult,
+  servers: Record<number, string>,
+): string {
+  const sums: Record<string, number> = { node: 0, postgres: 0, wrk: 0 };
+  for (const [pid, { name, ms }] of after) {
+    const group = servers[pid] ?? (name === 'postgres' ? 'postgres' : name === 'wrk' ? 'wrk' : undefined);
+    if (!group || (group === 'node' && !(pid in servers))) continue;
+    sums[group] = (sums[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
+  }
+  // Only the measured server's process counts as "node": the other sat idle.
+  return Object.entries(sums)
+    .map(([group, ms]) => `${group} ${((ms * 1000) / Math.max(1, result.requests)).toFixed(0)}`)
+    .join(' ');
 }
 
 function line(r: WrkResult): string {
