@@ -4,6 +4,7 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import type { Context } from '../routers/context.ts';
+import { inputIssues } from '../routers/input-guard.ts';
 import { SIGN_IN_FIRST } from '../routers/trpc.ts';
 import { InMemoryFile } from '../routers/uploaded-file.ts';
 import type { AppConfig } from '../server/config.ts';
@@ -171,7 +172,10 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
   return async (ctx) => {
     const context = await signedIn(ctx, options);
     const parameters: Record<string, unknown> = {};
-    const issues = [];
+    // The same guard as every procedure's input (NUL, lone surrogates), then each schema.
+    const raw = Object.fromEntries(route.pathParameters.map((name) => [name, ctx.params[name]!]));
+    const issues = inputIssues(raw);
+    if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
     for (const name of route.pathParameters) {
       const schema = route.parameters[name]!;
       const parsed = await (schema as import('zod').ZodType).safeParseAsync(

@@ -15,7 +15,15 @@ export const voicePreviewRoute: HandWrittenRoute = {
   },
   successStatus: 200,
   pathParameters: ['voiceId'],
-  parameters: { voiceId: z.string().min(1).max(200).meta({ description: 'A voice_id of the voice list' }) },
+  parameters: {
+    voiceId: z
+      .string()
+      .min(1)
+      .max(200)
+      // What is left of a segment that is not percent-encoded UTF-8 (the router keeps it raw).
+      .regex(/^[^%]*$/, 'must be a voice_id of the voice list')
+      .meta({ description: 'A voice_id of the voice list' }),
+  },
   response: { contentType: 'audio/mpeg', description: 'The sample, as MP3' },
   async handle(ctx, context, { voiceId }) {
     let audio: Buffer | null;

@@ -11,7 +11,8 @@
  * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
  * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
  * BENCH_CPU_PROF=<dir>: the service runs under `node --cpu-prof` and writes its profile there.
- * BENCH_MIX=false: `me` only (e.g. for a profile of that route alone).
+ * BENCH_MIX=false: `me` only; BENCH_MIX=<text>: the mix routes whose name holds it; BENCH_ROUNDS=0:
+ * the mix only (e.g. for a profile of one route alone).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
@@ -143,14 +144,16 @@ try {
       );
     }
   }
-  const s = combine(serviceRounds);
-  const b = combine(bareRounds);
-  console.log('\nGET /api/auth/me (all rounds):');
-  console.log(`  service  ${line(s)}`);
-  console.log(`  bare     ${line(b)}`);
-  console.log(
-    `  ratio    ${(s.requestsPerSecond / b.requestsPerSecond).toFixed(2)}× the bare handler (goal ≥ 1.0×; p99 goal < 25 ms)`,
-  );
+  if (ROUNDS > 0) {
+    const s = combine(serviceRounds);
+    const b = combine(bareRounds);
+    console.log('\nGET /api/auth/me (all rounds):');
+    console.log(`  service  ${line(s)}`);
+    console.log(`  bare     ${line(b)}`);
+    console.log(
+      `  ratio    ${(s.requestsPerSecond / b.requestsPerSecond).toFixed(2)}× the bare handler (goal ≥ 1.0×; p99 goal < 25 ms)`,
+    );
+  }
 
   console.log(`\nmix against the service (p99 goal < 50 ms each):`);
   const mix: [string, () => Promise<WrkResult>][] = [
@@ -171,8 +174,18 @@ try {
         }),
     ],
   ];
-  if (process.env.BENCH_MIX === 'false') mix.length = 0;
-  for (const [name, measure] of mix) console.log(`  ${name.padEnd(56)} ${line(await measure())}`);
+  const only = process.env.BENCH_MIX;
+  const chosen = only === 'false' ? [] : only ? mix.filter(([name]) => name.includes(only)) : mix;
+  for (const [name, measure] of chosen) {
+    const before = cpuTimes();
+    const result = await measure();
+    const after = cpuTimes();
+    const cpu =
+      before && after
+        ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [service.pid!]: 'node' })}`
+        : '';
+    console.log(`  ${name.padEnd(56)} ${line(result)}${cpu}`);
+  }
 } finally {
   for (const child of children) {
     if (child.exitCode === null) {
@@ -204,16 +217,16 @@ function cpuTimes(): Map<number, { name: string; ms: number }> | undefined {
   return times;
 }
 
-/** Where the CPU went during one wrk run, per request: the server process, PostgreSQL, wrk. */
+/** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */
 function cpuPerRequest(
   before: Map<number, { name: string; ms: number }>,
   after: Map<number, { name: string; ms: number }>,
   result: WrkResult,
   servers: Record<number, string>,
 ): string {
-  const sums: Record<string, number> = { node: 0, postgres: 0, wrk: 0 };
+  const sums: Record<string, number> = { node: 0, postgres: 0 };
   for (const [pid, { name, ms }] of after) {
-    const group = servers[pid] ?? (name === 'postgres' ? 'postgres' : name === 'wrk' ? 'wrk' : undefined);
+    const group = servers[pid] ?? (name === 'postgres' ? 'postgres' : undefined);
     if (!group || (group === 'node' && !(pid in servers))) continue;
     sums[group] = (sums[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
   }
