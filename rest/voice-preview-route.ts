@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { missing, unavailable } from '../domain/errors.ts';
-import { voicePreview } from '../domain/voices/voice-preview.ts';
+import * as voices from '../domain/voices/voices.ts';
 import type { HandWrittenRoute } from './route-table.ts';
 
 /** GET /api/voices/{voiceId}/preview: a short MP3 sample of a local voice (the list's preview_url). */
@@ -28,7 +28,7 @@ export const voicePreviewRoute: HandWrittenRoute = {
   async handle(ctx, context, { voiceId }) {
     let audio: Buffer | null;
     try {
-      audio = await voicePreview(context.services, voiceId as string);
+      audio = await voices.previewVoice(context, voiceId as string);
     } catch (error) {
       ctx.state.logger?.warn({ reason: (error as Error).message }, 'voice preview failed');
       throw unavailable('The voice could not be previewed right now', 5);

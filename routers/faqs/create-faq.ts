@@ -4,7 +4,7 @@ import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { authedProcedure } from '../trpc.ts';
-import { speakToObject } from '../voices/speak.ts';
+import { speakToObject } from '../../domain/voices/speak.ts';
 import { audioWarning, faqFields, faqWithWarningOutput, toFaqOutput } from './faq.schema.ts';
 import { findRelatedSlide, recordFaqEvent } from './faq-rules.ts';
 

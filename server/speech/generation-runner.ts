@@ -3,7 +3,7 @@ import { recordEvent } from '../../domain/events/record-event.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import { toJobOutput } from '../../routers/generation/job.schema.ts';
 import { objectKeyFor } from '../../routers/object-keys.ts';
-import { speakToObject } from '../../routers/voices/speak.ts';
+import { speakToObject } from '../../domain/voices/speak.ts';
 import type { Services } from '../services.ts';
 import { WorkLoop } from '../work-loop.ts';
 
