@@ -1,10 +1,12 @@
+import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Logger } from '../server/logger.ts';
-import { isDependencyDown, problem, sendProblem } from './problem.ts';
+import { problem, problemFromError, sendProblem } from './problem.ts';
 
 /**
- * Outermost guard: whatever goes wrong below — a thrown http error (koa, router, body
- * reader), a crash, or no route at all — leaves as problem details, never as a stack trace.
+ * Outermost guard, and the one place errors become answers: whatever goes wrong below — a
+ * procedure's or a route's error, a thrown http error (koa, router, body reader), a crash, or
+ * no route at all — leaves as problem details (`problemFromError`), never as a stack trace.
  */
 export function problemDetails(logger: Logger): Middleware {
   return async (ctx, next) => {
@@ -14,23 +16,14 @@ export function problemDetails(logger: Logger): Middleware {
         sendProblem(ctx, problem(ctx.status, DEFAULT_DETAIL[ctx.status]?.(ctx) ?? 'The request failed'));
       }
     } catch (error) {
-      const status = httpStatusOf(error);
-      if (status !== undefined && status < 500) {
-        // http-errors from koa, @koa/router (405 sets Allow) and the body reader.
-        sendProblem(ctx, problem(status, (error as Error).message));
-        return;
+      const shaped = problemFromError(error);
+      if (shaped.unexpected) {
+        // A procedure's crash is logged with its cause (the tRPC error only wraps it).
+        const [err, message] =
+          error instanceof TRPCError ? [error.cause ?? error, 'procedure failed'] : [error, 'request failed'];
+        (ctx.state.logger ?? logger).error({ err }, message);
       }
-      ctx.state.logger?.error({ err: error }, 'request failed') ??
-        logger.error({ err: error }, 'request failed');
-      if (isDependencyDown(error)) {
-        sendProblem(
-          ctx,
-          problem(503, 'A service this request depends on is unavailable; try again shortly'),
-          5,
-        );
-      } else {
-        sendProblem(ctx, problem(500, 'An unexpected error occurred'));
-      }
+      sendProblem(ctx, shaped.problem, shaped.retryAfterSeconds);
     }
   };
 }
@@ -41,9 +34,3 @@ const DEFAULT_DETAIL: Record<number, (ctx: KoaContext) => string> = {
   405: (ctx) => `${ctx.method} is not allowed on ${ctx.path}; allowed: ${ctx.response.get('Allow')}`,
   501: (ctx) => `${ctx.method} is not implemented by this service`,
 };
-
-function httpStatusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { status, expose } = error as { status?: unknown; expose?: unknown };
-  return typeof status === 'number' && expose !== false ? status : undefined;
-}

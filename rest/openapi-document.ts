@@ -3,7 +3,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../routers/app-router.ts';
 import { problemSchema } from './problem.ts';
-import { restProcedures } from './procedures.ts';
+import { type HandWrittenRoute, restRoutes } from './route-table.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -45,6 +45,8 @@ export function buildOpenApiDocument(): OpenAPIObject {
     version,
     baseUrl: '/api',
     securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' } },
+    // The routes that are not procedures, from the same table the dispatcher serves.
+    paths: handWrittenPaths(),
   });
 
   const problemJsonSchema = z.toJSONSchema(problemSchema) as Record<string, unknown>;
@@ -62,12 +64,12 @@ export function buildOpenApiDocument(): OpenAPIObject {
   }
   document.components = { ...document.components, schemas, responses } as OpenAPIObject['components'];
 
-  for (const { route, successStatus } of restProcedures) {
+  for (const { route, successStatus } of restRoutes) {
     const operation = (document.paths as Record<string, Record<string, Operation>>)[route.path]?.[
       route.method.toLowerCase()
     ];
     if (!operation) continue;
-    const success = operation.responses['200'];
+    const success = operation.responses['200'] ?? operation.responses[String(successStatus)];
     const statuses = errorStatusesOf(operation, route.method, route.errorResponses);
     operation.responses = { [String(successStatus)]: success };
     for (const status of statuses) {
@@ -75,6 +77,31 @@ export function buildOpenApiDocument(): OpenAPIObject {
     }
   }
   return document;
+}
+
+/** The hand-written routes' operations, in zod-openapi's form (as trpc-to-openapi makes them). */
+function handWrittenPaths() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const entry of restRoutes.filter((r): r is HandWrittenRoute => r.kind === 'hand-written')) {
+    const { route, response } = entry;
+    paths[route.path] = {
+      ...paths[route.path],
+      [route.method.toLowerCase()]: {
+        operationId: `${route.method.toLowerCase()}${route.path.replace(/\W+(\w)?/g, (_m, c = '') => c.toUpperCase())}`,
+        summary: route.summary,
+        tags: route.tags,
+        ...(route.protect === false ? {} : { security: [{ sessionCookie: [] }] }),
+        requestParams: { path: z.object(entry.parameters as Record<string, z.ZodType>) },
+        responses: {
+          [entry.successStatus]: {
+            description: response.description,
+            content: { [response.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          },
+        },
+      },
+    };
+  }
+  return paths as NonNullable<Parameters<typeof generateOpenApiDocument>[1]['paths']>;
 }
 
 function errorStatusesOf(operation: Operation, method: string, declared: unknown): number[] {

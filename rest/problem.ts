@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { ConnectionException, DriverException } from '@mikro-orm/core';
-import type { TRPCError } from '@trpc/server';
+import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
-import type { DomainErrorKind, Issue } from '../domain/errors.ts';
+import { DomainError, type DomainErrorKind, type Issue } from '../domain/errors.ts';
 import { domainErrorOf } from '../routers/errors.ts';
 import { issuesOf } from '../routers/issues.ts';
 
@@ -143,6 +143,44 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
         : error.message;
   const retryAfterSeconds = domainError?.retryAfterSeconds;
   return { problem: problem(status, detail, issues), retryAfterSeconds, unexpected: status >= 500 };
+}
+
+/**
+ * THE error path of every /api route: whatever a route, a procedure or the body reader threw
+ * becomes the problem the client sees — a tRPC error (from a procedure), a domain error (from a
+ * hand-written route), a 4xx http error (koa, the router, the body reader) with its status, and
+ * anything else a 500 (or a 503 when the database is down) with a generic detail.
+ */
+export function problemFromError(error: unknown): ShapedError {
+  if (error instanceof TRPCError) return problemFromTrpcError(error);
+  if (error instanceof DomainError) {
+    const status = STATUS_BY_KIND[error.kind];
+    return {
+      problem: problem(status, error.message, error.issues),
+      retryAfterSeconds: error.retryAfterSeconds,
+      unexpected: status >= 500,
+    };
+  }
+  const status = httpStatusOf(error);
+  if (status !== undefined && status < 500) {
+    const { message, issues } = error as { message: string; issues?: Issue[] };
+    return { problem: problem(status, message, issues), unexpected: false };
+  }
+  if (isDependencyDown(error)) {
+    return {
+      problem: problem(503, 'A service this request depends on is unavailable; try again shortly'),
+      retryAfterSeconds: 5,
+      unexpected: true,
+    };
+  }
+  return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
+}
+
+/** The status of an http error (koa's `ctx.throw`, @koa/router's 405, the body reader's 413). */
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && expose !== false ? status : undefined;
 }
 
 export function sendProblem(ctx: KoaContext, value: Problem, retryAfterSeconds?: number): void {

@@ -9,7 +9,7 @@ import { readRawBody } from './request-body.ts';
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
 export const TRPC_MAX_BATCH_SIZE = 20;
 /** Procedures that must be one call per request: each costs a password hash (and a throttle count). */
-const UNBATCHABLE = new Set(['auth.login']);
+const UNBATCHABLE = new Set(['auth.logIn']);
 
 /**
  * The same router for TypeScript clients (`@trpc/client`) at /trpc, with the same session
@@ -18,7 +18,7 @@ const UNBATCHABLE = new Set(['auth.login']);
  *
  * Mutations take `application/json` only (415 otherwise): tRPC would also accept
  * `multipart/form-data`, which any HTML form on another site can send. Batches are capped
- * at TRPC_MAX_BATCH_SIZE calls, and a batch that holds `auth.login` with anything else is a
+ * at TRPC_MAX_BATCH_SIZE calls, and a batch that holds `auth.logIn` with anything else is a
  * 400: otherwise one request could try thousands of passwords.
  */
 export function createTrpcEndpoint(options: {

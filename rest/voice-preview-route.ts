@@ -1,27 +1,41 @@
-import Router from '@koa/router';
-import type { Context as KoaContext } from 'koa';
-import type { Context } from '../routers/context.ts';
-import { SIGN_IN_FIRST } from '../routers/trpc.ts';
-import { voicePreview } from '../routers/voices/voice-preview.ts';
-import { problem, sendProblem } from './problem.ts';
+import { z } from 'zod';
+import { missing, unavailable } from '../domain/errors.ts';
+import * as voices from '../domain/voices/voices.ts';
+import type { HandWrittenRoute } from './route-table.ts';
 
 /** GET /api/voices/{voiceId}/preview: a short MP3 sample of a local voice (the list's preview_url). */
-export function createVoicePreviewRouter(createContext: (ctx: KoaContext) => Promise<Context>): Router {
-  const router = new Router();
-  router.get('/api/voices/:voiceId/preview', async (ctx) => {
-    const context = await createContext(ctx);
-    if (!context.auth) return sendProblem(ctx, problem(401, SIGN_IN_FIRST));
+export const voicePreviewRoute: HandWrittenRoute = {
+  kind: 'hand-written',
+  route: {
+    method: 'GET',
+    path: '/voices/{voiceId}/preview',
+    tags: ['voices'],
+    summary: 'A short spoken sample of a voice (MP3)',
+    errorResponses: [404, 503],
+  },
+  successStatus: 200,
+  pathParameters: ['voiceId'],
+  parameters: {
+    voiceId: z
+      .string()
+      .min(1)
+      .max(200)
+      // What is left of a segment that is not percent-encoded UTF-8 (the router keeps it raw).
+      .regex(/^[^%]*$/, 'must be a voice_id of the voice list')
+      .meta({ description: 'A voice_id of the voice list' }),
+  },
+  response: { contentType: 'audio/mpeg', description: 'The sample, as MP3' },
+  async handle(ctx, context, { voiceId }) {
     let audio: Buffer | null;
     try {
-      audio = await voicePreview(context.services, ctx.params.voiceId!);
+      audio = await voices.previewVoice(context, voiceId as string);
     } catch (error) {
       ctx.state.logger?.warn({ reason: (error as Error).message }, 'voice preview failed');
-      return sendProblem(ctx, problem(503, 'The voice could not be previewed right now'), 5);
+      throw unavailable('The voice could not be previewed right now', 5);
     }
-    if (!audio) return sendProblem(ctx, problem(404, `Voice ${ctx.params.voiceId} is not in the voice list`));
+    if (!audio) throw missing(`Voice ${voiceId} is not in the voice list`);
     ctx.set('Cache-Control', 'private, max-age=86400');
     ctx.type = 'audio/mpeg';
     ctx.body = audio;
-  });
-  return router;
-}
+  },
+};

@@ -27,6 +27,11 @@ export function toTrpcError(error: TRPCError): TRPCError {
   return new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
 }
 
+/** A domain error raised before the procedure runs (by our own middleware), as the tRPC error of its kind. */
+export function trpcErrorFrom(error: DomainError): TRPCError {
+  return new TRPCError({ code: TRPC_CODE[error.kind], message: error.message, cause: error });
+}
+
 /** The domain error behind a tRPC error, if there is one. */
 export function domainErrorOf(error: TRPCError): DomainError | undefined {
   return error.cause instanceof DomainError ? error.cause : undefined;

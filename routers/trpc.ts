@@ -1,9 +1,9 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
-import { toTrpcError } from './errors.ts';
+import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
 import { issuesOf } from './issues.ts';
 
@@ -32,47 +32,45 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
+
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the
  * database cannot store, non-finite numbers and runaway nesting are a 400 with an issue on
  * each offending field (`routers/input-guard.ts`), so no field can forget the check.
  */
-const storableInput = t.middleware(async ({ getRawInput, next }) => {
+async function checkStorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
   const issues = inputIssues(await getRawInput());
-  if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
-  return next();
-});
+  if (issues.length > 0) throw trpcErrorFrom(badRequest('The request is not valid: see issues', issues));
+}
 
 /**
- * Every procedure, outermost: a domain error (and a database error caused by a concurrent
- * change, 409/404) leaves as the tRPC error of its kind; anything else stays a 500.
+ * After the procedure: a domain error (and a database error caused by a concurrent change,
+ * 409/404) leaves as the tRPC error of its kind; anything else stays a 500.
  */
-const domainErrors = t.middleware(async ({ next }) => {
-  const result = await next();
-  if (!result.ok) throw toTrpcError(result.error);
+function domainErrors<R extends { ok: boolean }>(result: R): R {
+  if (!result.ok) throw toTrpcError((result as unknown as { error: TRPCError }).error);
   return result;
+}
+
+// One middleware per kind of procedure, not three: each level of tRPC's chain copies the
+// call's options and context again, on every call.
+
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  await checkStorableInput(getRawInput);
+  return domainErrors(await next());
 });
 
-export const publicProcedure = t.procedure.use(domainErrors).use(storableInput);
-
-export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
-
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
-export const authedProcedure = t.procedure
-  .use(domainErrors)
-  .use(({ ctx, next }) => {
-    if (!ctx.auth) {
-      throw unauthorized(SIGN_IN_FIRST);
-    }
-    return next({ ctx: { ...ctx, auth: ctx.auth as Auth } });
-  })
-  .use(storableInput);
+export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
+  await checkStorableInput(getRawInput);
+  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
+});
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
-export const operatorProcedure = t.procedure
-  .use(domainErrors)
-  .use(({ ctx, next }) => {
-    if (!ctx.operator) throw missing('No such procedure');
-    return next();
-  })
-  .use(storableInput);
+export const operatorProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  if (!ctx.operator) throw trpcErrorFrom(missing('No such procedure'));
+  await checkStorableInput(getRawInput);
+  return domainErrors(await next());
+});

@@ -2,22 +2,20 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import { problemDetails } from '../rest/error-middleware.ts';
-import { registerMultipartRoute } from '../rest/multipart-routes.ts';
+import { createHttpServer } from '../rest/http-server.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
-import { createRestHandler } from '../rest/rest-handler.ts';
-import { allowedMethods, createApiRouter } from '../rest/routes.ts';
+import { createRequestContextFactory } from '../rest/request-context.ts';
+import { restRoutes } from '../rest/route-table.ts';
 import { sameOrigin } from '../rest/same-origin.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
-import { createVoicePreviewRouter } from '../rest/voice-preview-route.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { AppConfig } from './config.ts';
 import { type Database, openDatabase } from './database.ts';
-import { createHttpServer } from './http-server.ts';
-import { createKoaContextFactory } from './koa-context.ts';
 import type { Logger } from './logger.ts';
 import { requestLogging } from './request-logging.ts';
 import { loadSecrets } from './secrets.ts';
@@ -49,7 +47,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   app.silent = true;
   let shuttingDown = false;
 
-  const createContext = createKoaContextFactory(database.orm, services);
+  const createContext = createRequestContextFactory(database.orm, services);
   const health = new Router();
   health.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -68,10 +66,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
     ctx.body = { status: 'ready' };
   });
 
-  const apiRouter = createApiRouter(
-    createRestHandler({ createContext, jsonBodyLimitBytes: config.jsonBodyLimitBytes }),
-    (router, procedure) => registerMultipartRoute(router, procedure, { config, createContext }),
-  );
+  const apiRouter = createApiRouter(restRoutes, { config, createContext });
 
   app.use(requestLogging(logger));
   app.use(async (ctx, next) => {
@@ -88,7 +83,6 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   app.use(
     createTrpcEndpoint({ router: appRouter, createContext, bodyLimitBytes: config.jsonBodyLimitBytes }),
   );
-  app.use(createVoicePreviewRouter(createContext).routes());
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter));
 

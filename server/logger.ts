@@ -71,7 +71,16 @@ export function createLogger(
  */
 export function createProcessLogger(
   config: { logLevel: string; logFormat?: LogFormat | undefined; isProduction: boolean },
-  options: { fd?: 1 | 2; level?: string } = {},
+  options: {
+    fd?: 1 | 2;
+    level?: string;
+    /**
+     * False for the server: JSON lines are written asynchronously, several at once when they
+     * arrive faster than they are written (one write per request costs as much as the rest
+     * of a small request); pino still writes what is pending when the process exits.
+     */
+    sync?: boolean;
+  } = {},
 ): Logger {
   const fd = options.fd ?? 1;
   const format = chooseLogFormat({
@@ -79,5 +88,7 @@ export function createProcessLogger(
     isTTY: tty.isatty(fd),
     production: config.isProduction,
   });
-  return createLogger(options.level ?? config.logLevel, pino.destination({ dest: fd, sync: true }), format);
+  // Pretty lines are for a person at a terminal: always synchronous (see createLogger).
+  const sync = format === 'pretty' || (options.sync ?? true);
+  return createLogger(options.level ?? config.logLevel, pino.destination({ dest: fd, sync }), format);
 }

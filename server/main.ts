@@ -15,7 +15,7 @@ try {
   throw error;
 }
 
-const logger = createProcessLogger(config);
+const logger = createProcessLogger(config, { sync: false });
 const app = await startApp(config, logger).catch((error: unknown) => {
   if (error instanceof ConfigError) {
     // A missing or unusable secret (server/secrets.ts): the same plain message as above.

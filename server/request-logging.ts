@@ -15,9 +15,16 @@ export function requestLogging(logger: Logger): Middleware {
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.state.logger = logger.child({ requestId });
+    // The child logger is made when something logs through it (most requests only end).
+    let child: Logger | undefined;
+    Object.defineProperty(ctx.state, 'logger', {
+      get: () => (child ??= logger.child({ requestId })),
+      enumerable: true,
+    });
     ctx.set('X-Request-Id', requestId);
-    ctx.state.logger.debug({ method: ctx.method, path: ctx.path }, 'request started');
+    if (logger.isLevelEnabled('debug')) {
+      ctx.state.logger.debug({ method: ctx.method, path: ctx.path }, 'request started');
+    }
     try {
       await next();
     } finally {
@@ -27,8 +34,9 @@ export function requestLogging(logger: Logger): Middleware {
         status: ctx.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       };
-      if (ctx.status >= 500) ctx.state.logger.error(line, 'request');
-      else ctx.state.logger.info(line, 'request');
+      // The request's id as a field of the line itself: no child logger needed for it.
+      if (ctx.status >= 500) logger.error({ requestId, ...line }, 'request');
+      else logger.info({ requestId, ...line }, 'request');
     }
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
+import type { Pool } from 'pg';
 import { AUTH_COLUMNS, type AuthRow, authFromRow } from '../domain/auth/find-auth.ts';
 import type { Auth } from '../domain/context.ts';
 
@@ -48,36 +49,67 @@ export async function createSession(
   return token;
 }
 
+/** What `authenticateSession` needs of the database: pg's `query` (a pool, or one client). */
+export interface SqlQueryable {
+  query<R extends object>(config: {
+    name: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
 /**
- * Who the token signs in, in one statement: session → user → organization, and the
- * sliding renewal when the last one is an hour old. The renewal's condition is re-checked
- * under the row lock, so concurrent requests renew a session once, not once each.
+ * Statements on a pg pool, each on a client checked out for it. Not `pool.query`: that passes
+ * pg a callback, which would escape the per-statement deadline of the pool's clients
+ * (`server/database.ts`), and a frozen database would then hold requests forever.
+ */
+export function pooledQueries(pool: Pool): SqlQueryable {
+  return {
+    async query(config) {
+      const client = await pool.connect();
+      try {
+        return (await client.query(config)) as never;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+/**
+ * Who the token signs in: session → user → organization in one statement. It is a named
+ * (prepared) statement sent straight to pg: PostgreSQL parses and plans it once per
+ * connection, not on every request, and nothing builds SQL per request. It only reads; the
+ * sliding renewal is a second statement, sent only when the last renewal is an hour old,
+ * whose condition is re-checked under the row lock, so concurrent requests renew a session
+ * once, not once each.
  */
 export async function authenticateSession(
-  em: EntityManager,
+  db: SqlQueryable,
   token: string,
   maxAgeSeconds: number,
 ): Promise<{ auth: Auth; renewed: boolean } | null> {
   const hash = hashSessionToken(token);
-  const rows = await em.getConnection().execute<(AuthRow & { renewed: boolean })[]>(
-    `with renewal as (
-       update session
-          set renewed_at = now(), expires_at = now() + make_interval(secs => ?)
-        where token_hash = ? and expires_at > now()
-          and renewed_at <= now() - make_interval(secs => ?)
-       returning token_hash
-     )
-     select ${AUTH_COLUMNS}, exists (select 1 from renewal) as renewed
-       from session s join app_user u on u.id = s.user_id join organization o on o.id = u.organization_id
-      where s.token_hash = ? and s.expires_at > now()`,
-    [maxAgeSeconds, hash, SESSION_RENEW_AFTER_SECONDS, hash],
-  );
+  const { rows } = await db.query<AuthRow & { stale: boolean }>({
+    name: 'authenticate-session',
+    text: `select ${AUTH_COLUMNS}, s.renewed_at <= now() - make_interval(secs => $2) as stale
+             from session s join app_user u on u.id = s.user_id join organization o on o.id = u.organization_id
+            where s.token_hash = $1 and s.expires_at > now()`,
+    values: [hash, SESSION_RENEW_AFTER_SECONDS],
+  });
   const row = rows[0];
   if (!row) return null;
-  return {
-    auth: authFromRow(row),
-    renewed: row.renewed,
-  };
+  let renewed = false;
+  if (row.stale) {
+    const renewal = await db.query({
+      name: 'renew-session',
+      text: `update session set renewed_at = now(), expires_at = now() + make_interval(secs => $2)
+              where token_hash = $1 and expires_at > now() and renewed_at <= now() - make_interval(secs => $3)`,
+      values: [hash, maxAgeSeconds, SESSION_RENEW_AFTER_SECONDS],
+    });
+    renewed = renewal.rowCount === 1;
+  }
+  return { auth: authFromRow(row), renewed };
 }
 
 /** Revokes one session (logout, or the session presented at a new login). */

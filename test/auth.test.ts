@@ -180,3 +180,38 @@ describe('logs', () => {
     for (const value of client.cookies.values()) expect(logs).not.toContain(value);
   });
 });
+
+describe('the cost of authentication', () => {
+  it('GET /api/auth/me sends one statement, the prepared session lookup, and no ORM query', async () => {
+    // No background work here: every statement sent while counting is the requests'.
+    const quiet = await startTestApp({ NOTIFICATIONS_ENABLED: 'false', GENERATION_ENABLED: 'false' });
+    try {
+      const user = await quiet.signedInClient();
+      expect((await user.get('/api/auth/me')).status).toBe(200);
+      // Every statement of the app passes through a client of this one pg pool (MikroORM's own).
+      const pool = await quiet.app.database.orm.em.getConnection().getNativeClient();
+      const statements: string[] = [];
+      let counting = true;
+      const watched = new WeakSet<object>();
+      pool.on('acquire', (client) => {
+        if (watched.has(client)) return;
+        watched.add(client);
+        const query = client.query as (...args: unknown[]) => unknown;
+        (client as unknown as { query: typeof query }).query = (...args) => {
+          const [first] = args as [string | { name?: string; text: string }];
+          if (counting) statements.push(typeof first === 'string' ? first : `${first.name}: ${first.text}`);
+          return query.apply(client, args);
+        };
+      });
+      for (let i = 0; i < 5; i++) expect((await user.get('/api/auth/me')).status).toBe(200);
+      counting = false;
+      expect(statements).toHaveLength(5);
+      // Named: PostgreSQL parses and plans it once per connection. A fresh session is not renewed.
+      for (const statement of statements) {
+        expect(statement).toMatch(/^authenticate-session: select .* from session s join app_user u/s);
+      }
+    } finally {
+      await quiet.close();
+    }
+  });
+});

@@ -59,8 +59,8 @@ async function signedInBrowser() {
 
 describe('HTML forms from another origin of the same site', () => {
   for (const [enctype, action] of [
-    ['multipart/form-data', '/trpc/auth.logout'],
-    ['application/x-www-form-urlencoded', '/trpc/auth.logout'],
+    ['multipart/form-data', '/trpc/auth.logOut'],
+    ['application/x-www-form-urlencoded', '/trpc/auth.logOut'],
     ['application/x-www-form-urlencoded', '/api/auth/logout'],
     ['multipart/form-data', '/api/images'],
   ] as const) {

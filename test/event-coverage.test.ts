@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restProcedures } from '../rest/procedures.ts';
+import { restRoutes } from '../rest/route-table.ts';
 import { pdf } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
@@ -191,7 +191,7 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
   },
 };
 
-const mutating = restProcedures.filter((p) => p.route.method !== 'GET');
+const mutating = restRoutes.filter((p) => p.route.method !== 'GET');
 
 async function eventLog(): Promise<string[]> {
   const rows = await t.app.database.orm.em

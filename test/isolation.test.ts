@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restProcedures } from '../rest/procedures.ts';
+import { restRoutes } from '../rest/route-table.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
@@ -16,7 +16,20 @@ let owner: HttpClient;
 let stranger: HttpClient;
 const ids: Record<string, string> = {};
 
-const routesWithIds = restProcedures.filter((p) => /\{\w+\}/.test(p.route.path));
+/**
+ * Every route of the table with a path parameter: those whose parameters are ids (a malformed
+ * one is refused by its schema) name an organization's resource; the others name something
+ * every organization shares (the voice list), walked below on their own.
+ */
+const routesWithParameters = restRoutes.filter((r) => r.pathParameters.length > 0);
+const isIdParameter = (schema: unknown) => {
+  const check = schema as { safeParse(value: unknown): { success: boolean } };
+  return !check.safeParse('not-a-uuid').success && check.safeParse(randomUUID()).success;
+};
+const routesWithIds = routesWithParameters.filter((r) =>
+  r.pathParameters.every((name) => isIdParameter(r.parameters[name])),
+);
+const sharedRoutes = routesWithParameters.filter((r) => !routesWithIds.includes(r));
 
 async function snapshot() {
   const rows = await t.app.database.orm.em.getConnection().execute(
@@ -113,3 +126,24 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
     });
   },
 );
+
+describe('routes naming what every organization shares', () => {
+  it('are only the voice preview (a new one must be walked here)', () => {
+    expect(sharedRoutes.map((r) => `${r.route.method} ${r.route.path}`)).toEqual([
+      'GET /voices/{voiceId}/preview',
+    ]);
+  });
+
+  it('GET /voices/{voiceId}/preview answers every organization alike, and an unknown voice with 404, changing nothing', async () => {
+    const before = await snapshot();
+    const voiceId = (await owner.get('/api/voices/list')).body.voices[0].voice_id as string;
+    const mine = await owner.get(`/api/voices/${voiceId}/preview`);
+    const theirs = await stranger.get(`/api/voices/${voiceId}/preview`);
+    expect([mine.status, theirs.status]).toEqual([200, 200]);
+    expect(theirs.headers.get('content-type')).toBe(mine.headers.get('content-type'));
+    for (const client of [owner, stranger]) {
+      expectProblem(await client.get('/api/voices/not-a-voice/preview'), 404, 'NOT_FOUND');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});

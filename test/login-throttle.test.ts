@@ -49,25 +49,25 @@ describe('login throttling', () => {
     expectProblem(await restLogin(email, password), 429, 'TOO_MANY_REQUESTS');
   });
 
-  it('refuses a /trpc batch holding auth.login with a 400 and checks none of its passwords', async () => {
+  it('refuses a /trpc batch holding auth.logIn with a 400 and checks none of its passwords', async () => {
     const email = await newUser();
     const calls = [...Array.from({ length: 8 }, (_, i) => `wrong-${i}`), password];
-    const path = calls.map(() => 'auth.login').join(',');
+    const path = calls.map(() => 'auth.logIn').join(',');
     const input = Object.fromEntries(calls.map((pw, i) => [String(i), { email, password: pw }]));
     const response = await trpcPost(`${path}?batch=1`, input);
     expect(response.status).toBe(400);
     expect(response.headers.getSetCookie()).toEqual([]);
     expect(response.body).toHaveLength(calls.length);
     for (const item of response.body) {
-      expect(item.error.message).toBe('auth.login cannot be batched: send it as a request of its own');
+      expect(item.error.message).toBe('auth.logIn cannot be batched: send it as a request of its own');
     }
     // Spelling the path differently does not get around it.
-    const encoded = calls.map(() => 'auth%2Elogin').join(',');
+    const encoded = calls.map(() => 'auth%2ElogIn').join(',');
     expect((await trpcPost(`${encoded}?batch=1`, input)).status).toBe(400);
     // Mixed with another procedure, too.
-    expect((await trpcPost('auth.me,auth.login?batch=1', { 0: {}, 1: { email, password } })).status).toBe(
-      400,
-    );
+    expect(
+      (await trpcPost('auth.getCurrentUser,auth.logIn?batch=1', { 0: {}, 1: { email, password } })).status,
+    ).toBe(400);
     // Nothing was counted: the right password alone still signs in.
     expect((await restLogin(email, password)).status).toBe(200);
   });
@@ -75,12 +75,12 @@ describe('login throttling', () => {
   it('evaluates at most the limit of concurrent wrong passwords over /trpc; the right one then gets 429', async () => {
     const email = await newUser();
     const responses = await Promise.all(
-      Array.from({ length: 3 * LIMIT }, (_, i) => trpcPost('auth.login', { email, password: `wrong-${i}` })),
+      Array.from({ length: 3 * LIMIT }, (_, i) => trpcPost('auth.logIn', { email, password: `wrong-${i}` })),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2 * LIMIT);
-    const last = await trpcPost('auth.login', { email, password });
+    const last = await trpcPost('auth.logIn', { email, password });
     expect(last.status).toBe(429);
     expect(last.body.error.data.code).toBe('TOO_MANY_REQUESTS');
     expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -88,7 +88,7 @@ describe('login throttling', () => {
 
   it('lets a batch of one login through (it is one password check), and caps batch size', async () => {
     const email = await newUser();
-    const single = await trpcPost('auth.login?batch=1', { 0: { email, password } });
+    const single = await trpcPost('auth.logIn?batch=1', { 0: { email, password } });
     expect(single.status).toBe(200);
     expect(single.body[0].result.data.user.email).toBe(email);
 

@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restProcedures } from '../rest/procedures.ts';
+import { restRoutes } from '../rest/route-table.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -25,13 +25,23 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('documents every REST route, with the success status the route really answers', async () => {
-    for (const { route, successStatus } of restProcedures) {
+    for (const { route, successStatus } of restRoutes) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()];
       expect(operation, `${route.method} ${route.path}`).toBeDefined();
       const successes = Object.keys(operation.responses).filter((s) => s.startsWith('2'));
       expect(successes, `${route.method} ${route.path}`).toEqual([String(successStatus)]);
     }
     expect(document.paths['/decks'].post.responses['201']).toBeDefined();
+  });
+
+  it('documents the hand-written routes from the same table (the voice preview answers MP3)', () => {
+    const preview = document.paths['/voices/{voiceId}/preview'].get;
+    expect(Object.keys(preview.responses['200'].content)).toEqual(['audio/mpeg']);
+    expect(preview.security).toEqual([{ sessionCookie: [] }]);
+    expect(preview.parameters).toEqual([
+      expect.objectContaining({ in: 'path', name: 'voiceId', required: true }),
+    ]);
+    expect(preview.responses['404']).toEqual({ $ref: '#/components/responses/Problem404' });
   });
 
   it('authenticates with the session cookie everywhere but login', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { restProcedures } from '../rest/procedures.ts';
+import { restRoutes } from '../rest/route-table.ts';
 import { startApp } from '../server/app.ts';
 import { loadConfig } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
@@ -23,7 +23,7 @@ function concretePath(path: string): string {
 }
 
 describe('authentication on every route', () => {
-  const protectedRoutes = restProcedures.filter((p) => p.route.protect !== false);
+  const protectedRoutes = restRoutes.filter((p) => p.route.protect !== false);
 
   it('covers the routes of the foundation', () => {
     const routes = protectedRoutes.map((p) => `${p.route.method} ${p.route.path}`);

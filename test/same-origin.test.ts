@@ -32,9 +32,9 @@ async function expectStillSignedIn(client: HttpClient) {
 
 describe('cross-site requests', () => {
   for (const kind of ['multipart', 'urlencoded'] as const) {
-    it(`a ${kind} form from another origin cannot call auth.logout over /trpc or REST`, async () => {
+    it(`a ${kind} form from another origin cannot call auth.logOut over /trpc or REST`, async () => {
       const victim = await t.signedInClient();
-      for (const path of ['/trpc/auth.logout', '/api/auth/logout']) {
+      for (const path of ['/trpc/auth.logOut', '/api/auth/logout']) {
         const { body, headers } = formBody(kind);
         const response = await victim.request('POST', path, { body, headers: { ...headers, ...EVIL } });
         const problem = expectProblem(response, 403, 'FORBIDDEN');
@@ -184,7 +184,7 @@ describe('/trpc bodies', () => {
     const victim = await t.signedInClient();
     for (const kind of ['multipart', 'urlencoded'] as const) {
       const { body, headers } = formBody(kind);
-      const response = await victim.request('POST', '/trpc/auth.logout', { body, headers });
+      const response = await victim.request('POST', '/trpc/auth.logOut', { body, headers });
       expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
       await expectStillSignedIn(victim);
     }

@@ -36,7 +36,7 @@ describe('tRPC clients at /trpc', () => {
     const user = await t.signedInClient('Typed Org');
     const trpc = trpcClient(new Map(user.cookies));
 
-    const me = await trpc.auth.me.query({});
+    const me = await trpc.auth.getCurrentUser.query({});
     expect(me.organization.name).toBe('Typed Org');
 
     const deck = await trpc.decks.createDeck.mutate({ name: 'From the typed client' });
@@ -49,11 +49,11 @@ describe('tRPC clients at /trpc', () => {
     await t.createUser({ organization: 'Typed 2', email: 'typed@t.test', password: 'typed-password' });
     const jar = new Map<string, string>();
     const trpc = trpcClient(jar);
-    await expect(trpc.auth.me.query({})).rejects.toMatchObject({
+    await expect(trpc.auth.getCurrentUser.query({})).rejects.toMatchObject({
       data: { code: 'UNAUTHORIZED', httpStatus: 401 },
     });
 
-    const result = await trpc.auth.login.mutate({ email: 'typed@t.test', password: 'typed-password' });
+    const result = await trpc.auth.logIn.mutate({ email: 'typed@t.test', password: 'typed-password' });
     expect(result.user.email).toBe('typed@t.test');
     expect(jar.get('session')).toBeTruthy();
     expect((await trpc.decks.listDecks.query({})).decks).toEqual([]);

@@ -6,9 +6,9 @@ import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { badRequest, DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { objectKeyFor } from '../object-keys.ts';
 import { lockRow } from '../row-lock.ts';
 import { type SpokenAudio, speakToObject } from '../speech/speak.ts';
-import { objectKeyFor } from '../object-keys.ts';
 import {
   audioWarning,
   type FaqOutput,

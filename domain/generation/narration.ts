@@ -3,8 +3,8 @@ import { GenerationJob } from '../../entities/GenerationJob.ts';
 import type { Services } from '../../server/services.ts';
 import { applyChanges } from '../changes.ts';
 import { recordEvent } from '../events/record-event.ts';
-import { speakToObject } from '../speech/speak.ts';
 import { objectKeyFor } from '../object-keys.ts';
+import { speakToObject } from '../speech/speak.ts';
 import { toJobOutput } from './job-output.ts';
 
 /**

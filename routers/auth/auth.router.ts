@@ -1,6 +1,6 @@
 import { router } from '../trpc.ts';
-import { login } from './login.ts';
-import { logout } from './logout.ts';
-import { me } from './me.ts';
+import { getCurrentUser } from './get-current-user.ts';
+import { logIn } from './log-in.ts';
+import { logOut } from './log-out.ts';
 
-export const authRouter = router({ login, logout, me });
+export const authRouter = router({ logIn, logOut, getCurrentUser });

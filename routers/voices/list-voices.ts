@@ -1,16 +1,7 @@
-import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
+import { voiceListOutput } from '../../domain/voices/voice-output.ts';
+import * as voices from '../../domain/voices/voices.ts';
 import { authedProcedure } from '../trpc.ts';
-
-export const voiceOutput = z
-  .object({
-    voice_id: z.string(),
-    name: z.string(),
-    category: z.string(),
-    preview_url: z.string().meta({ description: 'An address that plays a short sample of the voice' }),
-    labels: z.record(z.string(), z.string()),
-  })
-  .meta({ id: 'Voice' });
 
 export const listVoices = authedProcedure
   .meta({
@@ -23,14 +14,5 @@ export const listVoices = authedProcedure
     },
   })
   .input(z.object({}))
-  .output(z.object({ voices: z.array(voiceOutput) }))
-  .query(async ({ ctx }) => {
-    try {
-      return { voices: await ctx.services.voices.list() };
-    } catch (error) {
-      throw new TRPCError({
-        code: 'SERVICE_UNAVAILABLE',
-        message: `The voice provider is unavailable: ${(error as Error).message}`,
-      });
-    }
-  });
+  .output(voiceListOutput)
+  .query(({ ctx }) => voices.listVoices(ctx));

@@ -1,4 +1,4 @@
 import { router } from '../trpc.ts';
 import { listVoices } from './list-voices.ts';
 
-export const voicesRouter = router({ list: listVoices });
+export const voicesRouter = router({ listVoices });

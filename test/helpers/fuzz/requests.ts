@@ -22,6 +22,8 @@ export interface Operation {
   /** Documented statuses. */
   statuses: number[];
   successStatus: number;
+  /** The documented media type of a success (JSON, or e.g. audio/mpeg for the voice preview). */
+  successType: string;
   secured: boolean;
   /** Methods the path does not have (each should be a 405). */
   otherMethods: string[];
@@ -39,6 +41,7 @@ export function operationsOf(document: Record<string, any>): Operation[] {
       const content = operation.requestBody?.content ?? {};
       const mediaType = Object.keys(content)[0];
       const statuses = Object.keys(operation.responses).map(Number);
+      const successStatus = statuses.find((status) => status < 300) ?? 200;
       operations.push({
         key: `${method.toUpperCase()} ${path}`,
         method: method.toUpperCase(),
@@ -49,7 +52,8 @@ export function operationsOf(document: Record<string, any>): Operation[] {
           .map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: mediaType ? { mediaType, schema: content[mediaType].schema ?? {} } : undefined,
         statuses,
-        successStatus: statuses.find((status) => status < 300) ?? 200,
+        successStatus,
+        successType: Object.keys(operation.responses[successStatus]?.content ?? {})[0] ?? 'application/json',
         secured: Array.isArray(operation.security) && operation.security.length > 0,
         otherMethods: METHODS.filter((m) => !defined.includes(m)).map((m) => m.toUpperCase()),
       });

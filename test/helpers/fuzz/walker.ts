@@ -305,7 +305,7 @@ export class Walker {
         if (status !== operation.successStatus) {
           violation('success-status', `answered ${status}, documented ${operation.successStatus}`);
         }
-        if (!String(response.headers['content-type'] ?? '').startsWith('application/json')) {
+        if (!String(response.headers['content-type'] ?? '').startsWith(operation.successType)) {
           violation('success-type', `success answered as ${response.headers['content-type']}`);
         }
       }

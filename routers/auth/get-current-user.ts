@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { toCurrentUser } from '../../domain/auth/current-user.ts';
+import * as auth from '../../domain/auth/auth.ts';
+import { currentUserOutput } from '../../domain/auth/auth-output.ts';
 import { authedProcedure } from '../trpc.ts';
-import { currentUserOutput } from './auth.schema.ts';
 
-export const me = authedProcedure
+export const getCurrentUser = authedProcedure
   .meta({
     openapi: {
       method: 'GET',
@@ -14,4 +14,4 @@ export const me = authedProcedure
   })
   .input(z.object({}))
   .output(currentUserOutput)
-  .query(({ ctx }) => toCurrentUser(ctx.auth));
+  .query(({ ctx }) => auth.getCurrentUser(ctx));

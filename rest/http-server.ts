@@ -1,6 +1,6 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { problem } from '../rest/problem.ts';
+import { problem } from './problem.ts';
 
 /**
  * Node's HTTP server with limits of its own, before Koa sees a request: slow clients cannot

@@ -1,4 +1,15 @@
 import type { Services } from '../../server/services.ts';
+import { DomainError } from '../errors.ts';
+
+/** The voices suited to presentations (the provider's list, cached by the speech adapter). */
+export async function listVoices(ctx: { services: Services }) {
+  try {
+    return { voices: await ctx.services.voices.list() };
+  } catch (error) {
+    // No Retry-After: when the provider is back is not known.
+    throw new DomainError('unavailable', `The voice provider is unavailable: ${(error as Error).message}`);
+  }
+}
 
 const previews = new Map<string, Promise<Buffer>>();
 
@@ -6,7 +17,8 @@ const previews = new Map<string, Promise<Buffer>>();
  * A short sample of a local voice, made once per voice and kept in memory. (ElevenLabs
  * voices come with their own preview addresses.) Null when the voice is not in the list.
  */
-export async function voicePreview(services: Services, voiceId: string): Promise<Buffer | null> {
+export async function previewVoice(ctx: { services: Services }, voiceId: string): Promise<Buffer | null> {
+  const { services } = ctx;
   const voice = (await services.voices.list()).find((v) => v.voice_id === voiceId);
   if (!voice) return null;
   let preview = previews.get(voiceId);

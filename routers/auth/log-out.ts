@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import * as auth from '../../domain/auth/auth.ts';
 import { successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
-export const logout = authedProcedure
+export const logOut = authedProcedure
   .meta({
     openapi: {
       method: 'POST',
@@ -13,7 +14,4 @@ export const logout = authedProcedure
   })
   .input(z.object({}))
   .output(successOutput)
-  .mutation(async ({ ctx }) => {
-    await ctx.session.signOut();
-    return { success: true as const };
-  });
+  .mutation(({ ctx }) => auth.logOut(ctx));

@@ -1,0 +1,197 @@
+import multer from '@koa/multer';
+import Router from '@koa/router';
+import type { Context as KoaContext, Middleware } from 'koa';
+import type { Auth } from '../domain/context.ts';
+import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
+import { InMemoryFile } from '../domain/uploaded-file.ts';
+import type { Context } from '../routers/context.ts';
+import { inputIssues } from '../routers/input-guard.ts';
+import { SIGN_IN_FIRST } from '../routers/trpc.ts';
+import type { AppConfig } from '../server/config.ts';
+import { BodyProblem, readJsonObjectBody } from './json-body.ts';
+import { coerceParameter, queryInput } from './query-input.ts';
+import { ProblemError } from './request-body.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Room for the multipart framing and the few small fields around the file. */
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/** How long a client refused for want of memory is asked to wait. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+
+export interface DispatchOptions {
+  config: AppConfig;
+  createContext: (ctx: KoaContext) => Promise<Context>;
+}
+
+/**
+ * The /api routes, one per entry of the route table, matched once by Koa's router. Each
+ * reads its input (JSON body or query string plus path parameters; or one multipart file),
+ * builds the request's context and calls its procedure directly (resolved at start), answering
+ * with the status the procedure's meta names. A hand-written route gets the checked session
+ * and parameters instead. Nothing here answers an error: whatever is thrown leaves through
+ * `problemFromError` (rest/error-middleware.ts). A known path with another method is a 405.
+ */
+export function createApiRouter(routes: readonly RestRoute[], options: DispatchOptions): Router {
+  const router = new Router({ prefix: '/api' });
+  for (const route of routes) {
+    const handler =
+      route.kind === 'hand-written'
+        ? handWrittenRoute(route, options)
+        : route.kind === 'multipart'
+          ? multipartRoute(route, options)
+          : jsonRoute(route, options);
+    router.register(route.route.path.replace(/\{(\w+)\}/g, ':$1'), [route.route.method], handler);
+  }
+  return router;
+}
+
+/** Sets 405 (or 501) with `Allow`; the problem-details middleware writes the body. */
+export function allowedMethods(router: Router): Middleware {
+  return router.allowedMethods() as Middleware;
+}
+
+/** Calls a procedure as tRPC's own callers do; a failure is thrown as its tRPC error. */
+function callProcedure(route: ProcedureRoute, context: Context, input: unknown): Promise<unknown> {
+  return route.procedure({
+    ctx: context,
+    path: route.procedurePath,
+    type: route.type,
+    getRawInput: async () => input,
+    signal: undefined,
+    batchIndex: 0,
+  });
+}
+
+/**
+ * A JSON route: the input is the body (one JSON object) or the query string, plus the path
+ * parameters. Only path and query text is converted to what the schema wants
+ * (`query-input.ts`); the schema itself is never touched, so every transport validates alike.
+ */
+function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
+  const { shape, strict, pathParameters } = route;
+  const usesBody = BODY_METHODS.has(route.route.method);
+  const limitBytes = options.config.jsonBodyLimitBytes;
+  return async (ctx) => {
+    const input = usesBody
+      ? await readJsonObjectBody(ctx, limitBytes)
+      : queryInput(ctx.query, shape, pathParameters);
+    if (usesBody) {
+      // A body has known fields only, even where the schema would quietly drop others
+      // (`{}` inputs); path parameters are not body fields in the document.
+      const unknown = Object.keys(input).filter(
+        (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
+      );
+      if (unknown.length > 0) {
+        throw new BodyProblem(
+          400,
+          'The request is not valid: see issues',
+          unknown.map((name) => ({
+            path: [name],
+            message: pathParameters.includes(name)
+              ? 'Unknown field (it is a path parameter)'
+              : 'Unknown field',
+          })),
+        );
+      }
+    }
+    for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
+    const output = await callProcedure(route, await options.createContext(ctx), input);
+    ctx.status = route.successStatus;
+    ctx.body = output;
+  };
+}
+
+/**
+ * A multipart upload route (images, contract import): @koa/multer reads the one part `file`,
+ * stopping at the route's size limit while the bytes stream in (413), and the procedure gets
+ * the file as a `File` over the bytes read (not a copy of them).
+ *
+ * Memory: before a byte is read, the request reserves what it may hold (its Content-Length,
+ * at most the route's limit and the framing) from the service's upload budget, and keeps it
+ * until its answer is ready; when the budget is spent the answer is 503 with `Retry-After`.
+ */
+function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
+  const limit = options.config.uploads[route.multipartLimit!];
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    // File names are UTF-8 (browsers send them so); busboy's default reads them as latin1.
+    // (multer 2 passes this to busboy; its type definitions do not list it yet.)
+    defParamCharset: 'utf8',
+    limits: { fileSize: limit, files: 1, fields: 20, parts: 25, fieldSize: 1024, fieldNameSize: 100 },
+  } as multer.Options).single('file');
+  const largestBody = limit + MULTIPART_OVERHEAD_BYTES;
+
+  return async (ctx) => {
+    // Who is asking comes first: an anonymous upload is refused before a byte of it is read.
+    const context = await signedIn(ctx, options);
+    if (!ctx.is('multipart/form-data')) {
+      throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
+    }
+    const declared = Number(ctx.get('content-length'));
+    const release = context.services.uploadBudget.tryReserve(
+      Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, largestBody) : largestBody,
+    );
+    if (!release) {
+      // Not a byte of the body was read: close rather than drain it.
+      ctx.set('Connection', 'close');
+      throw unavailable('Too many uploads are in progress; try again shortly', BUSY_RETRY_AFTER_SECONDS);
+    }
+    try {
+      try {
+        await upload(ctx, async () => {});
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'LIMIT_FILE_SIZE') {
+          // Stop reading the rest of an oversized upload: answer and close the connection.
+          ctx.set('Connection', 'close');
+          throw new ProblemError(413, `The file is larger than ${limit} bytes`);
+        }
+        const detail =
+          code === 'LIMIT_UNEXPECTED_FILE'
+            ? 'Send exactly one file, in a part named file'
+            : 'The multipart body could not be read';
+        throw new BodyProblem(400, detail, [{ path: ['file'], message: detail }]);
+      }
+      const part = (ctx as KoaContext & { file?: { buffer: Buffer; originalname: string; mimetype: string } })
+        .file;
+      const file = part
+        ? new InMemoryFile(part.buffer, part.originalname, { type: part.mimetype })
+        : undefined;
+      const output = await callProcedure(route, context, { file });
+      ctx.status = route.successStatus;
+      ctx.body = output;
+    } finally {
+      release();
+    }
+  };
+}
+
+/** A hand-written route: the session first, then its path parameters against their schemas. */
+function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Middleware {
+  return async (ctx) => {
+    const context = await signedIn(ctx, options);
+    const parameters: Record<string, unknown> = {};
+    // The same guard as every procedure's input (NUL, lone surrogates), then each schema.
+    const raw = Object.fromEntries(route.pathParameters.map((name) => [name, ctx.params[name]!]));
+    const issues = inputIssues(raw);
+    if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
+    for (const name of route.pathParameters) {
+      const schema = route.parameters[name]!;
+      const parsed = await (schema as import('zod').ZodType).safeParseAsync(
+        coerceParameter(ctx.params[name]!, schema),
+      );
+      if (parsed.success) parameters[name] = parsed.data;
+      else issues.push(...parsed.error.issues.map((issue) => ({ path: [name], message: issue.message })));
+    }
+    if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
+    await route.handle(ctx, context, parameters);
+    ctx.status = route.successStatus;
+  };
+}
+
+async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
+  const context = await options.createContext(ctx);
+  if (!context.auth) throw unauthorized(SIGN_IN_FIRST);
+  return context as Context & { auth: Auth };
+}

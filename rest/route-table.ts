@@ -1,0 +1,124 @@
+import type { AnyTRPCProcedure } from '@trpc/server';
+import type { Context as KoaContext } from 'koa';
+import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import type { z } from 'zod';
+import type { Auth } from '../domain/context.ts';
+import { appRouter } from '../routers/app-router.ts';
+import type { Context } from '../routers/context.ts';
+import type { Meta } from '../routers/trpc.ts';
+import { voicePreviewRoute } from './voice-preview-route.ts';
+
+type Schema = z.core.$ZodType;
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What every /api route states about itself: the OpenAPI document and the walkers read this. */
+export interface RouteInfo {
+  method: HttpMethod;
+  /** OpenAPI path under /api, e.g. `/decks/{deckId}`. */
+  path: string;
+  summary?: string;
+  tags?: string[];
+  /** False only where no session is needed (login). */
+  protect?: boolean;
+  /** Further error statuses the route answers (409, 429, …). */
+  errorResponses?: number[] | Record<number, string>;
+}
+
+interface RouteBase {
+  route: RouteInfo;
+  successStatus: number;
+  /** The path parameters, in order. */
+  pathParameters: string[];
+  /** Each path and query parameter's schema (a path value is converted to what it wants). */
+  parameters: Record<string, Schema>;
+}
+
+/** A procedure served over REST: JSON in (body or query string), JSON out; or a multipart upload. */
+export interface ProcedureRoute extends RouteBase {
+  kind: 'json' | 'multipart';
+  /** Dotted path in the router, e.g. `decks.createDeck` (the /trpc name of the same procedure). */
+  procedurePath: string;
+  type: 'query' | 'mutation';
+  /** Resolved once at start: the procedure itself, called with a context and a raw input. */
+  procedure: AnyTRPCProcedure;
+  /** The input object's fields, and whether it refuses others (`z.strictObject`). */
+  shape: Record<string, Schema>;
+  strict: boolean;
+  /** Multipart routes: which `config.uploads` limit caps the file. */
+  multipartLimit?: NonNullable<Meta['multipartLimit']>;
+}
+
+/**
+ * A route whose answer is not JSON (the voice preview's MP3): written by hand, but declared
+ * here like the others, so it is documented, authenticated and walked like them.
+ */
+export interface HandWrittenRoute extends RouteBase {
+  kind: 'hand-written';
+  /** The success response as documented (media type and description). */
+  response: { contentType: string; description: string };
+  /** Runs after the session and the path parameters were checked; writes `ctx.body`. */
+  handle(
+    ctx: KoaContext,
+    context: Context & { auth: Auth },
+    parameters: Record<string, unknown>,
+  ): Promise<void>;
+}
+
+export type RestRoute = ProcedureRoute | HandWrittenRoute;
+
+/** The routes written by hand (not procedures). Add new ones here, nowhere else. */
+const HAND_WRITTEN: HandWrittenRoute[] = [voicePreviewRoute];
+
+/** What a built router adds to its record of procedures and nested routers. */
+const ROUTER_MEMBERS = new Set(['_def', 'createCaller']);
+
+/**
+ * The router's procedures, flat and keyed by dotted path, found through the router's own
+ * (public) keys: a procedure is a function, a nested router an object.
+ */
+function flatProcedures(record: object, prefix = '', into: Record<string, AnyTRPCProcedure> = {}) {
+  for (const [key, value] of Object.entries(record)) {
+    if (ROUTER_MEMBERS.has(key)) continue;
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'function') into[path] = value as AnyTRPCProcedure;
+    else if (value && typeof value === 'object') flatProcedures(value, path, into);
+  }
+  return into;
+}
+
+/** Every procedure with a REST route, read once at start (trpc-to-openapi reads their metadata). */
+function procedureRoutes(): ProcedureRoute[] {
+  const routes: ProcedureRoute[] = [];
+  forEachOpenApiProcedure<Meta>(
+    flatProcedures(appRouter) as unknown as OpenApiProcedureRecord,
+    ({ path, type, procedure, meta }) => {
+      if (type === 'subscription') throw new Error(`${path}: subscriptions have no REST route`);
+      const input = getInputOutputParsers(procedure).inputParser as unknown as Schema;
+      const def = input._zod.def as { type: string; shape?: Record<string, Schema>; catchall?: Schema };
+      if (def.type !== 'object' || !def.shape) {
+        throw new Error(`REST procedure ${path} needs exactly one z.object input`);
+      }
+      routes.push({
+        kind: meta.multipartLimit ? 'multipart' : 'json',
+        route: meta.openapi as RouteInfo,
+        successStatus: meta.successStatus ?? 200,
+        pathParameters: pathParametersOf(meta.openapi.path),
+        parameters: def.shape,
+        procedurePath: path,
+        type,
+        procedure: procedure as unknown as AnyTRPCProcedure,
+        shape: def.shape,
+        strict: def.catchall?._zod.def.type === 'never',
+        multipartLimit: meta.multipartLimit,
+      });
+    },
+  );
+  return routes;
+}
+
+export function pathParametersOf(path: string): string[] {
+  return [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+}
+
+/** Every /api route, in one table: the dispatcher, the OpenAPI document and the tests read it. */
+export const restRoutes: readonly RestRoute[] = [...procedureRoutes(), ...HAND_WRITTEN];

@@ -1,0 +1,397 @@
+/**
+ * `npm run bench:http`: the cost of a request, over HTTP, against the real service.
+ *
+ * Starts the service (`server/main.ts`, logging at `info` as JSON into a file: the logger stays
+ * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
+ * (`bench-http-bare.ts`), each in a child process. Drives both with wrk at 64 connections, in
+ * alternating rounds, and prints req/s, p50 and p99 for each and their ratio; then a mix against
+ * the service: a 50-slide deck's slides, a pricing slide's product data, the event log's first
+ * page, and create-then-delete a slide.
+ *
+ * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
+ * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
+ * BENCH_CPU_PROF=<dir>: the service runs under `node --cpu-prof` and writes its profile there.
+ * BENCH_MIX=false: `me` only; BENCH_MIX=<text>: the mix routes whose name holds it; BENCH_ROUNDS=0:
+ * the mix only (e.g. for a profile of one route alone).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedDatabase } from '../server/embedded-database.ts';
+import { createLogger } from '../server/logger.ts';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
+const THREADS = Number(process.env.BENCH_THREADS ?? 2);
+const WRK = '/usr/bin/wrk';
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+if (!existsSync(WRK)) {
+  console.error(
+    `bench:http drives the servers with wrk, which is not installed (${WRK}).\n` +
+      'Install it first: apt-get install -y wrk (Debian/Ubuntu), dnf install wrk (Fedora), brew install wrk (macOS).',
+  );
+  process.exit(2);
+}
+
+interface WrkResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  failures: number;
+}
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'deck-bench-http-'));
+// Run as root, the embedded PostgreSQL runs as `postgres` and must be able to enter it.
+await chmod(work, 0o711);
+const children: ChildProcess[] = [];
+let embeddedStop: (() => Promise<void>) | undefined;
+
+try {
+  let databaseUrl = process.env.DATABASE_URL;
+  if (!databaseUrl) {
+    const embedded = await startEmbeddedDatabase({
+      dataDir: path.join(work, 'data'),
+      databaseName: 'deck_service',
+      logger: createLogger('warn'),
+    });
+    databaseUrl = embedded.url;
+    embeddedStop = () => embedded.stop();
+  }
+  const childEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: path.join(work, 'data'),
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json' as const,
+  };
+
+  const servicePort = await freePort();
+  const logFile = path.join(work, 'service.log');
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const service = spawn(
+    process.execPath,
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), 'server/main.ts'],
+    {
+      cwd: ROOT,
+      env: { ...childEnv, PORT: String(servicePort) },
+      stdio: ['ignore', openSync(logFile, 'a'), 'inherit'],
+    },
+  );
+  children.push(service);
+  const serviceUrl = `http://127.0.0.1:${servicePort}`;
+  await waitForHttp(`${serviceUrl}/healthz`, service);
+
+  await run(
+    process.execPath,
+    [
+      'scripts/admin.ts',
+      'create-user',
+      '--organization',
+      'Bench',
+      '--email',
+      'bench@bench.test',
+      '--password',
+      'bench-password',
+    ],
+    childEnv,
+  );
+  const cookie = await login(serviceUrl);
+  const setup = await createData(serviceUrl, cookie);
+
+  const barePort = await freePort();
+  const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
+  const bare = spawn(process.execPath, [...bareProfile, 'scripts/bench-http-bare.ts'], {
+    cwd: ROOT,
+    env: { ...childEnv, PORT: String(barePort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(bare);
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+  await waitForHttp(`${bareUrl}/api/auth/me`, bare, { cookie });
+
+  console.log(
+    `bench:http — wrk -t${THREADS} -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} alternating rounds; service log: ${logFile}`,
+  );
+  const headers = { Cookie: cookie };
+  // Warm-up (JIT, pools, plans), not counted.
+  await wrk(`${serviceUrl}/api/auth/me`, headers, { seconds: 3 });
+  await wrk(`${bareUrl}/api/auth/me`, headers, { seconds: 3 });
+
+  const serviceRounds: WrkResult[] = [];
+  const bareRounds: WrkResult[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const cpuBefore = cpuTimes();
+    const s = await wrk(`${serviceUrl}/api/auth/me`, headers);
+    const cpuBetween = cpuTimes();
+    const b = await wrk(`${bareUrl}/api/auth/me`, headers);
+    const cpuAfter = cpuTimes();
+    serviceRounds.push(s);
+    bareRounds.push(b);
+    console.log(`  round ${round}: service ${line(s)} | bare ${line(b)}`);
+    if (cpuBefore) {
+      const groups = { [service.pid!]: 'node', [bare.pid!]: 'node' };
+      console.log(
+        `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
+      );
+    }
+  }
+  if (ROUNDS > 0) {
+    const s = combine(serviceRounds);
+    const b = combine(bareRounds);
+    console.log('\nGET /api/auth/me (all rounds):');
+    console.log(`  service  ${line(s)}`);
+    console.log(`  bare     ${line(b)}`);
+    console.log(
+      `  ratio    ${(s.requestsPerSecond / b.requestsPerSecond).toFixed(2)}× the bare handler (goal ≥ 1.0×; p99 goal < 25 ms)`,
+    );
+  }
+
+  console.log(`\nmix against the service (p99 goal < 50 ms each):`);
+  const mix: [string, () => Promise<WrkResult>][] = [
+    [
+      `GET  /api/decks/{id}/slides (50 slides)`,
+      () => wrk(`${serviceUrl}/api/decks/${setup.deckId}/slides`, headers),
+    ],
+    [
+      `GET  /api/slides/{id}/product-data`,
+      () => wrk(`${serviceUrl}/api/slides/${setup.pricingSlideId}/product-data`, headers),
+    ],
+    [`GET  /api/notifications/events`, () => wrk(`${serviceUrl}/api/notifications/events`, headers)],
+    [
+      `POST /api/decks/{id}/slides + DELETE /api/slides/{id}`,
+      async () =>
+        wrk(serviceUrl, headers, {
+          script: await createThenDeleteScript(setup.scratchDeckId),
+        }),
+    ],
+  ];
+  const only = process.env.BENCH_MIX;
+  const chosen = only === 'false' ? [] : only ? mix.filter(([name]) => name.includes(only)) : mix;
+  for (const [name, measure] of chosen) {
+    const before = cpuTimes();
+    const result = await measure();
+    const after = cpuTimes();
+    const cpu =
+      before && after
+        ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [service.pid!]: 'node' })}`
+        : '';
+    console.log(`  ${name.padEnd(56)} ${line(result)}${cpu}`);
+  }
+} finally {
+  for (const child of children) {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+  await embeddedStop?.();
+  await rm(work, { recursive: true, force: true });
+}
+
+/** CPU time (ms) of every process, by pid and command name, from /proc (Linux); undefined elsewhere. */
+function cpuTimes(): Map<number, { name: string; ms: number }> | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  const times = new Map<number, { name: string; ms: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      times.set(Number(entry), { name, ms: (Number(fields[11]) + Number(fields[12])) / ticksPerMs });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return times;
+}
+
+/** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */
+function cpuPerRequest(
+  before: Map<number, { name: string; ms: number }>,
+  after: Map<number, { name: string; ms: number }>,
+  result: WrkResult,
+  servers: Record<number, string>,
+): string {
+  const sums: Record<string, number> = { node: 0, postgres: 0 };
+  for (const [pid, { name, ms }] of after) {
+    const group = servers[pid] ?? (name === 'postgres' ? 'postgres' : undefined);
+    if (!group || (group === 'node' && !(pid in servers))) continue;
+    sums[group] = (sums[group] ?? 0) + ms - (before.get(pid)?.ms ?? 0);
+  }
+  // Only the measured server's process counts as "node": the other sat idle.
+  return Object.entries(sums)
+    .map(([group, ms]) => `${group} ${((ms * 1000) / Math.max(1, result.requests)).toFixed(0)}`)
+    .join(' ');
+}
+
+function line(r: WrkResult): string {
+  const failed = r.failures > 0 ? `  (${r.failures} non-2xx or failed!)` : '';
+  return `${r.requestsPerSecond.toFixed(0).padStart(6)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms${failed}`;
+}
+
+/** Throughput over all rounds; latency as the median of the rounds' percentiles. */
+function combine(results: WrkResult[]): WrkResult {
+  const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+  return {
+    requestsPerSecond: results.reduce((sum, r) => sum + r.requestsPerSecond, 0) / results.length,
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    failures: results.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+async function wrk(
+  url: string,
+  headers: Record<string, string>,
+  options: { seconds?: number; script?: string } = {},
+): Promise<WrkResult> {
+  const args = [
+    `-t${THREADS}`,
+    `-c${CONNECTIONS}`,
+    `-d${options.seconds ?? SECONDS}s`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]),
+    ...(options.script ? ['-s', options.script] : []),
+    url,
+  ];
+  const output = await run(WRK, args);
+  const latency = (label: string) => {
+    const match = new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(output);
+    if (!match) throw new Error(`wrk printed no ${label}th percentile:\n${output}`);
+    return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
+  };
+  const number = (pattern: RegExp) => Number(pattern.exec(output)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  return {
+    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    p50Ms: latency('50'),
+    p99Ms: latency('99'),
+    requests: number(/(\d+) requests in/),
+    failures:
+      number(/Non-2xx or 3xx responses: (\d+)/) +
+      (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+  };
+}
+
+/** wrk's Lua: each connection creates a slide, then deletes one it created, and so on. */
+async function createThenDeleteScript(deckId: string): Promise<string> {
+  const file = path.join(work, 'create-delete.lua');
+  await writeFile(
+    file,
+    `local ids = {}
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+  local id = table.remove(ids)
+  if id then return wrk.format("DELETE", "/api/slides/" .. id, nil, nil) end
+  return wrk.format("POST", "/api/decks/${deckId}/slides", nil, '{"title":"Bench slide","bullets":["one","two"]}')
+end
+response = function(status, headers, body)
+  if status == 201 then
+    local id = body:match('"id":"([0-9a-f-]+)"')
+    if id then table.insert(ids, id) end
+  end
+end
+`,
+  );
+  return file;
+}
+
+async function login(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@bench.test', password: 'bench-password' }),
+  });
+  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
+  const session = response.headers.getSetCookie().find((c) => c.startsWith('session='));
+  return session!.split(';')[0]!;
+}
+
+/** A deck of 50 slides (the 10th a pricing slide) and an empty scratch deck for create/delete. */
+async function createData(url: string, cookie: string) {
+  const call = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${url}/api${route}`, {
+      method,
+      headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (response.status >= 300)
+      throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as { id: string };
+  };
+  const tier = (name: string, price: number) => ({
+    name,
+    price,
+    currency: 'USD',
+    billingPeriod: 'month',
+    features: ['Decks', 'Narration', 'Analytics'],
+  });
+  const deck = await call('POST', '/decks', { name: 'Bench deck' });
+  let pricingSlideId = '';
+  for (let n = 1; n <= 50; n++) {
+    const slide = await call('POST', `/decks/${deck.id}/slides`, {
+      title: `Slide ${n}`,
+      bullets: ['First point', 'Second point', 'Third point'],
+      narrationScript: 'A few sentences the narrator reads aloud over this slide. '.repeat(4),
+      ...(n === 10
+        ? {
+            slideType: 'product_pricing_v1',
+            productData: { good: tier('Good', 10), better: tier('Better', 20), best: tier('Best', 30) },
+          }
+        : {}),
+    });
+    if (n === 10) pricingSlideId = slide.id;
+  }
+  const scratch = await call('POST', '/decks', { name: 'Scratch deck' });
+  return { deckId: deck.id, pricingSlideId, scratchDeckId: scratch.id };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, headers: Record<string, string> = {}) {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      const response = await fetch(url, { headers });
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within 2 minutes`);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
+    );
+  });
+}
