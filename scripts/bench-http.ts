@@ -268,20 +268,23 @@ async function wrk(
     url,
   ];
   const output = await run(WRK, args);
+  // Line by line, each pattern anchored: linear however long wrk's output is.
+  const lines = output.split('\n').map((line) => line.trim());
+  const firstMatch = (pattern: RegExp) => lines.map((line) => pattern.exec(line)).find((match) => match);
   const latency = (label: string) => {
-    const match = new RegExp(`^\\s+${label}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(output);
+    const match = firstMatch(new RegExp(`^${label}%\\s+([\\d.]+)(us|ms|s)$`));
     if (!match) throw new Error(`wrk printed no ${label}th percentile:\n${output}`);
     return Number(match[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[match[2] as 'us' | 'ms' | 's'];
   };
-  const number = (pattern: RegExp) => Number(pattern.exec(output)?.[1] ?? 0);
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  const number = (pattern: RegExp) => Number(firstMatch(pattern)?.[1] ?? 0);
+  const socketErrors = firstMatch(/^Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
   return {
-    requestsPerSecond: number(/Requests\/sec:\s+([\d.]+)/),
+    requestsPerSecond: number(/^Requests\/sec:\s+([\d.]+)$/),
     p50Ms: latency('50'),
     p99Ms: latency('99'),
-    requests: number(/(\d+) requests in/),
+    requests: number(/^(\d+) requests in/),
     failures:
-      number(/Non-2xx or 3xx responses: (\d+)/) +
+      number(/^Non-2xx or 3xx responses: (\d+)$/) +
       (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
   };
 }

@@ -204,7 +204,7 @@ describe('regular expressions (ReDoS)', () => {
       patterns.some((p) => p.file === file && p.source === source);
     expect(known('server/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
     expect(known('server/documents/detect-placeholders.ts', '\\{\\{([^{}]*)\\}\\}')).toBe(true);
-    expect(known('rest/multipart-routes.ts', '\\{(\\w+)\\}')).toBe(true);
+    expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 
     expect(unreadable.map((u) => `${u.file}:${u.line} ${u.code}`)).toEqual([]);
