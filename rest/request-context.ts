@@ -3,13 +3,12 @@ import type { Context as KoaContext } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import type { Context } from '../routers/context.ts';
 import type { Services } from '../server/services.ts';
+import { preparedQueries } from '../server/prepared-statements.ts';
 import {
   authenticateSession,
   createSession,
-  pooledQueries,
   presentedSessionToken,
   revokeSession,
-  type SqlQueryable,
   setSessionCookie,
 } from '../server/sessions.ts';
 
@@ -17,25 +16,17 @@ import {
  * Builds a procedure's context from a Koa request: a fresh EntityManager, the signed-in
  * user (resolved from the `session` cookie on every request, in one query, so a revoked
  * session or a deleted user stops working at once), and sign-in/sign-out on that cookie.
- * The session query goes to MikroORM's own pg pool directly (`getNativeClient`, public API):
- * it is one fixed prepared statement, with nothing for an ORM to build.
+ * The session query is one fixed prepared statement on MikroORM's own pg pool
+ * (`server/prepared-statements.ts`), with nothing for an ORM to build.
  */
 export function createRequestContextFactory(orm: MikroORM, services: Services) {
   const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
-  let pool: Promise<SqlQueryable> | undefined;
   return async (ctx: KoaContext): Promise<Context> => {
     const em = orm.em.fork();
     const presented = presentedSessionToken(ctx);
     let auth: Auth | null = null;
     if (presented) {
-      pool ??= orm.em
-        .getConnection()
-        .getNativeClient()
-        .then(pooledQueries, (error: unknown) => {
-          pool = undefined; // asked again by the next request
-          throw error;
-        });
-      const found = await authenticateSession(await pool, presented, maxAgeSeconds);
+      const found = await authenticateSession(await preparedQueries(em), presented, maxAgeSeconds);
       if (found) {
         auth = found.auth;
         // The cookie's own lifetime follows the row's, or the browser would drop it first.

@@ -167,10 +167,17 @@ try {
     ],
     [`GET  /api/notifications/events`, () => wrk(`${serviceUrl}/api/notifications/events`, headers)],
     [
-      `POST /api/decks/{id}/slides + DELETE /api/slides/{id}`,
+      `POST /api/decks/{id}/slides + DELETE /api/slides/{id} (a deck per connection)`,
       async () =>
         wrk(serviceUrl, headers, {
-          script: await createThenDeleteScript(setup.scratchDeckId),
+          script: await createThenDeleteScript(setup.scratchDeckIds),
+        }),
+    ],
+    [
+      `  … the same, all ${CONNECTIONS} connections in one deck (serialised)`,
+      async () =>
+        wrk(serviceUrl, headers, {
+          script: await createThenDeleteScript(setup.scratchDeckIds.slice(0, 1)),
         }),
     ],
   ];
@@ -184,7 +191,7 @@ try {
       before && after
         ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [service.pid!]: 'node' })}`
         : '';
-    console.log(`  ${name.padEnd(56)} ${line(result)}${cpu}`);
+    console.log(`  ${name.padEnd(70)} ${line(result)}${cpu}`);
   }
 } finally {
   for (const child of children) {
@@ -289,17 +296,24 @@ async function wrk(
   };
 }
 
-/** wrk's Lua: each connection creates a slide, then deletes one it created, and so on. */
-async function createThenDeleteScript(deckId: string): Promise<string> {
-  const file = path.join(work, 'create-delete.lua');
+/**
+ * wrk's Lua: each thread creates a slide in one of `deckIds` (at random), then deletes one it
+ * created, and so on. A deck's slide order is changed by one writer at a time (its row lock), so
+ * with one deck the 64 connections queue behind each other; with one deck per connection they
+ * edit side by side, as separate editors of separate decks do.
+ */
+async function createThenDeleteScript(deckIds: string[]): Promise<string> {
+  const file = path.join(work, `create-delete-${deckIds.length}.lua`);
   await writeFile(
     file,
     `local ids = {}
+local decks = { ${deckIds.map((id) => `"${id}"`).join(', ')} }
 wrk.headers["Content-Type"] = "application/json"
 request = function()
   local id = table.remove(ids)
   if id then return wrk.format("DELETE", "/api/slides/" .. id, nil, nil) end
-  return wrk.format("POST", "/api/decks/${deckId}/slides", nil, '{"title":"Bench slide","bullets":["one","two"]}')
+  local deck = decks[math.random(#decks)]
+  return wrk.format("POST", "/api/decks/" .. deck .. "/slides", nil, '{"title":"Bench slide","bullets":["one","two"]}')
 end
 response = function(status, headers, body)
   if status == 201 then
@@ -323,7 +337,7 @@ async function login(url: string): Promise<string> {
   return session!.split(';')[0]!;
 }
 
-/** A deck of 50 slides (the 10th a pricing slide) and an empty scratch deck for create/delete. */
+/** A deck of 50 slides (the 10th a pricing slide) and an empty scratch deck per connection for create/delete. */
 async function createData(url: string, cookie: string) {
   const call = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${url}/api${route}`, {
@@ -358,8 +372,11 @@ async function createData(url: string, cookie: string) {
     });
     if (n === 10) pricingSlideId = slide.id;
   }
-  const scratch = await call('POST', '/decks', { name: 'Scratch deck' });
-  return { deckId: deck.id, pricingSlideId, scratchDeckId: scratch.id };
+  const scratchDeckIds: string[] = [];
+  for (let n = 1; n <= CONNECTIONS; n++) {
+    scratchDeckIds.push((await call('POST', '/decks', { name: `Scratch deck ${n}` })).id);
+  }
+  return { deckId: deck.id, pricingSlideId, scratchDeckIds };
 }
 
 async function freePort(): Promise<number> {

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
-import type { Pool } from 'pg';
 import { AUTH_COLUMNS, type AuthRow, authFromRow } from '../domain/auth/find-auth.ts';
 import type { Auth } from '../domain/context.ts';
+import type { SqlQueryable } from './prepared-statements.ts';
 
 /**
  * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
@@ -47,33 +47,6 @@ export async function createSession(
     [userId, hashSessionToken(token), userId, maxAgeSeconds],
   );
   return token;
-}
-
-/** What `authenticateSession` needs of the database: pg's `query` (a pool, or one client). */
-export interface SqlQueryable {
-  query<R extends object>(config: {
-    name: string;
-    text: string;
-    values: unknown[];
-  }): Promise<{ rows: R[]; rowCount: number | null }>;
-}
-
-/**
- * Statements on a pg pool, each on a client checked out for it. Not `pool.query`: that passes
- * pg a callback, which would escape the per-statement deadline of the pool's clients
- * (`server/database.ts`), and a frozen database would then hold requests forever.
- */
-export function pooledQueries(pool: Pool): SqlQueryable {
-  return {
-    async query(config) {
-      const client = await pool.connect();
-      try {
-        return (await client.query(config)) as never;
-      } finally {
-        client.release();
-      }
-    },
-  };
 }
 
 /**

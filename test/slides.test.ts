@@ -181,6 +181,36 @@ describe('DELETE /api/slides/{slideId}', () => {
   });
 });
 
+describe('GET /api/decks/{deckId}/slides', () => {
+  it('lists each slide exactly as its own answers give it, timestamps written by SQL included', async () => {
+    const a = await addSlide({ title: 'a', bullets: ['x'] });
+    const b = await addSlide({
+      title: 'b',
+      slideType: 'product_pricing_v1',
+      productData,
+    });
+    // The reorder writes updated_at with now() (microseconds); the list must still say what
+    // an entity-backed answer says (milliseconds, UTC, Z).
+    await user.put(`/api/decks/${deckId}/slides/reorder`, { slideIds: [b.id, a.id] });
+    const unchanged = async (slide: { id: string; title: string }) => {
+      const response = await user.patch(`/api/slides/${slide.id}`, { title: slide.title });
+      expect(response.status, response.text).toBe(200);
+      return response.body;
+    };
+    const listed = await slidesOf();
+    expect(listed).toEqual([await unchanged(b), await unchanged(a)]);
+    expect(listed[1].updatedAt).not.toBe(a.updatedAt);
+    expect(listed[1].updatedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('answers an empty deck with no slides, and another organization’s deck as missing', async () => {
+    expect(await slidesOf()).toEqual([]);
+    const stranger = await t.signedInClient();
+    expectProblem(await stranger.get(`/api/decks/${deckId}/slides`), 404, 'NOT_FOUND');
+    expectProblem(await user.get(`/api/decks/${randomUUID()}/slides`), 404, 'NOT_FOUND');
+  });
+});
+
 describe('PUT /api/decks/{deckId}/slides/reorder', () => {
   it('gives each slide its position in the array and writes deck.slides_reordered', async () => {
     const slides = [];

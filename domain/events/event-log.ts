@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../../server/prepared-statements.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
+import { isoTimestamp } from '../iso-timestamp.ts';
 import { type EventOutput, type EventRow, toEventOutput } from './event-output.ts';
 
 export interface EventLogFilter {
@@ -37,9 +39,11 @@ export async function listEvents(
   }
   const { where, params } = whereOf(auth.organizationId, input);
   const [rows, total] = await Promise.all([
-    em.execute<EventRow[]>(
-      `select id, event_type, aggregate_type, aggregate_id, occurred_at, payload from event
-        where ${where} order by occurred_at desc, id desc limit ? offset ?`,
+    readRows<EventRow>(
+      em,
+      `select id, event_type, aggregate_type, aggregate_id, ${isoTimestamp('occurred_at')} as occurred_at, payload
+         from event where ${where} order by occurred_at desc, id desc
+        limit $${params.length + 1} offset $${params.length + 2}`,
       [...params, input.limit, input.offset],
     ),
     countEvents(em, auth.organizationId, input),
@@ -72,7 +76,7 @@ async function countEvents(
   } else if (filter.aggregateId === undefined && !typed) {
     return countTimeRange(em, organizationId, filter.since ?? null, filter.until ?? null);
   }
-  const [row] = await em.execute<{ total: number }[]>(statement, params);
+  const [row] = await readRows<{ total: number }>(em, statement, params);
   return row!.total;
 }
 
@@ -87,40 +91,42 @@ async function countTimeRange(
   since: string | null,
   until: string | null,
 ): Promise<number> {
-  const [row] = await em.execute<{ total: number }[]>(
+  const [row] = await readRows<{ total: number }>(
+    em,
     `with bounds as (
        select coalesce(s, '-infinity') as since, coalesce(u, 'infinity') as until,
               coalesce(case when date_trunc('hour', s, 'UTC') = s then s
                             else date_trunc('hour', s, 'UTC') + interval '1 hour' end, '-infinity') as first_hour,
               coalesce(date_trunc('hour', u, 'UTC'), 'infinity') as last_hour
-         from (select ?::timestamptz as s, ?::timestamptz as u) given)
+         from (select $1::timestamptz as s, $2::timestamptz as u) given)
      select ((select coalesce(sum(h.count), 0) from event_count_by_hour h, bounds b
-               where h.organization_id = ? and h.hour >= b.first_hour and h.hour < b.last_hour)
+               where h.organization_id = $3 and h.hour >= b.first_hour and h.hour < b.last_hour)
            + (select count(*) from event e, bounds b
-               where e.organization_id = ? and e.occurred_at >= b.since and e.occurred_at < least(b.first_hour, b.until))
+               where e.organization_id = $3 and e.occurred_at >= b.since and e.occurred_at < least(b.first_hour, b.until))
            + (select count(*) from event e, bounds b
-               where e.organization_id = ?
+               where e.organization_id = $3
                  and e.occurred_at >= greatest(b.last_hour, b.first_hour, b.since) and e.occurred_at < b.until)
            )::int as total`,
-    [since, until, organizationId, organizationId, organizationId],
+    [since, until, organizationId],
   );
   return row!.total;
 }
 
 function whereOf(organizationId: string, filter: EventLogFilter): { where: string; params: unknown[] } {
-  const conditions = ['organization_id = ?'];
+  // At most 2⁵ statement texts, each prepared once per connection.
+  const conditions = ['organization_id = $1'];
   const params: unknown[] = [organizationId];
   const filters: [string, string | undefined][] = [
-    ['event_type = ?', filter.eventType],
-    ['aggregate_type = ?', filter.aggregateType],
-    ['aggregate_id = ?', filter.aggregateId],
-    ['occurred_at >= ?', filter.since],
-    ['occurred_at < ?', filter.until],
+    ['event_type =', filter.eventType],
+    ['aggregate_type =', filter.aggregateType],
+    ['aggregate_id =', filter.aggregateId],
+    ['occurred_at >=', filter.since],
+    ['occurred_at <', filter.until],
   ];
   for (const [condition, value] of filters) {
     if (value === undefined) continue;
-    conditions.push(condition);
     params.push(value);
+    conditions.push(`${condition} $${params.length}`);
   }
   return { where: conditions.join(' and '), params };
 }

@@ -19,7 +19,8 @@ export interface EventRow {
   event_type: string;
   aggregate_type: string;
   aggregate_id: string;
-  occurred_at: Date;
+  /** ISO 8601 (see `isoTimestamp`). */
+  occurred_at: string;
   payload: Record<string, unknown>;
 }
 
@@ -29,7 +30,7 @@ export function toEventOutput(row: EventRow): EventOutput {
     eventType: row.event_type,
     aggregateType: row.aggregate_type,
     aggregateId: row.aggregate_id,
-    occurredAt: new Date(row.occurred_at).toISOString(),
+    occurredAt: row.occurred_at,
     payload: row.payload,
   };
 }

@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import { Slide, type SlideType } from '../../entities/Slide.ts';
+import { readRows } from '../../server/prepared-statements.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { isoTimestamp } from '../iso-timestamp.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
 import { findSlide } from './find-slide.ts';
 import type { ProductData } from './product-data.ts';
@@ -91,13 +93,27 @@ async function nextHumanSlideId(em: EntityManager, deckId: string): Promise<stri
   return `slide-${Number(row?.n ?? 0) + 1}`;
 }
 
+/**
+ * The deck and its slides in one prepared statement, the rows already in the answer's shape (a
+ * hot read: no entities are built). A deck of another organization gives no row, like a
+ * missing one; an empty deck gives one row without a slide.
+ */
+const LIST_SLIDES = `
+  select s.id, d.id as "deckId", s.slide_id as "slideId", s.title, s.narration_script as "narrationScript",
+         s.bullets, s.slide_context as "slideContext", s.audio_url as "audioUrl", s.hero_img as "heroImg",
+         s.order_index as "orderIndex", s.slide_type as "slideType", s.product_data as "productData",
+         ${isoTimestamp('s.created_at')} as "createdAt", ${isoTimestamp('s.updated_at')} as "updatedAt"
+    from deck d left join slide s on s.deck_id = d.id
+   where d.id = $1 and d.organization_id = $2
+   order by s.order_index`;
+
 export async function listSlides(
   { em, auth }: DomainContext,
   deckId: string,
 ): Promise<{ slides: SlideOutput[] }> {
-  const deck = await findDeck(em, auth, deckId);
-  const slides = await em.find(Slide, { deck }, { orderBy: { orderIndex: 'asc' } });
-  return { slides: slides.map(toSlideOutput) };
+  const rows = await readRows<SlideOutput>(em, LIST_SLIDES, [deckId, auth.organizationId]);
+  if (rows.length === 0) throw notFound('Deck', deckId);
+  return { slides: rows[0]!.id === null ? [] : rows };
 }
 
 /**
@@ -217,20 +233,30 @@ export async function reorderSlides(
 }
 
 /** The slide, if it is a pricing slide; a standard slide has no product data to speak of. */
-function requirePricingSlide(slide: Slide): Slide {
+function requirePricingSlide<S extends { id: string; slideType: SlideType }>(slide: S): S {
   if (slide.slideType !== 'product_pricing_v1') {
     throw missing(`Slide ${slide.id} is a standard slide; product data belongs to product_pricing_v1 slides`);
   }
   return slide;
 }
 
+const GET_PRODUCT_DATA = `
+  select s.id, s.slide_type as "slideType", s.product_data as "productData"
+    from slide s join deck d on d.id = s.deck_id
+   where s.id = $1 and d.organization_id = $2`;
+
 export async function getProductData(
   { em, auth }: DomainContext,
   slideId: string,
 ): Promise<{ productData: ProductData }> {
-  const slide = requirePricingSlide(await findSlide(em, auth, slideId));
+  const [row] = await readRows<Pick<SlideOutput, 'id' | 'slideType' | 'productData'>>(em, GET_PRODUCT_DATA, [
+    slideId,
+    auth.organizationId,
+  ]);
+  if (!row) throw notFound('Slide', slideId);
+  const slide = requirePricingSlide(row);
   if (!slide.productData) throw missing(`Slide ${slide.id} has no product data yet`);
-  return { productData: slide.productData as ProductData };
+  return { productData: slide.productData };
 }
 
 /** Sets (replaces) the tiers; the event is written even when they are the same as before. */
