@@ -10,7 +10,8 @@ import type { Pool } from 'pg';
  */
 export interface SqlQueryable {
   query<R extends object>(config: {
-    name: string;
+    /** Named: prepared once per connection; unnamed: parsed and planned on every call. */
+    name?: string;
     text: string;
     values: unknown[];
   }): Promise<{ rows: R[]; rowCount: number | null }>;
@@ -65,14 +66,22 @@ function nameOf(text: string): string {
  * Rows of one read-only statement, prepared once per connection. Outside transactions only:
  * the pool's connection is not the one a transaction of `em` holds. Statement texts must be
  * fixed (or drawn from a small fixed set): each distinct text is prepared on every connection.
+ *
+ * `planEachCall`: for statements whose best plan depends on the values (a `LIMIT`, or how many
+ * rows a filter matches). A prepared statement may switch to a generic plan after five runs,
+ * one chosen without the values: for the event log's page that was a sort of a million rows
+ * instead of a walk down an index (`npm run bench:events`: 540 ms instead of 2). Such statements
+ * go unnamed, planned with their values every time, like the ORM's.
  */
 export async function readRows<R extends object>(
   em: EntityManager,
   text: string,
   values: unknown[],
+  options: { planEachCall?: boolean } = {},
 ): Promise<R[]> {
   if (em.isInTransaction()) throw new Error('readRows reads outside transactions only');
   const queries = await preparedQueries(em);
-  const { rows } = await queries.query<R>({ name: nameOf(text), text, values });
+  const name = options.planEachCall ? undefined : nameOf(text);
+  const { rows } = await queries.query<R>({ name, text, values });
   return rows;
 }
