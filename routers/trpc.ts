@@ -1,5 +1,6 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { missingAccess } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
@@ -64,6 +65,15 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => 
 /** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
 export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
   if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
+  await checkStorableInput(getRawInput);
+  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
+});
+
+/** Needs a signed-in caller with admin access (role admin or owner): 403 otherwise, before the input is read. */
+export const adminProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
+  const denied = missingAccess(ctx.auth, 'admin');
+  if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
 });

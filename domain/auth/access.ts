@@ -1,0 +1,24 @@
+import type { UserRole } from '../../entities/User.ts';
+import type { Auth } from '../context.ts';
+import { type DomainError, forbidden } from '../errors.ts';
+
+/**
+ * Access levels (api.md, "Who may do what"), each covering the ones before it: `read` (every
+ * GET), `write` (deck content, files), `admin` (notification subscriptions, the user list),
+ * `owner` (API keys, users). A user's role grants one of them.
+ */
+export const ACCESS_LEVELS = ['read', 'write', 'admin', 'owner'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+const ACCESS_OF_ROLE: Record<UserRole, Access> = { member: 'write', admin: 'admin', owner: 'owner' };
+
+export function accessOf(auth: Auth): Access {
+  return ACCESS_OF_ROLE[auth.role];
+}
+
+/** FORBIDDEN (403) unless the caller's access covers `needed`; the detail names what is needed. */
+export function missingAccess(auth: Auth, needed: Access): DomainError | null {
+  const has = accessOf(auth);
+  if (ACCESS_LEVELS.indexOf(has) >= ACCESS_LEVELS.indexOf(needed)) return null;
+  return forbidden(`This needs ${needed} access; yours is ${has}`);
+}
