@@ -2,8 +2,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import type { Context } from '../routers/context.ts';
-import type { Services } from '../server/services.ts';
 import { preparedQueries } from '../server/prepared-statements.ts';
+import type { Services } from '../server/services.ts';
 import {
   authenticateSession,
   createSession,
