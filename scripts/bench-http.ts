@@ -297,8 +297,8 @@ async function wrk(
 }
 
 /**
- * wrk's Lua: each thread creates a slide in one of `deckIds` (at random), then deletes one it
- * created, and so on. A deck's slide order is changed by one writer at a time (its row lock), so
+ * wrk's Lua: each thread creates a slide in the next of its share of `deckIds`, then deletes one
+ * it created, and so on. A deck's slide order is changed by one writer at a time (its row lock), so
  * with one deck the 64 connections queue behind each other; with one deck per connection they
  * edit side by side, as separate editors of separate decks do.
  */
@@ -308,11 +308,19 @@ async function createThenDeleteScript(deckIds: string[]): Promise<string> {
     file,
     `local ids = {}
 local decks = { ${deckIds.map((id) => `"${id}"`).join(', ')} }
+local created = 0
+local threads = 0
+-- Each thread takes every ${THREADS}th deck in turn, so its requests in flight are in different decks.
+function setup(thread)
+  thread:set("first", threads)
+  threads = threads + 1
+end
 wrk.headers["Content-Type"] = "application/json"
 request = function()
   local id = table.remove(ids)
   if id then return wrk.format("DELETE", "/api/slides/" .. id, nil, nil) end
-  local deck = decks[math.random(#decks)]
+  created = created + 1
+  local deck = decks[((created * ${THREADS} + first) % #decks) + 1]
   return wrk.format("POST", "/api/decks/" .. deck .. "/slides", nil, '{"title":"Bench slide","bullets":["one","two"]}')
 end
 response = function(status, headers, body)
