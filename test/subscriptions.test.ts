@@ -210,3 +210,62 @@ describe('e-mail and console delivery', () => {
     });
   });
 });
+
+describe('access to subscriptions (api.md: admin access)', () => {
+  const eventCount = async () => {
+    const [row] = await t.app.database.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from event where organization_id = ?', [
+        user.organizationId,
+      ]);
+    return row!.n;
+  };
+
+  it('members read them but may not create, change or delete them: 403 naming admin access, nothing written', async () => {
+    const subscription = (await create({ name: 'Owned' })).body;
+    const member = await t.signedInClient('Subscriber Org', 'member');
+    const before = await eventCount();
+    const refused = [
+      await member.post('/api/notifications/subscriptions', {
+        name: 'M',
+        eventType: '*',
+        channel: 'console',
+      }),
+      await member.put(`/api/notifications/subscriptions/${subscription.id}`, { name: 'Renamed' }),
+      await member.delete(`/api/notifications/subscriptions/${subscription.id}`),
+    ];
+    for (const response of refused) {
+      expectProblem(response, 403, 'FORBIDDEN');
+      expect(response.body.detail).toBe('This needs admin access; yours is write');
+    }
+    expect(await eventCount()).toBe(before);
+    const read = await member.get(`/api/notifications/subscriptions/${subscription.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.name).toBe('Owned');
+    expect((await member.get('/api/notifications/subscriptions')).status).toBe(200);
+    expect((await member.get(`/api/notifications/subscriptions/${subscription.id}/deliveries`)).status).toBe(
+      200,
+    );
+  });
+
+  it('admins create, change and delete them; access is checked before the input', async () => {
+    const admin = await t.signedInClient('Subscriber Org', 'admin');
+    const created = await admin.post('/api/notifications/subscriptions', {
+      name: 'By admin',
+      eventType: '*',
+      channel: 'console',
+    });
+    expect(created.status, created.text).toBe(201);
+    const changed = await admin.put(`/api/notifications/subscriptions/${created.body.id}`, {
+      name: 'Changed',
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect((await admin.delete(`/api/notifications/subscriptions/${created.body.id}`)).status).toBe(200);
+    const member = await t.signedInClient('Subscriber Org', 'member');
+    expectProblem(
+      await member.post('/api/notifications/subscriptions', { nonsense: true }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { subscriptionWithSecretOutput } from '../../domain/notifications/subscription-output.ts';
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
-import { authedProcedure } from '../trpc.ts';
+import { adminProcedure } from '../trpc.ts';
 import { subscriptionFields } from './subscription.schema.ts';
 
 export const createSubscriptionInput = z.strictObject({
@@ -13,7 +13,7 @@ export const createSubscriptionInput = z.strictObject({
   isActive: subscriptionFields.isActive.default(true),
 });
 
-export const createSubscription = authedProcedure
+export const createSubscription = adminProcedure
   .meta({
     openapi: {
       method: 'POST',

@@ -1,9 +1,9 @@
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
 import { successOutput } from '../shared.schema.ts';
-import { authedProcedure } from '../trpc.ts';
+import { adminProcedure } from '../trpc.ts';
 import { subscriptionIdInput } from './subscription.schema.ts';
 
-export const deleteSubscription = authedProcedure
+export const deleteSubscription = adminProcedure
   .meta({
     openapi: {
       method: 'DELETE',

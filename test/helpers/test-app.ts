@@ -18,7 +18,13 @@ export interface TestApp {
   /** Every log line the app wrote, as text. */
   logs: () => string;
   /** Creates a user (and its organization when new) through the admin procedure. */
-  createUser(input: { organization: string; email: string; password: string; name?: string }): Promise<{
+  createUser(input: {
+    organization: string;
+    email: string;
+    password: string;
+    name?: string;
+    role?: 'owner' | 'admin' | 'member';
+  }): Promise<{
     organizationId: string;
     userId: string;
   }>;
@@ -26,9 +32,13 @@ export interface TestApp {
   eventTypes(aggregateId: string): Promise<string[]>;
   /** A client with its own cookie jar. */
   client(): HttpClient;
-  /** Creates a user in a new organization and returns a client signed in as them. */
+  /**
+   * Creates a user (by default in a new organization, whose first user is its owner) and returns
+   * a client signed in as them.
+   */
   signedInClient(
     organization?: string,
+    role?: 'owner' | 'admin' | 'member',
   ): Promise<HttpClient & { organizationId: string; userId: string; email: string; password: string }>;
   close(): Promise<void>;
 }
@@ -88,11 +98,11 @@ export async function startTestApp(
         );
       return rows.map((row) => row.event_type);
     },
-    async signedInClient(organization = `Org ${randomBytes(4).toString('hex')}`) {
+    async signedInClient(organization = `Org ${randomBytes(4).toString('hex')}`, role) {
       users += 1;
       const email = `user${users}-${randomBytes(4).toString('hex')}@example.test`;
       const password = `pw-${randomBytes(8).toString('hex')}`;
-      const ids = await testApp.createUser({ organization, email, password });
+      const ids = await testApp.createUser({ organization, email, password, ...(role ? { role } : {}) });
       const client = testApp.client();
       const response = await client.post('/api/auth/login', { email, password });
       if (response.status !== 200) throw new Error(`login failed: ${response.status} ${response.text}`);
