@@ -13,6 +13,8 @@ const DeliveryAttemptSchema = defineEntity({
     statusCode: p.integer().nullable(),
     durationMs: p.integer(),
     error: p.text().nullable(),
+    /** The first 2 KB of what the receiver answered, as text (webhooks). */
+    responseBody: p.text().nullable(),
   },
 });
 

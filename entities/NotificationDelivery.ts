@@ -34,6 +34,11 @@ const NotificationDeliverySchema = defineEntity({
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
     completedAt: p.datetime().nullable(),
+    /**
+     * The attempts made before the last manual retry: the retry schedule counts from there, so
+     * a retried delivery gets the whole schedule again.
+     */
+    retryFromAttempt: p.integer().default(0),
   },
 });
 

@@ -7,6 +7,7 @@ import { Migration20261121224054_speech } from './Migration20261121224054_speech
 import { Migration20261122081920_sessions_hashed } from './Migration20261122081920_sessions_hashed.ts';
 import { Migration20261122133854_event_counts } from './Migration20261122133854_event_counts.ts';
 import { Migration20261122140000_slide_positions } from './Migration20261122140000_slide_positions.ts';
+import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261122081920_sessions_hashed', class: Migration20261122081920_sessions_hashed },
   { name: 'Migration20261122133854_event_counts', class: Migration20261122133854_event_counts },
   { name: 'Migration20261122140000_slide_positions', class: Migration20261122140000_slide_positions },
+  { name: 'Migration20261122154222_delivery_retries', class: Migration20261122154222_delivery_retries },
 ];

@@ -5,6 +5,7 @@ import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
  * Every route that changes something writes its event, in the same transaction. Each
@@ -184,6 +185,19 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
       path: `/api/company/kb/documents/${(await user.post('/api/company/kb/documents/upload-init', kbDocument)).body.documentId}`,
     }),
     event: 'kb_document.deleted',
+  },
+  'POST /notifications/deliveries/{deliveryId}/retry': {
+    call: async () => {
+      const subscriptionId = await newSubscription();
+      await newDeck();
+      const delivery = await eventually(async () => {
+        const body = (await user.get(`/api/notifications/subscriptions/${subscriptionId}/deliveries`)).body;
+        return body.deliveries[0]?.status === 'succeeded' && body.deliveries[0];
+      });
+      return { path: `/api/notifications/deliveries/${delivery.id}/retry` };
+    },
+    event: null,
+    why: 'a retry changes no resource, and an event would itself be delivered to every * subscription',
   },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),

@@ -5,6 +5,7 @@ import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
  * Walks every documented route with an id in its path: a malformed id is a 400 naming the
@@ -78,6 +79,13 @@ beforeAll(async () => {
   ids.subscriptionId = (
     await owner.post('/api/notifications/subscriptions', { name: 'Log', eventType: '*', channel: 'console' })
   ).body.id;
+  // Its own creation event is delivered to it: a delivery that has finished.
+  ids.deliveryId = await eventually(async () => {
+    const { deliveries } = (
+      await owner.get(`/api/notifications/subscriptions/${ids.subscriptionId}/deliveries`)
+    ).body;
+    return deliveries[0]?.status === 'succeeded' && deliveries[0].id;
+  });
 });
 afterAll(() => t.close());
 

@@ -93,10 +93,11 @@ describe('webhook delivery', () => {
     expect(history.deliveries[0]).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 204 });
     expect(history.deliveries[0].attemptLog).toEqual([
       {
-        attemptNumber: 1,
-        attemptedAt: expect.any(String),
-        statusCode: 204,
+        attempt: 1,
+        at: expect.any(String),
+        responseStatus: 204,
         durationMs: expect.any(Number),
+        responseBody: '',
         error: null,
       },
     ]);
@@ -124,7 +125,11 @@ describe('webhook delivery', () => {
       })
     ).deliveries[0];
     expect(delivery.attempts).toBe(3);
-    expect(delivery.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
+    // Newest first.
+    expect(delivery.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([
+      200, 500, 500,
+    ]);
+    expect(delivery.attemptLog.map((a: { attempt: number }) => a.attempt)).toEqual([3, 2, 1]);
   });
 
   it('marks a delivery failed after the last retry', async () => {
@@ -384,5 +389,118 @@ describe('private networks', () => {
     ).deliveries[0];
     expect(delivery.lastError).toMatch(/refused: .*private or loopback address \(127\.0\.0\.1\)/);
     expect(hooks.received).toHaveLength(0);
+  });
+});
+
+describe('attempt log and manual retry (api.md: webhook operations)', () => {
+  it('keeps the first 2 KB of each answer as text (NUL dropped), newest first', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2' });
+    const user = await t.signedInClient();
+    const hooks = await receiver((_r, count) =>
+      count === 1
+        ? { status: 500, body: `${'x'.repeat(5000)}\u0000` }
+        : { status: 200, body: 'ok\u0000done' },
+    );
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Answers' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const delivery = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, subscription.id);
+        return body.deliveries[0]?.status === 'succeeded' && body;
+      })
+    ).deliveries[0];
+    expect(delivery.attemptLog).toEqual([
+      expect.objectContaining({ attempt: 2, responseStatus: 200, responseBody: 'okdone', error: null }),
+      expect.objectContaining({
+        attempt: 1,
+        responseStatus: 500,
+        responseBody: 'x'.repeat(2048),
+        error: 'receiver answered 500',
+      }),
+    ]);
+    expect(Date.parse(delivery.attemptLog[0].at)).toBeGreaterThanOrEqual(
+      Date.parse(delivery.attemptLog[1].at),
+    );
+  });
+
+  it('queues a failed delivery again with the whole schedule, and a succeeded one once more, same webhook-id', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2' });
+    const user = await t.signedInClient();
+    // Down for the first three attempts: two before the manual retry, one after it.
+    const hooks = await receiver((_r, count) => ({ status: count <= 3 ? 500 : 200 }));
+    const subscription = await subscribe(user, hooks.url);
+    hooks.useSecret(subscription.secret);
+    const deck = (await user.post('/api/decks', { name: 'Outage' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    const failed = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, subscription.id);
+        return body.deliveries[0]?.status === 'failed' && body;
+      })
+    ).deliveries[0];
+    expect(failed.attempts).toBe(2);
+
+    const retried = await user.post(`/api/notifications/deliveries/${failed.id}/retry`);
+    expect(retried.status, retried.text).toBe(202);
+    expect(retried.body).toMatchObject({ id: failed.id, status: 'pending', attempts: 2, completedAt: null });
+    expect(retried.body.attemptLog).toHaveLength(2);
+    // Its third attempt fails too, and is retried: the schedule started over with the manual retry.
+    const succeeded = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, subscription.id);
+        return body.deliveries[0]?.status === 'succeeded' && body;
+      })
+    ).deliveries[0];
+    expect(succeeded.attempts).toBe(4);
+    expect(succeeded.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([
+      200, 500, 500, 500,
+    ]);
+
+    const again = await user.post(`/api/notifications/deliveries/${failed.id}/retry`);
+    expect(again.status, again.text).toBe(202);
+    await eventually(() => hooks.delivered().length === 2);
+    expect(hooks.received).toHaveLength(5);
+    expect(new Set(hooks.received.map((r) => r.id)).size).toBe(1);
+    expect(hooks.received.every((r) => r.verified)).toBe(true);
+  });
+
+  it('refuses a queued delivery (409), a switched-off subscription’s (409), members (403) and strangers (404)', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2', WEBHOOK_TIMEOUT_MS: '5000' });
+    const user = await t.signedInClient('Retry Org');
+    const hooks = await receiver(() => 'hang');
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Hanging' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(() => hooks.received.length === 1);
+    const [pending] = (await deliveriesOf(user, subscription.id)).deliveries;
+    expect(pending.status).toBe('pending');
+    expectProblem(await user.post(`/api/notifications/deliveries/${pending.id}/retry`), 409, 'CONFLICT');
+
+    const member = await t.signedInClient('Retry Org', 'member');
+    expectProblem(await member.post(`/api/notifications/deliveries/${pending.id}/retry`), 403, 'FORBIDDEN');
+    const stranger = await t.signedInClient();
+    expectProblem(await stranger.post(`/api/notifications/deliveries/${pending.id}/retry`), 404, 'NOT_FOUND');
+    expectProblem(
+      await user.post(`/api/notifications/deliveries/00000000-0000-4000-8000-000000000000/retry`),
+      404,
+      'NOT_FOUND',
+    );
+
+    const console = await user.post('/api/notifications/subscriptions', {
+      name: 'Console',
+      eventType: 'deck.*',
+      channel: 'console',
+    });
+    await user.post('/api/decks', { name: 'Logged' });
+    const done = (
+      await eventually(async () => {
+        const body = await deliveriesOf(user, console.body.id);
+        return body.deliveries[0]?.status === 'succeeded' && body;
+      })
+    ).deliveries[0];
+    await user.put(`/api/notifications/subscriptions/${console.body.id}`, { isActive: false });
+    expectProblem(await user.post(`/api/notifications/deliveries/${done.id}/retry`), 409, 'CONFLICT');
+    expect((await deliveriesOf(user, console.body.id)).deliveries[0].status).toBe('succeeded');
   });
 });

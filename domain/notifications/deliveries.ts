@@ -1,7 +1,17 @@
 import type { DomainContext } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { Page } from '../events/event-log.ts';
 import { type DeliveryOutput, type DeliveryRow, toDeliveryOutput } from './delivery-output.ts';
 import { findSubscription } from './find-subscription.ts';
+
+/** A delivery as `toDeliveryOutput` reads it: its attempts aggregated as JSON, newest first. */
+const DELIVERY_COLUMNS = `d.id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.last_status_code,
+  d.last_error, d.created_at, d.completed_at,
+  coalesce((select json_agg(json_build_object(
+      'attempt', a.attempt_number, 'at', a.attempted_at, 'responseStatus', a.status_code,
+      'durationMs', a.duration_ms, 'responseBody', a.response_body, 'error', a.error)
+      order by a.attempt_number desc)
+    from delivery_attempt a where a.delivery_id = d.id), '[]') as attempt_log`;
 
 /** The subscription's deliveries, newest first, each with every attempt. */
 export async function listDeliveries(
@@ -11,13 +21,7 @@ export async function listDeliveries(
   const subscription = await findSubscription(em, auth, input.subscriptionId);
   const [rows, [count]] = await Promise.all([
     em.execute<DeliveryRow[]>(
-      `select d.id, d.event_id, d.event_type, d.status, d.attempts, d.next_attempt_at, d.last_status_code,
-              d.last_error, d.created_at, d.completed_at,
-              coalesce((select json_agg(json_build_object(
-                  'attemptNumber', a.attempt_number, 'attemptedAt', a.attempted_at, 'statusCode', a.status_code,
-                  'durationMs', a.duration_ms, 'error', a.error) order by a.attempt_number)
-                from delivery_attempt a where a.delivery_id = d.id), '[]') as attempt_log
-         from notification_delivery d where d.subscription_id = ?
+      `select ${DELIVERY_COLUMNS} from notification_delivery d where d.subscription_id = ?
         order by d.created_at desc, d.id desc limit ? offset ?`,
       [subscription.id, input.limit, input.offset],
     ),
@@ -30,4 +34,42 @@ export async function listDeliveries(
     deliveries: rows.map(toDeliveryOutput),
     pagination: { total: count!.total, limit: input.limit, offset: input.offset },
   };
+}
+
+/**
+ * Queues a failed or succeeded delivery again, due now, with the whole retry schedule before it
+ * (its attempt log goes on: the next attempt has the next number). A pending delivery is already
+ * queued (409), and a switched-off subscription would only fail it again (409). No event: a
+ * retry changes no resource, and an event would itself be delivered to every `*` subscription.
+ */
+export async function retryDelivery(
+  { em, auth }: DomainContext,
+  deliveryId: string,
+): Promise<DeliveryOutput> {
+  return em.transactional(async (em) => {
+    // Locked: the worker's own update of a finishing attempt and a second retry wait for this one.
+    const [found] = await em.execute<{ status: string; is_active: boolean }[]>(
+      `select d.status, s.is_active from notification_delivery d
+         join notification_subscription s on s.id = d.subscription_id
+        where d.id = ? and s.organization_id = ? for update of d`,
+      [deliveryId, auth.organizationId],
+    );
+    if (!found) throw notFound('Delivery', deliveryId);
+    if (found.status === 'pending') throw conflict(`Delivery ${deliveryId} is already queued`);
+    if (!found.is_active) {
+      throw conflict(`Delivery ${deliveryId} belongs to a switched-off subscription: switch it on first`);
+    }
+    await em.execute(
+      `update notification_delivery
+          set status = 'pending', next_attempt_at = now(), locked_until = null, completed_at = null,
+              retry_from_attempt = attempts, updated_at = now()
+        where id = ?`,
+      [deliveryId],
+    );
+    const [row] = await em.execute<DeliveryRow[]>(
+      `select ${DELIVERY_COLUMNS} from notification_delivery d where d.id = ?`,
+      [deliveryId],
+    );
+    return toDeliveryOutput(row!);
+  });
 }

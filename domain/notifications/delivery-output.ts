@@ -17,15 +17,21 @@ export const deliveryOutput = z
     lastError: z.string().nullable(),
     createdAt: z.iso.datetime(),
     completedAt: z.iso.datetime().nullable(),
-    attemptLog: z.array(
-      z.object({
-        attemptNumber: z.int(),
-        attemptedAt: z.iso.datetime(),
-        statusCode: z.int().nullable(),
-        durationMs: z.int(),
-        error: z.string().nullable(),
-      }),
-    ),
+    attemptLog: z
+      .array(
+        z.object({
+          attempt: z.int().meta({ description: 'The attempt’s number, from 1' }),
+          at: z.iso.datetime(),
+          responseStatus: z.int().nullable(),
+          durationMs: z.int(),
+          responseBody: z
+            .string()
+            .nullable()
+            .meta({ description: 'The first 2 KB of the receiver’s answer, as text (webhooks)' }),
+          error: z.string().nullable(),
+        }),
+      )
+      .meta({ description: 'Every attempt, newest first' }),
   })
   .meta({ id: 'NotificationDelivery' });
 
@@ -44,10 +50,11 @@ export interface DeliveryRow {
   created_at: Date;
   completed_at: Date | null;
   attempt_log: {
-    attemptNumber: number;
-    attemptedAt: string;
-    statusCode: number | null;
+    attempt: number;
+    at: string;
+    responseStatus: number | null;
     durationMs: number;
+    responseBody: string | null;
     error: string | null;
   }[];
 }
@@ -66,6 +73,6 @@ export function toDeliveryOutput(row: DeliveryRow): DeliveryOutput {
     lastError: row.last_error,
     createdAt: iso(row.created_at),
     completedAt: row.completed_at ? iso(row.completed_at) : null,
-    attemptLog: row.attempt_log.map((a) => ({ ...a, attemptedAt: iso(a.attemptedAt) })),
+    attemptLog: row.attempt_log.map((a) => ({ ...a, at: iso(a.at) })),
   };
 }

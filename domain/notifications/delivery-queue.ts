@@ -22,6 +22,8 @@ export interface EventToDeliver {
 export interface DeliveryJob {
   deliveryId: string;
   attempts: number;
+  /** Attempts made before the last manual retry: the retry schedule counts from there. */
+  retryFromAttempt: number;
   subscription: {
     id: string;
     organizationId: string;
@@ -39,6 +41,8 @@ export interface AttemptOutcome {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
+  /** The first 2 KB of the receiver's answer (webhooks). */
+  responseBody?: string | null;
   retryAfterSeconds?: number;
   /** The receiver said 410 Gone: switch the subscription off. */
   gone?: boolean;
@@ -68,8 +72,8 @@ export async function claimDueDeliveries(
                   and earlier.status = 'pending'
                   and (earlier.event_occurred_at, earlier.event_id) < (c.event_occurred_at, c.event_id))
            order by c.next_attempt_at limit ? for update skip locked)
-       returning d.id, d.attempts, d.subscription_id, d.event_id)
-     select c.id as delivery_id, c.attempts, s.id as subscription_id, s.organization_id, s.name, s.channel,
+       returning d.id, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
+     select c.id as delivery_id, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
             s.channel_config, s.secret, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
             e.aggregate_id, e.deck_id, e.occurred_at, e.payload
        from claimed c
@@ -80,6 +84,7 @@ export async function claimDueDeliveries(
   return rows.map((row) => ({
     deliveryId: row.delivery_id,
     attempts: row.attempts,
+    retryFromAttempt: row.retry_from_attempt,
     subscription: {
       id: row.subscription_id,
       organizationId: row.organization_id,
@@ -116,13 +121,26 @@ export async function finishDelivery(
   const retryIn =
     outcome.delivered || outcome.gone || !job.subscription.isActive
       ? null
-      : retryDelaySeconds(attemptNumber, retryScheduleSeconds, outcome.retryAfterSeconds);
+      : retryDelaySeconds(
+          attemptNumber - job.retryFromAttempt,
+          retryScheduleSeconds,
+          outcome.retryAfterSeconds,
+        );
   const status = outcome.delivered ? 'succeeded' : retryIn === null ? 'failed' : 'pending';
   await em.transactional(async (tx) => {
     await tx.execute(
-      `insert into delivery_attempt (id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, error)
-       values (?, ?, ?, now(), ?, ?, ?)`,
-      [newId(), job.deliveryId, attemptNumber, outcome.statusCode, outcome.durationMs, outcome.error],
+      `insert into delivery_attempt
+         (id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, error, response_body)
+       values (?, ?, ?, now(), ?, ?, ?, ?)`,
+      [
+        newId(),
+        job.deliveryId,
+        attemptNumber,
+        outcome.statusCode,
+        outcome.durationMs,
+        outcome.error,
+        outcome.responseBody ?? null,
+      ],
     );
     await tx.execute(
       `update notification_delivery

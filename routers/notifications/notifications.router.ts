@@ -5,6 +5,7 @@ import { getSubscription } from './get-subscription.ts';
 import { listDeliveries } from './list-deliveries.ts';
 import { listEvents } from './list-events.ts';
 import { listSubscriptions } from './list-subscriptions.ts';
+import { retryDelivery } from './retry-delivery.ts';
 import { updateSubscription } from './update-subscription.ts';
 
 export const notificationsRouter = router({
@@ -15,4 +16,5 @@ export const notificationsRouter = router({
   updateSubscription,
   deleteSubscription,
   listDeliveries,
+  retryDelivery,
 });

@@ -9,6 +9,36 @@ export interface WebhookResult {
   retryAfterSeconds?: number;
   error: string | null;
   durationMs: number;
+  /** The first `RESPONSE_BODY_KEPT_BYTES` of the answer, as text; null without an answer. */
+  responseBody: string | null;
+}
+
+/** How much of a receiver's answer is kept in the attempt log (api.md: the first 2 KB). */
+export const RESPONSE_BODY_KEPT_BYTES = 2048;
+/** Past this the answer is not read further (the connection is dropped rather than drained). */
+const RESPONSE_BODY_READ_LIMIT = 64 * 1024;
+
+/**
+ * The first `keep` bytes of a body as text, reading the rest up to `limit` so the connection can
+ * be reused. NUL is dropped: PostgreSQL text cannot hold it, and a receiver may send anything.
+ */
+async function firstBytesOf(body: AsyncIterable<Buffer> & { destroy(): void }, keep: number, limit: number) {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let readBytes = 0;
+  for await (const chunk of body) {
+    readBytes += chunk.length;
+    if (keptBytes < keep) {
+      const part = chunk.subarray(0, keep - keptBytes);
+      kept.push(part);
+      keptBytes += part.length;
+    }
+    if (readBytes > limit) {
+      body.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(kept).toString('utf8').replaceAll('\u0000', '');
 }
 
 /** Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the secret's bytes. */
@@ -54,7 +84,14 @@ export async function sendWebhook(options: {
   const elapsed = () => Math.round(performance.now() - started);
   // The rule of creation again (rows may predate it): literal addresses never reach the DNS lookup above.
   const refusal = webhookUrlProblem(options.url, options.allowPrivateNetworks);
-  if (refusal) return { statusCode: null, error: `refused: the URL ${refusal}`, durationMs: elapsed() };
+  if (refusal) {
+    return {
+      statusCode: null,
+      error: `refused: the URL ${refusal}`,
+      durationMs: elapsed(),
+      responseBody: null,
+    };
+  }
   const timestamp = Math.floor(Date.now() / 1000);
   try {
     const response = await request(options.url, {
@@ -72,7 +109,11 @@ export async function sendWebhook(options: {
       },
       body: options.body,
     });
-    await response.body.dump({ limit: 64 * 1024 });
+    const responseBody = await firstBytesOf(
+      response.body,
+      RESPONSE_BODY_KEPT_BYTES,
+      RESPONSE_BODY_READ_LIMIT,
+    );
     const ok = response.statusCode >= 200 && response.statusCode < 300;
     const retryAfter = response.headers['retry-after'];
     return {
@@ -80,11 +121,12 @@ export async function sendWebhook(options: {
       retryAfterSeconds: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
       error: ok ? null : `receiver answered ${response.statusCode}`,
       durationMs: elapsed(),
+      responseBody,
     };
   } catch (error) {
     const e = error as Error & { cause?: Error };
     const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
     const message = timedOut ? `no answer within ${options.timeoutMs} ms` : (e.cause?.message ?? e.message);
-    return { statusCode: null, error: message, durationMs: elapsed() };
+    return { statusCode: null, error: message, durationMs: elapsed(), responseBody: null };
   }
 }

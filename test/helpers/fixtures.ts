@@ -61,6 +61,7 @@ export const validBodies: Record<string, unknown> = {
   'PUT /decks/{deckId}/intro': intro,
   'PUT /notifications/subscriptions/{subscriptionId}': { name: 'Renamed subscription' },
   'POST /company/kb/documents/{documentId}/complete': {},
+  'POST /notifications/deliveries/{deliveryId}/retry': {},
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},

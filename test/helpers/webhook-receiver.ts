@@ -12,7 +12,7 @@ export interface ReceivedWebhook {
   answeredWith: number;
 }
 
-type Reply = { status: number; headers?: Record<string, string> } | 'hang';
+type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
 /**
  * A real HTTP receiver on loopback. `reply` decides each answer (default 204); every request
@@ -56,7 +56,7 @@ export async function startWebhookReceiver(
         return;
       }
       record.answeredWith = answer.status;
-      res.writeHead(answer.status, answer.headers).end();
+      res.writeHead(answer.status, answer.headers).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
