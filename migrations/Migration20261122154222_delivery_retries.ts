@@ -1,7 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122154222_delivery_retries extends Migration {
-
   override name = 'Migration20261122154222_delivery_retries';
 
   override up(): void | Promise<void> {
@@ -15,5 +14,4 @@ export class Migration20261122154222_delivery_retries extends Migration {
 
     this.addSql(`alter table "notification_delivery" drop column "retry_from_attempt";`);
   }
-
 }
