@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docxWithText } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
-import type { HttpClient, HttpResponse } from './helpers/http-client.ts';
+import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -83,6 +83,29 @@ describe('adversarial images are answered without stalling the event loop', () =
     expect(watched.response.status, watched.response.text).toBe(status);
     expectNoStall(watched);
     expect(watched.durationMs).toBeLessThan(5_000);
+  });
+
+  it('walks at most 256 KiB of misaligned JPEG bytes looking for the next segment: at the limit 201, past it 400', async () => {
+    // Filler whose segment lengths (0x0101) never land on a marker, then a start-of-frame
+    // segment reached after exactly `steps` one-byte steps.
+    const jpegAfter = (steps: number) => {
+      const at = 4 + steps;
+      const bytes = Buffer.alloc(at + 257 + 16, 0x01);
+      bytes.set([0xff, 0xd8, 0xff, 0xe0]);
+      bytes.set([0xff, 0xc0], at + 257);
+      bytes.writeUInt16BE(10, at + 257 + 5); // height
+      bytes.writeUInt16BE(20, at + 257 + 7); // width
+      return bytes;
+    };
+    const limit = 256 * 1024;
+    const atLimit = await user.upload('/api/images', { name: 'edge.jpg', bytes: jpegAfter(limit) });
+    expect(atLimit.status, atLimit.text).toBe(201);
+    expect(atLimit.body).toMatchObject({ mimeType: 'image/jpeg', width: 20, height: 10 });
+    expectProblem(
+      await user.upload('/api/images', { name: 'past.jpg', bytes: jpegAfter(limit + 1) }),
+      400,
+      'BAD_REQUEST',
+    );
   });
 
   it('still measures a well-formed SVG and PNG while watched', async () => {
