@@ -141,6 +141,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
           ...workers.map((worker) => worker.stop(config.shutdownTimeoutMs)),
         ]);
         services.mailer?.close();
+        await services.notifier.close();
         await database.close();
       })();
       return closing;

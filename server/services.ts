@@ -7,6 +7,7 @@ import { createWorkerTextExtractor } from './documents/text-extractor.ts';
 import type { Logger } from './logger.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
+import { createNotifier, type Notifier } from './notifications/notifier.ts';
 import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from './speech/local-speech.ts';
@@ -29,6 +30,8 @@ export interface Services {
   contractAnalyzer: ContractAnalyzer;
   speech: SpeechEngine;
   voices: VoiceCatalog;
+  /** Sends one message through a subscription's channel (the delivery worker, a test message). */
+  notifier: Notifier;
 }
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
@@ -46,7 +49,7 @@ export function createServices(
         concurrency: config.speech.concurrency,
         previewUrl: (voiceId) => `${baseUrl()}/api/voices/${encodeURIComponent(voiceId)}/preview`,
       });
-  return {
+  const services: Omit<Services, 'notifier'> = {
     speech,
     voices: new VoiceCatalog(speech, config.speech.voicesCacheMs, logger),
     config,
@@ -59,4 +62,5 @@ export function createServices(
       ? createAiContractAnalyzer(config.contractAi, logger)
       : placeholderAnalyzer,
   };
+  return { ...services, notifier: createNotifier(services) };
 }

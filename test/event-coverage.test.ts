@@ -199,6 +199,11 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     event: null,
     why: 'a retry changes no resource, and an event would itself be delivered to every * subscription',
   },
+  'POST /notifications/subscriptions/{subscriptionId}/test': {
+    call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}/test` }),
+    event: null,
+    why: 'the test message is sent to that subscription alone, and is not in the event log (api.md)',
+  },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
     event: 'notification_subscription.deleted',

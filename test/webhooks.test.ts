@@ -504,3 +504,91 @@ describe('attempt log and manual retry (api.md: webhook operations)', () => {
     expect((await deliveriesOf(user, console.body.id)).deliveries[0].status).toBe('succeeded');
   });
 });
+
+describe('test messages (api.md: webhook operations)', () => {
+  const deliveryCount = async (t: Awaited<ReturnType<typeof app>>) => {
+    const [row] = await t.app.database.orm.em
+      .getConnection()
+      .execute<{ deliveries: number; events: number }[]>(
+        'select (select count(*)::int from notification_delivery) as deliveries, (select count(*)::int from event) as events',
+      );
+    return row!;
+  };
+
+  it('sends one signed notification.test to that subscription alone: no event, no delivery, no retry', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver();
+    const other = await receiver();
+    const subscription = await subscribe(user, hooks.url, { eventType: '*' });
+    await subscribe(user, other.url, { eventType: '*' });
+    hooks.useSecret(subscription.secret);
+    // The subscriptions' creation events are delivered first (the first sees both, the second its
+    // own); the test adds nothing to them.
+    await eventually(() => hooks.delivered().length === 2 && other.delivered().length === 1);
+    const before = await deliveryCount(t);
+
+    const response = await user.post(`/api/notifications/subscriptions/${subscription.id}/test`);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({
+      attempt: { status: 'succeeded', responseStatus: 204, durationMs: expect.any(Number), error: null },
+    });
+    expect(hooks.received).toHaveLength(3);
+    const message = hooks.received[2]!;
+    expect(message.verified).toBe(true);
+    expect(message.body).toMatchObject({
+      type: 'notification.test',
+      data: { aggregateType: 'notification_subscription', aggregateId: subscription.id, deckId: null },
+    });
+    expect(message.id).toBe(message.body.data.id);
+    expect(other.received).toHaveLength(1);
+    expect(await deliveryCount(t)).toEqual(before);
+  });
+
+  it('reports a failed attempt as a 200 whose status is failed, and does not retry it', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const hooks = await receiver(() => ({ status: 500 }));
+    const subscription = await subscribe(user, hooks.url, { isActive: false });
+    // A switched-off subscription is tested too: checking the endpoint before switching it on.
+    const response = await user.post(`/api/notifications/subscriptions/${subscription.id}/test`);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.attempt).toMatchObject({
+      status: 'failed',
+      responseStatus: 500,
+      error: 'receiver answered 500',
+    });
+    const closed = await receiver();
+    await closed.close();
+    const unreachable = await subscribe(user, closed.url);
+    const refused = await user.post(`/api/notifications/subscriptions/${unreachable.id}/test`);
+    expect(refused.body.attempt).toMatchObject({ status: 'failed', responseStatus: null });
+    expect(refused.body.attempt.error).toEqual(expect.any(String));
+    expect(hooks.received).toHaveLength(1);
+  });
+
+  it('tests console subscriptions; members may not (403); strangers get 404', async () => {
+    const t = await app();
+    const user = await t.signedInClient('Testing Org');
+    const console = await user.post('/api/notifications/subscriptions', {
+      name: 'Console',
+      eventType: 'deck.*',
+      channel: 'console',
+    });
+    const response = await user.post(`/api/notifications/subscriptions/${console.body.id}/test`);
+    expect(response.body.attempt).toMatchObject({ status: 'succeeded', responseStatus: null, error: null });
+    expect(t.logs()).toContain('notification.test');
+    const member = await t.signedInClient('Testing Org', 'member');
+    expectProblem(
+      await member.post(`/api/notifications/subscriptions/${console.body.id}/test`),
+      403,
+      'FORBIDDEN',
+    );
+    const stranger = await t.signedInClient();
+    expectProblem(
+      await stranger.post(`/api/notifications/subscriptions/${console.body.id}/test`),
+      404,
+      'NOT_FOUND',
+    );
+  });
+});

@@ -6,6 +6,7 @@ import { listDeliveries } from './list-deliveries.ts';
 import { listEvents } from './list-events.ts';
 import { listSubscriptions } from './list-subscriptions.ts';
 import { retryDelivery } from './retry-delivery.ts';
+import { testSubscription } from './test-subscription.ts';
 import { updateSubscription } from './update-subscription.ts';
 
 export const notificationsRouter = router({
@@ -17,4 +18,5 @@ export const notificationsRouter = router({
   deleteSubscription,
   listDeliveries,
   retryDelivery,
+  testSubscription,
 });

@@ -7,7 +7,7 @@ import { sendWebhook } from './webhook-sender.ts';
 /** Sends one delivery through its subscription's channel. Never throws. */
 export async function attemptDelivery(
   job: DeliveryJob,
-  services: Services,
+  services: Omit<Services, 'notifier'>,
   agent: Agent,
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {

@@ -8,8 +8,6 @@ import {
 import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
 import type { Services } from '../services.ts';
 import { WorkLoop } from '../work-loop.ts';
-import { attemptDelivery } from './delivery-worker.ts';
-import { createWebhookAgent } from './webhook-sender.ts';
 
 /**
  * Notification delivery in one instance: each round turns new events into deliveries,
@@ -17,7 +15,6 @@ import { createWebhookAgent } from './webhook-sender.ts';
  */
 export function createNotificationRunner(orm: MikroORM, services: Services) {
   const { config, logger } = services;
-  const agent = createWebhookAgent(config.notifications.allowPrivateNetworks);
   const leaseSeconds = Math.ceil(config.notifications.webhookTimeoutMs / 1000) + 50;
   const loop = new WorkLoop<DeliveryJob>({
     name: 'notifications',
@@ -30,7 +27,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     },
     claim: (room) => claimDueDeliveries(orm.em.fork(), room, leaseSeconds),
     async run(job, signal) {
-      const outcome = await attemptDelivery(job, services, agent, signal);
+      const outcome = await services.notifier.send(job, signal);
       // Cut short by a stop: not an attempt; the delivery is released for another instance.
       if (signal.aborted && !outcome.delivered) throw signal.reason;
       await finishDelivery(orm.em.fork(), job, outcome, config.notifications.retryScheduleSeconds);
@@ -46,7 +43,6 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     nudge: () => loop.nudge(),
     async stop(timeoutMs?: number) {
       await loop.stop(timeoutMs);
-      await agent.close();
     },
   };
 }

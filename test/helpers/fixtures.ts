@@ -62,6 +62,7 @@ export const validBodies: Record<string, unknown> = {
   'PUT /notifications/subscriptions/{subscriptionId}': { name: 'Renamed subscription' },
   'POST /company/kb/documents/{documentId}/complete': {},
   'POST /notifications/deliveries/{deliveryId}/retry': {},
+  'POST /notifications/subscriptions/{subscriptionId}/test': {},
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},
