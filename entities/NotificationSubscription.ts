@@ -25,6 +25,10 @@ const NotificationSubscriptionSchema = defineEntity({
     deck: () => p.manyToOne(Deck).nullable().deleteRule('cascade').index(),
     secret: p.string().length(100).nullable().hidden(),
     isActive: p.boolean().default(true),
+    /** Why the service switched it off (auto-disable); cleared when it is switched on again. */
+    disabledReason: p.text().nullable(),
+    /** Webhooks: when its deliveries started failing with no success since (auto-disable). */
+    failingSince: p.datetime().nullable(),
   },
 });
 

@@ -8,6 +8,7 @@ import { Migration20261122081920_sessions_hashed } from './Migration202611220819
 import { Migration20261122133854_event_counts } from './Migration20261122133854_event_counts.ts';
 import { Migration20261122140000_slide_positions } from './Migration20261122140000_slide_positions.ts';
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
+import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -19,4 +20,8 @@ export const migrations = [
   { name: 'Migration20261122133854_event_counts', class: Migration20261122133854_event_counts },
   { name: 'Migration20261122140000_slide_positions', class: Migration20261122140000_slide_positions },
   { name: 'Migration20261122154222_delivery_retries', class: Migration20261122154222_delivery_retries },
+  {
+    name: 'Migration20261122160041_subscription_auto_disable',
+    class: Migration20261122160041_subscription_auto_disable,
+  },
 ];

@@ -60,6 +60,7 @@ const environmentSchema = z
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
       .default('5,300,1800,7200,18000,36000,86400'),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+    WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(8760).default(120),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -211,6 +212,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       /** Delay before each retry; one more attempt than entries, then the delivery fails. */
       retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number),
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      /** A webhook subscription whose deliveries have all failed this long is switched off. */
+      disableAfterHours: env.WEBHOOK_DISABLE_AFTER_HOURS,
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     storage: {

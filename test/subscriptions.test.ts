@@ -47,6 +47,7 @@ describe('subscriptions', () => {
       channelConfig: { url: 'https://hooks.example.com/deck' },
       deckId: null,
       isActive: true,
+      disabledReason: null,
       createdAt: expect.any(String),
       updatedAt: subscription.createdAt,
     });

@@ -592,3 +592,73 @@ describe('test messages (api.md: webhook operations)', () => {
     );
   });
 });
+
+describe('auto-disable (api.md: WEBHOOK_DISABLE_AFTER_HOURS)', () => {
+  const failingSince = async (t: Awaited<ReturnType<typeof app>>, id: string) => {
+    const [row] = await t.app.database.orm.em
+      .getConnection()
+      .execute<{ failing_since: Date | null }[]>(
+        'select failing_since from notification_subscription where id = ?',
+        [id],
+      );
+    return row!.failing_since;
+  };
+
+  it('switches off a webhook whose deliveries all failed that long, says why, and forgets it when switched on', async () => {
+    const t = await app({
+      WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.2,0.2,0.2,0.2',
+      WEBHOOK_DISABLE_AFTER_HOURS: '2',
+    });
+    const user = await t.signedInClient();
+    const hooks = await receiver(() => ({ status: 500 }));
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Failing' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    await eventually(async () => (await failingSince(t, subscription.id)) !== null);
+    // Failing for less than two hours: still on.
+    expect((await user.get(`/api/notifications/subscriptions/${subscription.id}`)).body.isActive).toBe(true);
+    // The clock moved back instead of waiting two hours; the next failure switches it off.
+    await t.app.database.orm.em
+      .getConnection()
+      .execute(
+        `update notification_subscription set failing_since = now() - interval '2 hours 1 minute' where id = ?`,
+        [subscription.id],
+      );
+    const off = await eventually(async () => {
+      const body = (await user.get(`/api/notifications/subscriptions/${subscription.id}`)).body;
+      return body.isActive === false && body;
+    });
+    expect(off.disabledReason).toMatch(
+      /^Every delivery failed for 2 hours \(since .+\); the last: receiver answered 500$/,
+    );
+    const events = (await user.get(`/api/notifications/events?aggregateId=${subscription.id}`)).body.events;
+    expect(events.map((e: { eventType: string }) => e.eventType)).toEqual([
+      'notification_subscription.disabled',
+      'notification_subscription.created',
+    ]);
+    expect(events[0].payload).toMatchObject({ isActive: false, disabledReason: off.disabledReason });
+
+    const on = await user.put(`/api/notifications/subscriptions/${subscription.id}`, { isActive: true });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body).toMatchObject({ isActive: true, disabledReason: null });
+    expect(await failingSince(t, subscription.id)).toBeNull();
+  });
+
+  it('a success stops the failure clock, and the subscription stays on', async () => {
+    const t = await app({ WEBHOOK_RETRY_SCHEDULE_SECONDS: '1.5,1.5', WEBHOOK_DISABLE_AFTER_HOURS: '1' });
+    const user = await t.signedInClient();
+    const hooks = await receiver((_r, count) => ({ status: count === 1 ? 500 : 204 }));
+    const subscription = await subscribe(user, hooks.url);
+    const deck = (await user.post('/api/decks', { name: 'Recovering' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, {});
+    // The first failure starts the clock (the retry comes 1.5 s later)…
+    await eventually(async () => (await failingSince(t, subscription.id)) !== null);
+    expect(hooks.delivered()).toHaveLength(0);
+    // …and the success of the retry stops it.
+    await eventually(() => hooks.delivered().length === 1);
+    await eventually(async () => (await failingSince(t, subscription.id)) === null);
+    expect(hooks.received).toHaveLength(2);
+    const body = (await user.get(`/api/notifications/subscriptions/${subscription.id}`)).body;
+    expect(body).toMatchObject({ isActive: true, disabledReason: null });
+  });
+});

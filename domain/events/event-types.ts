@@ -25,6 +25,7 @@ export const EVENT_TYPES = {
     'notification_subscription.created',
     'notification_subscription.updated',
     'notification_subscription.deleted',
+    'notification_subscription.disabled',
   ],
   user: ['user.logged_in'],
 } as const;

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
@@ -106,16 +107,24 @@ export async function claimDueDeliveries(
   }));
 }
 
+export interface DeliveryPolicy {
+  /** Delay before each retry; one more attempt than entries, then the delivery fails. */
+  retryScheduleSeconds: number[];
+  /** A webhook subscription whose deliveries have all failed this long is switched off. */
+  disableAfterHours: number;
+}
+
 /**
  * Records the attempt and the delivery's new state in one transaction: delivered, retry
  * later (schedule or Retry-After), or failed for good; a 410 also switches the
- * subscription off (with its `notification_subscription.updated` event).
+ * subscription off (with its `notification_subscription.updated` event), and so do failures
+ * with no success for `disableAfterHours` (webhooks; `notification_subscription.disabled`).
  */
 export async function finishDelivery(
   em: EntityManager,
   job: DeliveryJob,
   outcome: AttemptOutcome,
-  retryScheduleSeconds: number[],
+  { retryScheduleSeconds, disableAfterHours }: DeliveryPolicy,
 ): Promise<void> {
   const attemptNumber = job.attempts + 1;
   const retryIn =
@@ -165,8 +174,56 @@ export async function finishDelivery(
           },
         );
       }
+    } else if (job.subscription.channel === 'webhook') {
+      await trackWebhookHealth(tx, job, outcome, disableAfterHours);
     }
   });
+}
+
+/**
+ * Auto-disable (api.md): a success clears the subscription's failure clock; the first failure
+ * after a success starts it; a failure once it has run `disableAfterHours` switches the
+ * subscription off with the reason. A success writes only when the clock was running, and the
+ * subscription row is locked only on failures, so healthy traffic does not queue on it.
+ */
+async function trackWebhookHealth(
+  tx: EntityManager,
+  job: DeliveryJob,
+  outcome: AttemptOutcome,
+  disableAfterHours: number,
+): Promise<void> {
+  if (outcome.delivered) {
+    await tx.execute(
+      'update notification_subscription set failing_since = null where id = ? and failing_since is not null',
+      [job.subscription.id],
+    );
+    return;
+  }
+  // Locked: concurrent failures of one subscription switch it off once, with one event.
+  const subscription = await tx.findOne(NotificationSubscription, job.subscription.id, {
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
+  if (!subscription?.isActive) return;
+  const now = new Date();
+  if (!subscription.failingSince) {
+    subscription.failingSince = now;
+    await tx.flush();
+    return;
+  }
+  if (now.getTime() - subscription.failingSince.getTime() < disableAfterHours * 3_600_000) return;
+  applyChanges(subscription, {
+    isActive: false,
+    disabledReason:
+      `Every delivery failed for ${disableAfterHours} hours (since ${subscription.failingSince.toISOString()}); ` +
+      `the last: ${outcome.error ?? 'no answer'}`,
+  });
+  const output = toSubscriptionOutput(subscription);
+  recordEvent(tx, { organizationId: job.subscription.organizationId }, 'notification_subscription.disabled', {
+    aggregateId: subscription.id,
+    deckId: output.deckId,
+    payload: output,
+  });
+  await tx.flush();
 }
 
 /**

@@ -12,6 +12,10 @@ export const subscriptionOutput = z
     channelConfig: z.record(z.string(), z.unknown()),
     deckId: z.uuid().nullable(),
     isActive: z.boolean(),
+    disabledReason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why the service switched it off; cleared when it is switched on again' }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -38,6 +42,7 @@ export function toSubscriptionOutput(subscription: NotificationSubscription): Su
     channelConfig: subscription.channelConfig,
     deckId: subscription.deck?.id ?? null,
     isActive: subscription.isActive,
+    disabledReason: subscription.disabledReason ?? null,
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
   };

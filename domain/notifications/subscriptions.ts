@@ -104,6 +104,10 @@ export async function updateSubscription(
       name: changes.name,
       eventType: changes.eventType,
       isActive: changes.isActive,
+      // Switched on again: the service's reason for switching it off, and the failure clock, go.
+      ...(changes.isActive === true && !subscription.isActive
+        ? { disabledReason: null, failingSince: null }
+        : {}),
       channel,
       channelConfig,
       deck,

@@ -30,7 +30,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       const outcome = await services.notifier.send(job, signal);
       // Cut short by a stop: not an attempt; the delivery is released for another instance.
       if (signal.aborted && !outcome.delivered) throw signal.reason;
-      await finishDelivery(orm.em.fork(), job, outcome, config.notifications.retryScheduleSeconds);
+      await finishDelivery(orm.em.fork(), job, outcome, config.notifications);
     },
     release: (jobs) =>
       releaseDeliveries(
