@@ -37,6 +37,14 @@ async function subscribe(user: HttpClient, url: string, extra: Record<string, un
 }
 const deliveriesOf = async (user: HttpClient, subscriptionId: string) =>
   (await user.get(`/api/notifications/subscriptions/${subscriptionId}/deliveries?limit=100`)).body;
+/** The subscription's newest delivery, once it has that status. */
+const latestDeliveryWhen = async (user: HttpClient, subscriptionId: string, status: string) =>
+  (
+    await eventually(async () => {
+      const body = await deliveriesOf(user, subscriptionId);
+      return body.deliveries[0]?.status === status && body;
+    })
+  ).deliveries[0];
 
 describe('webhook delivery', () => {
   it('delivers each slide event once, signed (Standard Webhooks), each slide’s events in order, matching the event log', async () => {
@@ -118,12 +126,7 @@ describe('webhook delivery', () => {
     expect(new Set([first!.id, second!.id, third!.id]).size).toBe(1);
     expect(new Set([first!.signature, second!.signature, third!.signature]).size).toBe(3);
     expect(hooks.received.every((r) => r.verified)).toBe(true);
-    const delivery = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, subscription.id);
-        return body.deliveries[0]?.status === 'succeeded' && body;
-      })
-    ).deliveries[0];
+    const delivery = await latestDeliveryWhen(user, subscription.id, 'succeeded');
     expect(delivery.attempts).toBe(3);
     // Newest first.
     expect(delivery.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([
@@ -139,12 +142,7 @@ describe('webhook delivery', () => {
     const subscription = await subscribe(user, hooks.url);
     const deck = (await user.post('/api/decks', { name: 'Doomed' })).body;
     await user.post(`/api/decks/${deck.id}/slides`, {});
-    const delivery = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, subscription.id);
-        return body.deliveries[0]?.status === 'failed' && body;
-      })
-    ).deliveries[0];
+    const delivery = await latestDeliveryWhen(user, subscription.id, 'failed');
     expect(delivery).toMatchObject({ attempts: 4, lastStatusCode: 503, nextAttemptAt: null });
     expect(hooks.received).toHaveLength(4);
   });
@@ -404,12 +402,7 @@ describe('attempt log and manual retry (api.md: webhook operations)', () => {
     const subscription = await subscribe(user, hooks.url);
     const deck = (await user.post('/api/decks', { name: 'Answers' })).body;
     await user.post(`/api/decks/${deck.id}/slides`, {});
-    const delivery = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, subscription.id);
-        return body.deliveries[0]?.status === 'succeeded' && body;
-      })
-    ).deliveries[0];
+    const delivery = await latestDeliveryWhen(user, subscription.id, 'succeeded');
     expect(delivery.attemptLog).toEqual([
       expect.objectContaining({ attempt: 2, responseStatus: 200, responseBody: 'okdone', error: null }),
       expect.objectContaining({
@@ -433,12 +426,7 @@ describe('attempt log and manual retry (api.md: webhook operations)', () => {
     hooks.useSecret(subscription.secret);
     const deck = (await user.post('/api/decks', { name: 'Outage' })).body;
     await user.post(`/api/decks/${deck.id}/slides`, {});
-    const failed = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, subscription.id);
-        return body.deliveries[0]?.status === 'failed' && body;
-      })
-    ).deliveries[0];
+    const failed = await latestDeliveryWhen(user, subscription.id, 'failed');
     expect(failed.attempts).toBe(2);
 
     const retried = await user.post(`/api/notifications/deliveries/${failed.id}/retry`);
@@ -446,12 +434,7 @@ describe('attempt log and manual retry (api.md: webhook operations)', () => {
     expect(retried.body).toMatchObject({ id: failed.id, status: 'pending', attempts: 2, completedAt: null });
     expect(retried.body.attemptLog).toHaveLength(2);
     // Its third attempt fails too, and is retried: the schedule started over with the manual retry.
-    const succeeded = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, subscription.id);
-        return body.deliveries[0]?.status === 'succeeded' && body;
-      })
-    ).deliveries[0];
+    const succeeded = await latestDeliveryWhen(user, subscription.id, 'succeeded');
     expect(succeeded.attempts).toBe(4);
     expect(succeeded.attemptLog.map((a: { responseStatus: number }) => a.responseStatus)).toEqual([
       200, 500, 500, 500,
@@ -493,12 +476,7 @@ describe('attempt log and manual retry (api.md: webhook operations)', () => {
       channel: 'console',
     });
     await user.post('/api/decks', { name: 'Logged' });
-    const done = (
-      await eventually(async () => {
-        const body = await deliveriesOf(user, console.body.id);
-        return body.deliveries[0]?.status === 'succeeded' && body;
-      })
-    ).deliveries[0];
+    const done = await latestDeliveryWhen(user, console.body.id, 'succeeded');
     await user.put(`/api/notifications/subscriptions/${console.body.id}`, { isActive: false });
     expectProblem(await user.post(`/api/notifications/deliveries/${done.id}/retry`), 409, 'CONFLICT');
     expect((await deliveriesOf(user, console.body.id)).deliveries[0].status).toBe('succeeded');
