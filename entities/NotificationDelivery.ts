@@ -20,7 +20,8 @@ const NotificationDeliverySchema = defineEntity({
     { properties: ['subscription', 'aggregateKey', 'eventOccurredAt'] },
     { properties: ['status', 'nextAttemptAt'] },
   ],
-  uniques: [{ properties: ['subscription', 'event'] }],
+  // One delivery per subscription and event, and one more per replay of it.
+  uniques: [{ properties: ['subscription', 'event', 'replay'] }],
   properties: {
     subscription: () => p.manyToOne(NotificationSubscription).deleteRule('cascade'),
     event: () => p.manyToOne(Event).deleteRule('cascade'),
@@ -39,6 +40,8 @@ const NotificationDeliverySchema = defineEntity({
      * a retried delivery gets the whole schedule again.
      */
     retryFromAttempt: p.integer().default(0),
+    /** 0: delivered because the event happened; n: the subscription's n-th replay of it. */
+    replay: p.integer().default(0),
   },
 });
 

@@ -9,6 +9,7 @@ import { Migration20261122133854_event_counts } from './Migration20261122133854_
 import { Migration20261122140000_slide_positions } from './Migration20261122140000_slide_positions.ts';
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
+import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -24,4 +25,5 @@ export const migrations = [
     name: 'Migration20261122160041_subscription_auto_disable',
     class: Migration20261122160041_subscription_auto_disable,
   },
+  { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
 ];

@@ -61,6 +61,8 @@ const environmentSchema = z
       .default('5,300,1800,7200,18000,36000,86400'),
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
     WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(8760).default(120),
+    WEBHOOK_REPLAY_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -214,6 +216,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       /** A webhook subscription whose deliveries have all failed this long is switched off. */
       disableAfterHours: env.WEBHOOK_DISABLE_AFTER_HOURS,
+      /** How far back a replay may reach, and how many events one replay may queue. */
+      replay: { maxDays: env.WEBHOOK_REPLAY_MAX_DAYS, maxEvents: env.WEBHOOK_REPLAY_MAX_EVENTS },
     },
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
     storage: {

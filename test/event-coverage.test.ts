@@ -204,6 +204,14 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     event: null,
     why: 'the test message is sent to that subscription alone, and is not in the event log (api.md)',
   },
+  'POST /notifications/subscriptions/{subscriptionId}/replay': {
+    call: async () => ({
+      path: `/api/notifications/subscriptions/${await newSubscription()}/replay`,
+      body: { since: new Date(Date.now() - 60_000).toISOString() },
+    }),
+    event: null,
+    why: 'a replay changes no resource: it queues deliveries of events already in the log',
+  },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
     event: 'notification_subscription.deleted',

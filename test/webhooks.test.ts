@@ -640,3 +640,95 @@ describe('auto-disable (api.md: WEBHOOK_DISABLE_AFTER_HOURS)', () => {
     expect(body).toMatchObject({ isActive: true, disabledReason: null });
   });
 });
+
+describe('replay (api.md: webhook operations)', () => {
+  const deliveryRows = async (t: Awaited<ReturnType<typeof app>>) => {
+    const [row] = await t.app.database.orm.em
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from notification_delivery');
+    return row!.n;
+  };
+
+  it('delivers again the window’s matching events, from before the subscription too, same webhook-id', async () => {
+    const t = await app();
+    const user = await t.signedInClient();
+    const since = new Date(Date.now() - 1000).toISOString();
+    const deck = (await user.post('/api/decks', { name: 'Earlier' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, { title: 'a' });
+    await user.post(`/api/decks/${deck.id}/slides`, { title: 'b' });
+    const slideEvents = (await user.get('/api/notifications/events?aggregateType=slide')).body.events;
+    const hooks = await receiver();
+    const subscription = await subscribe(user, hooks.url);
+    hooks.useSecret(subscription.secret);
+
+    const replayed = await user.post(`/api/notifications/subscriptions/${subscription.id}/replay`, { since });
+    expect(replayed.status, replayed.text).toBe(202);
+    expect(replayed.body).toEqual({ queued: 2 });
+    await eventually(() => hooks.delivered().length === 2);
+    expect(hooks.received.map((r) => r.id).sort()).toEqual(
+      slideEvents.map((e: { id: string }) => e.id).sort(),
+    );
+    expect(hooks.received.every((r) => r.verified && r.body.type === 'slide.created')).toBe(true);
+
+    // Again: two more, the same ids; a window that ends before them queues nothing.
+    const again = await user.post(`/api/notifications/subscriptions/${subscription.id}/replay`, { since });
+    expect(again.body).toEqual({ queued: 2 });
+    await eventually(() => hooks.delivered().length === 4);
+    expect(new Set(hooks.received.map((r) => r.id)).size).toBe(2);
+    const before = await user.post(`/api/notifications/subscriptions/${subscription.id}/replay`, {
+      since: new Date(Date.parse(since) - 60_000).toISOString(),
+      until: since,
+    });
+    expect(before.body).toEqual({ queued: 0 });
+  });
+
+  it('refuses bad windows and too many events with 400, writing nothing; at the limit it queues', async () => {
+    const t = await app({ WEBHOOK_REPLAY_MAX_DAYS: '1', WEBHOOK_REPLAY_MAX_EVENTS: '2' });
+    const user = await t.signedInClient('Replay Org');
+    const start = new Date(Date.now() - 1000).toISOString();
+    const deck = (await user.post('/api/decks', { name: 'Window' })).body;
+    await user.post(`/api/decks/${deck.id}/slides`, { title: 'a' });
+    await user.post(`/api/decks/${deck.id}/slides`, { title: 'b' });
+    const hooks = await receiver();
+    const subscription = await subscribe(user, hooks.url);
+    const replay = (body: unknown, client = user) =>
+      client.post(`/api/notifications/subscriptions/${subscription.id}/replay`, body);
+    // A third slide event (delivered live): three would match, past the limit of two.
+    await user.post(`/api/decks/${deck.id}/slides`, { title: 'c' });
+    await eventually(() => hooks.delivered().length === 1);
+    const rows = await deliveryRows(t);
+    const hour = 3_600_000;
+    const refusals: [unknown, string][] = [
+      [{ since: new Date(Date.now() + hour).toISOString() }, 'since'],
+      [{ since: start, until: start }, 'until'],
+      [{ since: start, until: new Date(Date.parse(start) - hour).toISOString() }, 'until'],
+      [{ since: new Date(Date.now() - 25 * hour).toISOString() }, 'since'],
+      [{ since: 'yesterday' }, 'since'],
+      [{ since: start, extra: true }, ''],
+      [{}, 'since'],
+    ];
+    for (const [body, field] of refusals) {
+      const problem = expectProblem(await replay(body), 400, 'BAD_REQUEST');
+      if (field)
+        expect(
+          (problem.issues ?? []).map((i: { path: (string | number)[] }) => i.path[0]),
+          JSON.stringify(body),
+        ).toContain(field);
+    }
+    const tooMany = expectProblem(await replay({ since: start }), 400, 'BAD_REQUEST');
+    expect(tooMany.detail).toBe('More than 2 events match this window: replay a shorter one');
+    expect(await deliveryRows(t)).toBe(rows);
+    // Exactly two: queued.
+    const slides = (await user.get('/api/notifications/events?aggregateType=slide')).body.events;
+    const atLimit = await replay({ since: start, until: slides[0].occurredAt });
+    expect(atLimit.status, atLimit.text).toBe(202);
+    expect(atLimit.body).toEqual({ queued: 2 });
+
+    const member = await t.signedInClient('Replay Org', 'member');
+    expectProblem(await replay({ since: start }, member), 403, 'FORBIDDEN');
+    const stranger = await t.signedInClient();
+    expectProblem(await replay({ since: start }, stranger), 404, 'NOT_FOUND');
+    await user.put(`/api/notifications/subscriptions/${subscription.id}`, { isActive: false });
+    expectProblem(await replay({ since: start }), 409, 'CONFLICT');
+  });
+});

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
 /**
  * Turns committed events into deliveries, in one statement: takes up to `batch` events the
@@ -20,12 +21,8 @@ export async function dispatchEvents(em: EntityManager, batch = 500): Promise<nu
               'pending', 0, now(), now(), now()
          from taken t
          join event e on e.id = t.id
-         join notification_subscription s
-           on s.organization_id = e.organization_id and s.is_active
-          and (s.deck_id is null or s.deck_id = e.deck_id)
-          and (s.event_type = '*' or s.event_type = e.event_type
-               or (right(s.event_type, 2) = '.*' and starts_with(e.event_type, left(s.event_type, -1))))
-       on conflict (subscription_id, event_id) do nothing
+         join notification_subscription s on s.is_active and ${SUBSCRIPTION_MATCHES_EVENT}
+       on conflict (subscription_id, event_id, replay) do nothing
      ), handled as (
        update event set dispatched_at = now() where id in (select id from taken) returning 1
      )

@@ -5,6 +5,7 @@ import { getSubscription } from './get-subscription.ts';
 import { listDeliveries } from './list-deliveries.ts';
 import { listEvents } from './list-events.ts';
 import { listSubscriptions } from './list-subscriptions.ts';
+import { replaySubscription } from './replay-subscription.ts';
 import { retryDelivery } from './retry-delivery.ts';
 import { testSubscription } from './test-subscription.ts';
 import { updateSubscription } from './update-subscription.ts';
@@ -19,4 +20,5 @@ export const notificationsRouter = router({
   listDeliveries,
   retryDelivery,
   testSubscription,
+  replaySubscription,
 });

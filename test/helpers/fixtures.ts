@@ -63,6 +63,9 @@ export const validBodies: Record<string, unknown> = {
   'POST /company/kb/documents/{documentId}/complete': {},
   'POST /notifications/deliveries/{deliveryId}/retry': {},
   'POST /notifications/subscriptions/{subscriptionId}/test': {},
+  'POST /notifications/subscriptions/{subscriptionId}/replay': {
+    since: new Date(Date.now() - 3_600_000).toISOString(),
+  },
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},

@@ -1,0 +1,69 @@
+import type { DomainContext } from '../context.ts';
+import { badRequest, conflict, type Issue } from '../errors.ts';
+import { findSubscription } from './find-subscription.ts';
+import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Delivers again every event of [since, until) that the subscription's filter matches, events
+ * from before it existed included: new delivery rows (the n-th replay of an event is `replay`
+ * n), each carrying the event's id as `webhook-id`, due now. Bounded: `since` at most
+ * `maxDays` back (the reach of a replay) and not in the future, at most `maxEvents` events (a
+ * larger window is refused, not cut: the caller narrows it). Nothing is written when refused.
+ */
+export async function replaySubscription(
+  { em, services, auth }: DomainContext,
+  input: { subscriptionId: string; since: string; until?: string | undefined },
+): Promise<{ queued: number }> {
+  const { maxDays, maxEvents } = services.config.notifications.replay;
+  const now = Date.now();
+  const since = Date.parse(input.since);
+  const until = input.until === undefined ? now : Date.parse(input.until);
+  const issues: Issue[] = [];
+  if (since > now) issues.push({ path: ['since'], message: 'must not be in the future' });
+  else if (since < now - maxDays * DAY_MS) {
+    issues.push({
+      path: ['since'],
+      message: `must be within the last ${maxDays} days (the reach of a replay)`,
+    });
+  }
+  if (until <= since) issues.push({ path: ['until'], message: 'must be later than since' });
+  if (issues.length > 0) throw badRequest('The replay window is not valid: see issues', issues);
+
+  return em.transactional(async (em) => {
+    // Locked: concurrent replays of one subscription number their rows one after the other.
+    const subscription = await findSubscription(em, auth, input.subscriptionId, { lock: true });
+    if (!subscription.isActive) {
+      throw conflict(`Subscription ${subscription.id} is switched off: switch it on before replaying`);
+    }
+    const window = [subscription.id, new Date(since).toISOString(), new Date(until).toISOString()];
+    const matching = `from event e join notification_subscription s on s.id = ? and ${SUBSCRIPTION_MATCHES_EVENT}
+      where e.occurred_at >= ? and e.occurred_at < ?`;
+    // Counted only up to one past the bound: a huge window costs no more than an allowed one.
+    const [counted] = await em.execute<{ n: number }[]>(
+      `select count(*)::int as n from (select 1 ${matching} limit ?) bounded`,
+      [...window, maxEvents + 1],
+    );
+    if (counted!.n > maxEvents) {
+      throw badRequest(`More than ${maxEvents} events match this window: replay a shorter one`, [
+        { path: ['since'], message: `the window holds more than ${maxEvents} matching events` },
+      ]);
+    }
+    const [row] = await em.execute<{ queued: number }[]>(
+      `with queued as (
+         insert into notification_delivery
+           (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
+            status, attempts, next_attempt_at, created_at, updated_at, replay)
+         select gen_random_uuid(), s.id, e.id, e.event_type, e.aggregate_type || ':' || e.aggregate_id, e.occurred_at,
+                'pending', 0, now(), now(), now(),
+                (select coalesce(max(d.replay), 0) + 1 from notification_delivery d
+                  where d.subscription_id = s.id and d.event_id = e.id)
+           ${matching}
+         returning 1)
+       select count(*)::int as queued from queued`,
+      window,
+    );
+    return { queued: row!.queued };
+  });
+}
