@@ -25,14 +25,16 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
   const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
   return async (ctx: KoaContext): Promise<Context> => {
     const em = orm.em.fork();
-    const presented = presentedSessionToken(ctx);
     const key = presentedApiKey(ctx);
+    // With an Authorization header the cookie is not read at all: neither the caller nor
+    // what a sign-in or sign-out would revoke.
+    const presented = key.kind === 'none' ? presentedSessionToken(ctx) : undefined;
     let auth: Auth | null = null;
     // An Authorization header decides alone: a valid key is the caller even beside a cookie,
     // and one that is not valid signs nobody in (no falling back to the cookie).
     if (key.kind === 'key') {
       auth = await authenticateApiKey(await preparedQueries(em), key.secret);
-    } else if (key.kind === 'none' && presented) {
+    } else if (presented) {
       const found = await authenticateSession(await preparedQueries(em), presented, maxAgeSeconds);
       if (found) {
         auth = found.auth;

@@ -10,6 +10,7 @@ export const listApiKeys = ownerProcedure
       path: '/api-keys',
       tags: ['api-keys'],
       summary: 'The organization’s API keys (owner), revoked ones included; never their secrets',
+      errorResponses: [403],
     },
   })
   .input(z.object({}))
