@@ -16,6 +16,10 @@ function createUser(env: Record<string, string>, ...args: string[]) {
   return runScript('scripts/admin.ts', ['create-user', ...args], env);
 }
 
+function createApiKey(env: Record<string, string>, ...args: string[]) {
+  return runScript('scripts/admin.ts', ['create-api-key', ...args], env);
+}
+
 describe('npm run admin -- create-user', () => {
   it('creates the organization and the user against DATABASE_URL, prints one JSON line, and the user can sign in', async () => {
     const databaseUrl = await createTestDatabase();
@@ -158,20 +162,16 @@ describe('npm run admin -- create-api-key', () => {
     );
     const { organizationId } = JSON.parse(user.stdout);
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
-    const created = await runScript(
-      'scripts/admin.ts',
-      [
-        'create-api-key',
-        '--organization',
-        'Keyed',
-        '--name',
-        'Importer',
-        '--access',
-        'write',
-        '--expires-at',
-        expiresAt,
-      ],
+    const created = await createApiKey(
       env,
+      '--organization',
+      'Keyed',
+      '--name',
+      'Importer',
+      '--access',
+      'write',
+      '--expires-at',
+      expiresAt,
     );
     expect(created.code, created.stderr).toBe(0);
     const lines = created.stdout.trim().split('\n');
@@ -184,29 +184,21 @@ describe('npm run admin -- create-api-key', () => {
     });
     expect(created.stderr).not.toContain(output.secret);
 
-    const refused = await runScript(
-      'scripts/admin.ts',
-      [
-        'create-api-key',
-        '--organization',
-        'Nobody',
-        '--name',
-        'x',
-        '--access',
-        'owner',
-        '--expires-at',
-        'soon',
-      ],
+    const refused = await createApiKey(
       env,
+      '--organization',
+      'Nobody',
+      '--name',
+      'x',
+      '--access',
+      'owner',
+      '--expires-at',
+      'soon',
     );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--access/);
     expect(refused.stderr).toMatch(/--expires-at/);
-    const unknown = await runScript(
-      'scripts/admin.ts',
-      ['create-api-key', '--organization', 'Nobody', '--name', 'x', '--access', 'read'],
-      env,
-    );
+    const unknown = await createApiKey(env, '--organization', 'Nobody', '--name', 'x', '--access', 'read');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/Organization Nobody was not found/);
     expect(unknown.stdout).toBe('');

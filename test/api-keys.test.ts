@@ -17,7 +17,8 @@ let owner: Awaited<ReturnType<TestApp['signedInClient']>>;
 let other: Awaited<ReturnType<TestApp['signedInClient']>>;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // Every log line the app can write, so that the secrets test reads them all.
+  t = await startTestApp({ LOG_LEVEL: 'trace' });
   owner = await t.signedInClient('Key Org');
   other = await t.signedInClient('Other Key Org');
 });
@@ -380,6 +381,7 @@ describe('secrets and actors', () => {
     ]);
     expect(events).toHaveLength(2);
     const hash = hashSecret(secret);
+    expect(t.logs()).toContain('request started'); // debug lines were written and are read here
     for (const text of [t.logs(), JSON.stringify(events), ...answers.map((a) => a.text)]) {
       expect(text).not.toContain(secret.slice(3));
       expect(text).not.toContain(hash);
