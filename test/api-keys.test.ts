@@ -324,19 +324,40 @@ describe('authenticating with a key', () => {
         (k) => k.id === apiKey.id,
       )!.lastUsedAt;
     expect(await lastUsed()).toBeNull();
-    await Promise.all(Array.from({ length: 6 }, () => withKey(secret, 'GET', '/api/decks')));
-    const first = await lastUsed();
-    expect(first).toEqual(expect.any(String));
-    for (let i = 0; i < 3; i++) expect((await withKey(secret, 'GET', '/api/decks')).status).toBe(200);
-    expect(await lastUsed()).toBe(first);
-    // A minute later (moved in the database, not waited for) the next use writes it again.
-    await sql(`update api_key set last_used_at = last_used_at - interval '61 seconds' where id = ?`, [
-      apiKey.id,
-    ]);
-    const aged = await lastUsed();
-    await withKey(secret, 'GET', '/api/decks');
-    const second = await lastUsed();
-    expect(Date.parse(second!)).toBeGreaterThan(Date.parse(aged!));
+    // Every write of last_used_at, counted by PostgreSQL itself (a trigger on this test's database).
+    await sql('create table key_touch (api_key_id uuid not null)');
+    await sql(`create function count_key_touch() returns trigger language plpgsql as $$
+                 begin insert into key_touch values (new.id); return new; end $$`);
+    await sql(`create trigger key_touched after update of last_used_at on api_key for each row
+                 when (old.last_used_at is distinct from new.last_used_at) execute function count_key_touch()`);
+    const touches = async () =>
+      (
+        await sql<{ n: number }>('select count(*)::int as n from key_touch where api_key_id = ?', [apiKey.id])
+      )[0]!.n;
+    try {
+      // Twelve concurrent first uses write it once.
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => withKey(secret, 'GET', '/api/decks')),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(12).fill(200));
+      const first = await lastUsed();
+      expect(first).toEqual(expect.any(String));
+      expect(await touches()).toBe(1);
+      await Promise.all(Array.from({ length: 6 }, () => withKey(secret, 'GET', '/api/decks')));
+      expect(await lastUsed()).toBe(first);
+      expect(await touches()).toBe(1);
+      // A minute later (moved in the database, not waited for) the next uses write it once again.
+      await sql(`update api_key set last_used_at = last_used_at - interval '61 seconds' where id = ?`, [
+        apiKey.id,
+      ]);
+      const aged = await lastUsed();
+      await Promise.all(Array.from({ length: 6 }, () => withKey(secret, 'GET', '/api/decks')));
+      const second = await lastUsed();
+      expect(Date.parse(second!)).toBeGreaterThan(Date.parse(aged!));
+      expect(await touches()).toBe(3); // the first write, the test's own ageing, and one more
+    } finally {
+      await sql('drop trigger key_touched on api_key');
+    }
   });
 
   it('costs one statement per request: the prepared key lookup (with its lastUsedAt update)', async () => {
