@@ -6,6 +6,7 @@ import { hashSecret } from '../server/secret-hash.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { statementsDuring } from './helpers/statements.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
  * API keys (api.md, "Who may do what"): owners create, list and revoke them; a key is a caller
@@ -431,5 +432,29 @@ describe('secrets and actors', () => {
     // The event log shows it too.
     const log = await owner.get(`/api/notifications/events?aggregateId=${byKey}`);
     expect(log.body.events[0].payload.actor).toEqual({ type: 'api_key', id: apiKey.id });
+  });
+
+  it('records the key as the actor of a generation it starts, and system as the actor of its end', async () => {
+    const { apiKey, secret } = await createKey(owner);
+    const deck = (await withKey(secret, 'POST', '/api/decks', { name: 'Narrated' })).body.id;
+    await withKey(secret, 'POST', `/api/decks/${deck}/slides`, {
+      title: 'One',
+      narrationScript: 'Hello there.',
+    });
+    const started = await withKey(secret, 'POST', `/api/decks/${deck}/generate`, {});
+    expect(started.status, started.text).toBe(202);
+    await eventually(
+      async () =>
+        (await withKey(secret, 'GET', `/api/decks/${deck}/generate/status`)).body.status === 'completed',
+    );
+    const rows = await sql<{ event_type: string; actor: unknown }>(
+      `select event_type, payload->'actor' as actor from event
+        where deck_id = ? and aggregate_type = 'generation_job' order by occurred_at, id`,
+      [deck],
+    );
+    expect(rows).toEqual([
+      { event_type: 'generation_job.started', actor: { type: 'api_key', id: apiKey.id } },
+      { event_type: 'generation_job.completed', actor: { type: 'system' } },
+    ]);
   });
 });
