@@ -3,6 +3,7 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/app-router.ts';
 import { hashSecret } from '../server/secret-hash.ts';
+import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { statementsDuring } from './helpers/statements.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -234,7 +235,7 @@ describe('who may manage keys', () => {
     expect(await counts()).toEqual(before);
   });
 
-  it('a read key reads but changes nothing (403); a write key writes', async () => {
+  it('a read key reads but changes nothing (403), uploads included', async () => {
     const read = (await createKey(owner, 'read')).secret;
     expect((await withKey(read, 'GET', '/api/decks')).status).toBe(200);
     const before = await counts();
@@ -244,7 +245,18 @@ describe('who may manage keys', () => {
       'FORBIDDEN',
     );
     expect(refused.detail).toMatch(/write access/);
+    // An upload is refused before its body is read.
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png(2, 2))], { type: 'image/png' }), 'a.png');
+    const upload = await t.client().request('POST', '/api/images', {
+      body: form,
+      headers: { authorization: `Bearer ${read}` },
+    });
+    expectProblem(upload, 403, 'FORBIDDEN');
     expect(await counts()).toEqual(before);
+    expect((await sql('select id from image where organization_id = ?', [owner.organizationId])).length).toBe(
+      0,
+    );
   });
 });
 
