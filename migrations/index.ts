@@ -12,6 +12,7 @@ import { Migration20261122140000_slide_positions } from './Migration202611221400
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
+import { Migration20261123163905_api_keys } from './Migration20261123163905_api_keys.ts';
 import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
 
 export const migrationsFor = (box: SecretBox) => [
@@ -29,6 +30,7 @@ export const migrationsFor = (box: SecretBox) => [
     class: Migration20261122160041_subscription_auto_disable,
   },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
+  { name: 'Migration20261123163905_api_keys', class: Migration20261123163905_api_keys },
   {
     name: 'Migration20261123170000_sealed_webhook_secrets',
     class: Migration20261123170000_sealed_webhook_secrets(box),

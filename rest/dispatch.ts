@@ -1,6 +1,7 @@
 import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
+import { missingAccess } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
@@ -123,8 +124,11 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
   const largestBody = limit + MULTIPART_OVERHEAD_BYTES;
 
   return async (ctx) => {
-    // Who is asking comes first: an anonymous upload is refused before a byte of it is read.
+    // Who is asking comes first: an anonymous upload is refused before a byte of it is read,
+    // and so is one whose caller may not write (a read-only API key).
     const context = await signedIn(ctx, options);
+    const denied = missingAccess(context.auth, 'write');
+    if (denied) throw denied;
     if (!ctx.is('multipart/form-data')) {
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
     }

@@ -1,5 +1,6 @@
 import { actionConfigsRouter } from './action-configs/action-configs.router.ts';
 import { adminRouter } from './admin/admin.router.ts';
+import { apiKeysRouter } from './api-keys/api-keys.router.ts';
 import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
 import { contractsRouter } from './contracts/contracts.router.ts';
@@ -30,6 +31,7 @@ export const appRouter = router({
   generation: generationRouter,
   voices: voicesRouter,
   admin: adminRouter,
+  apiKeys: apiKeysRouter,
 });
 
 /** For TypeScript clients: `createTRPCClient<AppRouter>(…)`. */

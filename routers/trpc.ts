@@ -1,6 +1,6 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { missingAccess } from '../domain/auth/access.ts';
+import { type Access, missingAccess } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
@@ -33,7 +33,7 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
+export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie or API key';
 
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the
@@ -62,21 +62,35 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => 
   return domainErrors(await next());
 });
 
-/** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
-export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
+/**
+ * Needs a signed-in caller (user or API key); narrows `ctx.auth` for everything after it. Who
+ * is asking is checked before what is asked. A mutation needs write access (api.md: `read`
+ * is every GET), so a read-only API key changes nothing.
+ */
+export const authedProcedure = t.procedure.use(async ({ ctx, type, getRawInput, next }) => {
   if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-  await checkStorableInput(getRawInput);
-  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
-});
-
-/** Needs a signed-in caller with admin access (role admin or owner): 403 otherwise, before the input is read. */
-export const adminProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-  const denied = missingAccess(ctx.auth, 'admin');
+  const denied = type === 'mutation' ? missingAccess(ctx.auth, 'write') : null;
   if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
 });
+
+/** Needs a signed-in caller whose access covers `needed`: 403 otherwise, before the input is read. */
+function accessProcedure(needed: Access) {
+  return t.procedure.use(async ({ ctx, getRawInput, next }) => {
+    if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
+    const denied = missingAccess(ctx.auth, needed);
+    if (denied) throw trpcErrorFrom(denied);
+    await checkStorableInput(getRawInput);
+    return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
+  });
+}
+
+/** Admin access (role admin or owner, or an admin API key). */
+export const adminProcedure = accessProcedure('admin');
+
+/** Owner access (role owner only: no API key has it). */
+export const ownerProcedure = accessProcedure('owner');
 
 /** Only for operators' in-process calls; over HTTP it does not exist. */
 export const operatorProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {

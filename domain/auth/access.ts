@@ -12,8 +12,14 @@ export type Access = (typeof ACCESS_LEVELS)[number];
 
 const ACCESS_OF_ROLE: Record<UserRole, Access> = { member: 'write', admin: 'admin', owner: 'owner' };
 
+/** A user's access, from their role (read when the session is checked: a role change counts at once). */
+export function accessOfRole(role: UserRole): Access {
+  return ACCESS_OF_ROLE[role];
+}
+
+/** THE way to ask what a caller may do: fixed when it was authenticated (user's role or key's access). */
 export function accessOf(auth: Auth): Access {
-  return ACCESS_OF_ROLE[auth.role];
+  return auth.access;
 }
 
 /** FORBIDDEN (403) unless the caller's access covers `needed`; the detail names what is needed. */

@@ -29,6 +29,7 @@ export const EVENT_TYPES = {
     'notification_subscription.secret_rotated',
   ],
   user: ['user.logged_in'],
+  api_key: ['api_key.created', 'api_key.revoked'],
 } as const;
 
 export type AggregateType = keyof typeof EVENT_TYPES;

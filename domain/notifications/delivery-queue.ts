@@ -4,7 +4,7 @@ import { newId } from '../../entities/ids.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import type { SealedWebhookSecrets } from './webhook-secret.ts';
@@ -173,7 +173,7 @@ export async function finishDelivery(
         const output = toSubscriptionOutput(subscription);
         recordEvent(
           tx,
-          { organizationId: job.subscription.organizationId },
+          { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
           'notification_subscription.updated',
           {
             aggregateId: subscription.id,
@@ -226,11 +226,16 @@ async function trackWebhookHealth(
       `the last: ${outcome.error ?? 'no answer'}`,
   });
   const output = toSubscriptionOutput(subscription);
-  recordEvent(tx, { organizationId: job.subscription.organizationId }, 'notification_subscription.disabled', {
-    aggregateId: subscription.id,
-    deckId: output.deckId,
-    payload: output,
-  });
+  recordEvent(
+    tx,
+    { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
+    'notification_subscription.disabled',
+    {
+      aggregateId: subscription.id,
+      deckId: output.deckId,
+      payload: output,
+    },
+  );
   await tx.flush();
 }
 

@@ -1,4 +1,5 @@
 import { router } from '../trpc.ts';
+import { createApiKey } from './create-api-key.ts';
 import { createUser } from './create-user.ts';
 
-export const adminRouter = router({ createUser });
+export const adminRouter = router({ createUser, createApiKey });

@@ -70,4 +70,5 @@ export const validBodies: Record<string, unknown> = {
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},
+  'POST /api-keys': { name: 'CI', access: 'read' },
 };
