@@ -154,18 +154,19 @@ import type { paths } from './api.ts';
 declare const process: { env: Record<string, string | undefined> };
 
 const api = createClient<paths>({
-  baseUrl: process.env.DECK_URL!,
+  // The document's paths are relative to its server, /api.
+  baseUrl: \`\${process.env.DECK_URL}/api\`,
   headers: { authorization: \`Bearer \${process.env.DECK_API_KEY}\` },
 });
-const created = await api.POST('/api/decks', { body: { name: 'Over REST' } });
+const created = await api.POST('/decks', { body: { name: 'Over REST' } });
 if (!created.data) throw new Error(\`create failed: \${created.response.status}\`);
-const slide = await api.POST('/api/decks/{deckId}/slides', {
+const slide = await api.POST('/decks/{deckId}/slides', {
   params: { path: { deckId: created.data.id } },
   body: { title: 'First' },
 });
-const slides = await api.GET('/api/decks/{deckId}/slides', { params: { path: { deckId: created.data.id } } });
-const missing = await api.GET('/api/decks/{deckId}', { params: { path: { deckId: '${MISSING}' } } });
-const invalid = await api.POST('/api/decks', { body: { name: '' } });
+const slides = await api.GET('/decks/{deckId}/slides', { params: { path: { deckId: created.data.id } } });
+const missing = await api.GET('/decks/{deckId}', { params: { path: { deckId: '${MISSING}' } } });
+const invalid = await api.POST('/decks', { body: { name: '' } });
 console.log(
   JSON.stringify({
     deck: created.data.name,
