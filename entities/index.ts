@@ -9,6 +9,7 @@ import { EventCount } from './EventCount.ts';
 import { EventCountByHour } from './EventCountByHour.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
+import { IdempotencyKey } from './IdempotencyKey.ts';
 import { Image } from './Image.ts';
 import { KbDocument } from './KbDocument.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
@@ -29,6 +30,7 @@ export {
   EventCountByHour,
   Faq,
   GenerationJob,
+  IdempotencyKey,
   Image,
   KbDocument,
   LoginThrottle,
@@ -57,4 +59,5 @@ export const entities = [
   KbDocument,
   Faq,
   GenerationJob,
+  IdempotencyKey,
 ];

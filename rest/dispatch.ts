@@ -8,8 +8,10 @@ import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import { SIGN_IN_FIRST } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
+import { fingerprint, idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput } from './query-input.ts';
+import { countRequest } from './rate-limit.ts';
 import { ProblemError } from './request-body.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
 
@@ -41,9 +43,38 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
         : route.kind === 'multipart'
           ? multipartRoute(route, options)
           : jsonRoute(route, options);
-    router.register(route.route.path.replace(/\{(\w+)\}/g, ':$1'), [route.route.method], handler);
+    router.register(
+      route.route.path.replace(/\{(\w+)\}/g, ':$1'),
+      [route.route.method],
+      [admit(route, options), handler],
+    );
   }
   return router;
+}
+
+/**
+ * Before a route reads anything: its context (the caller) once, the caller's request counted
+ * against the rate limits (RateLimit-* headers on every answer to a signed-in caller; 429 past
+ * a limit, before anything runs), and a POST's Idempotency-Key checked (400 when malformed).
+ */
+function admit(route: RestRoute, options: DispatchOptions): Middleware {
+  const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
+  const isPost = route.route.method === 'POST';
+  return async (ctx, next) => {
+    const context = await contextOf(ctx, options);
+    if (context.auth) {
+      const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavyCalls);
+      if (refused) throw refused;
+    }
+    if (isPost) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
+    await next();
+  };
+}
+
+/** The request's context, made once (by `admit`) and shared by the route. */
+function contextOf(ctx: KoaContext, options: DispatchOptions): Promise<Context> {
+  ctx.state.context ??= options.createContext(ctx);
+  return ctx.state.context;
 }
 
 /** Sets 405 (or 501) with `Allow`; the problem-details middleware writes the body. */
@@ -95,10 +126,14 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
         );
       }
     }
-    for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
-    const output = await callProcedure(route, await options.createContext(ctx), input);
-    ctx.status = route.successStatus;
-    ctx.body = output;
+    // The body as parsed: a retry may differ from the first request in whitespace only.
+    const bodyHash = () => fingerprint(JSON.stringify(input));
+    const context = await contextOf(ctx, options);
+    await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyHash, async () => {
+      for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
+      ctx.body = await callProcedure(route, context, input);
+      ctx.status = route.successStatus;
+    });
   };
 }
 
@@ -158,9 +193,13 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
       const file = part
         ? new InMemoryFile(part.buffer, part.originalname, { type: part.mimetype })
         : undefined;
-      const output = await callProcedure(route, context, { file });
-      ctx.status = route.successStatus;
-      ctx.body = output;
+      // The file itself, not the multipart framing: a retry's form has a new boundary.
+      const bodyHash = () =>
+        part ? fingerprint(part.originalname, part.mimetype, part.buffer) : fingerprint('no file');
+      await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyHash, async () => {
+        ctx.body = await callProcedure(route, context, { file });
+        ctx.status = route.successStatus;
+      });
     } finally {
       release();
     }
@@ -191,7 +230,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
 }
 
 async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
-  const context = await options.createContext(ctx);
+  const context = await contextOf(ctx, options);
   if (!context.auth) throw unauthorized(SIGN_IN_FIRST);
   return context as Context & { auth: Auth };
 }

@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { createNotifier, type Notifier } from './notifications/notifier.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from './speech/local-speech.ts';
@@ -32,6 +33,8 @@ export interface Services {
   voices: VoiceCatalog;
   /** Sends one message through a subscription's channel (the delivery worker, a test message). */
   notifier: Notifier;
+  /** The per-minute request limits of this instance (RATE_LIMIT_PER_MINUTE, HEAVY_LIMIT_PER_MINUTE). */
+  rateLimiter: RateLimiter;
 }
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
@@ -57,6 +60,7 @@ export function createServices(
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, secrets, baseUrl),
     uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
+    rateLimiter: createRateLimiter(config.rateLimits),
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)
