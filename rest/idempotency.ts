@@ -25,7 +25,7 @@ const KEPT_HEADERS = ['content-type', 'location', 'retry-after'];
 export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
   const raw = ctx.req.headers['idempotency-key'];
   if (raw === undefined) return undefined;
-  // Node joins repeated headers with ", "; a list of keys is not a key.
+  // Node joins a repeated header with ", ": that joined value is judged like any other.
   if (typeof raw !== 'string' || !VALID_KEY.test(raw)) {
     throw invalidField(
       ['headers', IDEMPOTENCY_HEADER],
