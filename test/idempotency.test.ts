@@ -55,6 +55,18 @@ function expectReplayOf(replay: HttpResponse, first: HttpResponse) {
 }
 
 describe('idempotent retries', () => {
+  it('the OpenAPI document states the header and its answers on every signed-in POST', async () => {
+    const document = (await t.client().get('/api/openapi.json')).body;
+    const createDeck = document.paths['/decks'].post;
+    expect(createDeck.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+    );
+    expect(Object.keys(createDeck.responses)).toEqual(expect.arrayContaining(['409', '422', '429']));
+    expect(document.paths['/auth/login'].post.parameters ?? []).not.toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key' }),
+    );
+  });
+
   it('the migration matches the entity', async () => {
     expect(await t.app.database.orm.schema.getUpdateSchemaSQL({ wrap: false })).toBe('');
   });
