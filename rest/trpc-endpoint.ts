@@ -37,7 +37,7 @@ export function createTrpcEndpoint(options: {
   );
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
-    if (ctx.get(IDEMPOTENCY_HEADER)) {
+    if (ctx.method === 'POST' && ctx.get(IDEMPOTENCY_HEADER)) {
       // Only /api keeps answers: a tRPC client must not believe its retries are safe here.
       return sendProblem(
         ctx,

@@ -16,8 +16,9 @@ let db: pg.Client;
 let user: HttpClient & { organizationId: string; userId: string };
 
 beforeAll(async () => {
-  // A short statement timeout: a table locked by a test turns a create into a real 503.
-  t = await startTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: '1000', IDEMPOTENCY_SWEEP_INTERVAL_MS: '50' });
+  // A table locked by a test makes a create wait: until it is unlocked (a request still running),
+  // or until the statement timeout (DATABASE_STATEMENT_TIMEOUT_MS, 2 s here), a real 503.
+  t = await startTestApp({ DATABASE_STATEMENT_TIMEOUT_MS: '2000', IDEMPOTENCY_SWEEP_INTERVAL_MS: '50' });
   db = new pg.Client({ connectionString: t.databaseUrl });
   await db.connect();
   user = await t.signedInClient();
@@ -290,6 +291,26 @@ describe('idempotent retries', () => {
     });
     expect(answer.status).toBe(400);
     expect(await deckCount(user.organizationId, 'Via trpc')).toBe(0);
+    // Queries are not mutations: a client that sends the header everywhere still reads.
+    const query = await user.request('GET', '/trpc/decks.listDecks?input=%7B%7D', {
+      headers: { 'Idempotency-Key': newKey() },
+    });
+    expect(query.status).toBe(200);
+  });
+
+  it('sign-in has no caller yet: the header changes nothing there', async () => {
+    const { email, password } = await t.signedInClient();
+    for (let i = 0; i < 2; i += 1) {
+      const client = t.client();
+      const answer = await client.request('POST', '/api/auth/login', {
+        json: { email, password },
+        headers: { 'Idempotency-Key': 'login-key' },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('idempotent-replayed')).toBeNull();
+      expect((await client.get('/api/auth/me')).status).toBe(200);
+    }
+    expect(await keyRows('login-key')).toEqual([]);
   });
 
   it('a secret is shown once: not kept in the store, and the replay answers secret null', async () => {
