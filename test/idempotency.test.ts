@@ -267,21 +267,24 @@ describe('idempotent retries', () => {
   it('a claim abandoned by a request that died is taken over after IDEMPOTENCY_ABANDON_AFTER_SECONDS', async () => {
     const key = newKey();
     expect((await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key)).status).toBe(201);
-    // As a crash between claim and answer leaves it: running, claimed long ago.
-    await db.query(
-      `update idempotency_key set state = 'running', response_status = null, response_body = null,
-              claimed_at = now() - interval '11 minutes' where key = $1`,
-      [key],
-    );
-    const retry = await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key);
-    expect(retry.status).toBe(201);
-    expect(retry.headers.get('idempotent-replayed')).toBeNull();
-    await db.query(`update idempotency_key set state = 'running', claimed_at = now() where key = $1`, [key]);
+    // As a crash between claim and answer leaves it: running, claimed a while ago. Default: 600 s.
+    const claimedAgo = (seconds: number) =>
+      db.query(
+        `update idempotency_key set state = 'running', response_status = null, response_body = null,
+                claimed_at = now() - make_interval(secs => $2) where key = $1`,
+        [key, seconds],
+      );
+    await claimedAgo(590);
     expectProblem(
       await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key),
       409,
       'IDEMPOTENCY_KEY_IN_USE',
     );
+    await claimedAgo(601);
+    const retry = await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key);
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expectReplayOf(await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key), retry);
   });
 
   it('/trpc refuses the header rather than pretend to honour it', async () => {
