@@ -10,7 +10,7 @@ import { Migration20261122140000_slide_positions } from './Migration202611221400
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
-import { Migration20261123170000_idempotency_keys } from './Migration20261123170000_idempotency_keys.ts';
+import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -27,5 +27,5 @@ export const migrations = [
     class: Migration20261122160041_subscription_auto_disable,
   },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
-  { name: 'Migration20261123170000_idempotency_keys', class: Migration20261123170000_idempotency_keys },
+  { name: 'Migration20261123180000_idempotency_keys', class: Migration20261123180000_idempotency_keys },
 ];

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
-export class Migration20261123170000_idempotency_keys extends Migration {
-  override name = 'Migration20261123170000_idempotency_keys';
+export class Migration20261123180000_idempotency_keys extends Migration {
+  override name = 'Migration20261123180000_idempotency_keys';
 
   override up(): void | Promise<void> {
     this.addSql(
