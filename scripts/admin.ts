@@ -40,9 +40,10 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadConfig();
   const logger = createProcessLogger(config, { fd: 2, level: 'warn' });
-  const database = await openDatabase(config, logger);
+  const secrets = await loadSecrets(config, logger);
+  const database = await openDatabase(config, logger, secrets);
   try {
-    const services = createServices(config, logger, await loadSecrets(config, logger));
+    const services = createServices(config, logger, secrets);
     const caller = createInProcessCaller(database.orm, services);
     const result = await caller.admin.createUser(values as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);

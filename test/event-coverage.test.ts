@@ -212,6 +212,19 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     event: null,
     why: 'a replay changes no resource: it queues deliveries of events already in the log',
   },
+  'POST /notifications/subscriptions/{subscriptionId}/rotate-secret': {
+    call: async () => {
+      const created = await user.post('/api/notifications/subscriptions', {
+        name: 'hook',
+        eventType: 'contract.imported',
+        channel: 'webhook',
+        channelConfig: { url: 'https://hooks.example.test/deck' },
+      });
+      expect(created.status, created.text).toBe(201);
+      return { path: `/api/notifications/subscriptions/${created.body.id}/rotate-secret` };
+    },
+    event: 'notification_subscription.secret_rotated',
+  },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
     event: 'notification_subscription.deleted',

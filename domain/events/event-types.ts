@@ -26,6 +26,7 @@ export const EVENT_TYPES = {
     'notification_subscription.updated',
     'notification_subscription.deleted',
     'notification_subscription.disabled',
+    'notification_subscription.secret_rotated',
   ],
   user: ['user.logged_in'],
 } as const;
