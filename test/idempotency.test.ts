@@ -338,6 +338,19 @@ describe('idempotent retries', () => {
     expect(t.logs()).not.toContain(secret);
     const list = await user.get('/api/notifications/subscriptions');
     expect(list.body.subscriptions.filter((s: { name: string }) => s.name === 'hook')).toHaveLength(1);
+    // A rotation retried: rotated once, the new secret shown once.
+    const rotateKey = newKey();
+    const rotatePath = `/api/notifications/subscriptions/${first.body.id}/rotate-secret`;
+    const rotated = await postWithKey(user, rotatePath, { graceHours: 1 }, rotateKey);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    const rotatedAgain = await postWithKey(user, rotatePath, { graceHours: 1 }, rotateKey);
+    expect(rotatedAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(rotatedAgain.body).toEqual({ secret: null });
+    expect((await keyRows(rotateKey))[0].response_body).not.toContain(rotated.body.secret);
+    expect(
+      (await t.eventTypes(first.body.id)).filter((type) => type.endsWith('secret_rotated')),
+    ).toHaveLength(1);
   });
 });
 
