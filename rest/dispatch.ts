@@ -107,29 +107,29 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
     const input = usesBody
       ? await readJsonObjectBody(ctx, limitBytes)
       : queryInput(ctx.query, shape, pathParameters);
-    if (usesBody) {
-      // A body has known fields only, even where the schema would quietly drop others
-      // (`{}` inputs); path parameters are not body fields in the document.
-      const unknown = Object.keys(input).filter(
-        (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
-      );
-      if (unknown.length > 0) {
-        throw new BodyProblem(
-          400,
-          'The request is not valid: see issues',
-          unknown.map((name) => ({
-            path: [name],
-            message: pathParameters.includes(name)
-              ? 'Unknown field (it is a path parameter)'
-              : 'Unknown field',
-          })),
-        );
-      }
-    }
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyHash = () => fingerprint(JSON.stringify(input));
     const context = await contextOf(ctx, options);
     await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyHash, async () => {
+      if (usesBody) {
+        // A body has known fields only, even where the schema would quietly drop others
+        // (`{}` inputs); path parameters are not body fields in the document.
+        const unknown = Object.keys(input).filter(
+          (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
+        );
+        if (unknown.length > 0) {
+          throw new BodyProblem(
+            400,
+            'The request is not valid: see issues',
+            unknown.map((name) => ({
+              path: [name],
+              message: pathParameters.includes(name)
+                ? 'Unknown field (it is a path parameter)'
+                : 'Unknown field',
+            })),
+          );
+        }
+      }
       for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
       ctx.body = await callProcedure(route, context, input);
       ctx.status = route.successStatus;

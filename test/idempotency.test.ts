@@ -108,6 +108,14 @@ describe('idempotent retries', () => {
     const bad = await postWithKey(user, '/api/decks', { name: '' }, invalid);
     expectProblem(bad, 400, 'BAD_REQUEST');
     expectReplayOf(await postWithKey(user, '/api/decks', { name: '' }, invalid), bad);
+    const unknownField = newKey();
+    const refused = await postWithKey(user, '/api/decks', { name: 'Fine', colour: 'red' }, unknownField);
+    expectProblem(refused, 400, 'BAD_REQUEST');
+    expectReplayOf(
+      await postWithKey(user, '/api/decks', { name: 'Fine', colour: 'red' }, unknownField),
+      refused,
+    );
+    expect(await deckCount(user.organizationId, 'Fine')).toBe(0);
   });
 
   it('a 5xx is not kept: the key is free again and a retry runs', async () => {
