@@ -169,6 +169,27 @@ describe('idempotent retries', () => {
     expect(await deckCount(user.organizationId, 'Raced')).toBe(1);
   });
 
+  it('two instances share the keys: concurrent requests through both make one deck', async () => {
+    const second = await startTestApp({}, { databaseUrl: t.databaseUrl });
+    try {
+      const key = newKey();
+      const other = second.client();
+      for (const [name, value] of user.cookies) other.cookies.set(name, value);
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          postWithKey(i % 2 ? other : user, '/api/decks', { name: 'Two instances' }, key),
+        ),
+      );
+      const ran = answers.filter((a) => a.status === 201 && !a.headers.get('idempotent-replayed'));
+      expect(ran).toHaveLength(1);
+      for (const answer of answers) expect([201, 409]).toContain(answer.status);
+      expect(await deckCount(user.organizationId, 'Two instances')).toBe(1);
+      expectReplayOf(await postWithKey(other, '/api/decks', { name: 'Two instances' }, key), ran[0]!);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('the same key with another body or another path is a 422, and runs nothing', async () => {
     const key = newKey();
     expect((await postWithKey(user, '/api/decks', { name: 'Original' }, key)).status).toBe(201);
