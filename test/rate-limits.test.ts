@@ -150,6 +150,25 @@ describe('rate limits', () => {
     expectProblem(await uploadImage(user), 429, 'TOO_MANY_REQUESTS');
   });
 
+  it('each instance counts for itself: with two, a caller may make twice the limit (documented)', async () => {
+    const second = await startTestApp(
+      { RATE_LIMIT_PER_MINUTE: String(PER_CALLER), HEAVY_LIMIT_PER_MINUTE: String(HEAVY) },
+      { databaseUrl: t.databaseUrl },
+    );
+    try {
+      const user = await t.signedInClient();
+      const elsewhere = second.client();
+      for (const [name, value] of user.cookies) elsewhere.cookies.set(name, value);
+      for (let i = 0; i < PER_CALLER; i += 1) expect((await user.get('/api/decks')).status).toBe(200);
+      expectProblem(await user.get('/api/decks'), 429, 'TOO_MANY_REQUESTS');
+      const there = await elsewhere.get('/api/decks');
+      expect(there.status).toBe(200);
+      expect(limits(there).remaining).toBe(PER_CALLER - 1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('anonymous requests are not counted and get no headers (they are 401)', async () => {
     const anonymous = t.client();
     const answer = await anonymous.get('/api/decks');
