@@ -8,7 +8,7 @@ import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import { SIGN_IN_FIRST } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
-import { fingerprint, idempotencyKeyOf, runIdempotently } from './idempotency.ts';
+import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
@@ -59,14 +59,15 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
  */
 function admit(route: RestRoute, options: DispatchOptions): Middleware {
   const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
-  const isPost = route.route.method === 'POST';
+  // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
+  const takesKey = route.route.method === 'POST' && route.route.protect !== false;
   return async (ctx, next) => {
     const context = await contextOf(ctx, options);
     if (context.auth) {
       const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavyCalls);
       if (refused) throw refused;
     }
-    if (isPost) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
+    if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };
 }
@@ -108,9 +109,9 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
       ? await readJsonObjectBody(ctx, limitBytes)
       : queryInput(ctx.query, shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
-    const bodyHash = () => fingerprint(JSON.stringify(input));
+    const bodyParts = () => [JSON.stringify(input)];
     const context = await contextOf(ctx, options);
-    await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyHash, async () => {
+    await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
       if (usesBody) {
         // A body has known fields only, even where the schema would quietly drop others
         // (`{}` inputs); path parameters are not body fields in the document.
@@ -194,9 +195,8 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         ? new InMemoryFile(part.buffer, part.originalname, { type: part.mimetype })
         : undefined;
       // The file itself, not the multipart framing: a retry's form has a new boundary.
-      const bodyHash = () =>
-        part ? fingerprint(part.originalname, part.mimetype, part.buffer) : fingerprint('no file');
-      await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyHash, async () => {
+      const bodyParts = () => (part ? [part.originalname, part.mimetype, part.buffer] : ['no file']);
+      await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
         ctx.body = await callProcedure(route, context, { file });
         ctx.status = route.successStatus;
       });

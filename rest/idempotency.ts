@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Context as KoaContext } from 'koa';
 import { callerKeyOf } from '../domain/auth/caller-key.ts';
 import { invalidField } from '../domain/errors.ts';
@@ -35,16 +34,6 @@ export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
   return raw;
 }
 
-/** SHA-256 (hex) of what the procedure is given; parts are separated so no two inputs collide. */
-export function fingerprint(...parts: (string | Uint8Array)[]): string {
-  const hash = createHash('sha256');
-  for (const part of parts) {
-    const bytes = typeof part === 'string' ? Buffer.from(part) : part;
-    hash.update(`${bytes.length}:`).update(bytes);
-  }
-  return hash.digest('hex');
-}
-
 /**
  * Runs a POST under its Idempotency-Key (api.md, "Idempotent retries"): without the header,
  * or without a caller (they are refused anyway), `run` simply runs, with no database cost. With
@@ -56,7 +45,8 @@ export async function runIdempotently(
   ctx: KoaContext,
   context: Context,
   key: string | undefined,
-  bodyHash: () => string,
+  /** The input's parts to fingerprint (services.bodyFingerprint), computed only with a key. */
+  bodyParts: () => (string | Uint8Array)[],
   run: () => Promise<void>,
 ): Promise<void> {
   if (key === undefined || !context.auth) return run();
@@ -67,7 +57,7 @@ export async function runIdempotently(
     key,
     method: ctx.method,
     path: ctx.path,
-    bodyHash: bodyHash(),
+    bodyHash: services.bodyFingerprint(...bodyParts()),
   };
   const claim = await claimIdempotencyKey(em, request, idempotency);
   if (claim.kind === 'replay') {

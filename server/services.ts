@@ -1,3 +1,4 @@
+import { type BodyFingerprint, createBodyFingerprint } from './body-fingerprint.ts';
 import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
 import type { ContractAnalyzer } from './documents/contract-analyzer.ts';
@@ -38,6 +39,8 @@ export interface Services {
   notifier: Notifier;
   /** The per-minute request limits of this instance (RATE_LIMIT_PER_MINUTE, HEAVY_LIMIT_PER_MINUTE). */
   rateLimiter: RateLimiter;
+  /** Keyed fingerprint of a request's input, for Idempotency-Key comparisons. */
+  bodyFingerprint: BodyFingerprint;
 }
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
@@ -65,6 +68,7 @@ export function createServices(
     secretBox: secretBoxFor(config, secrets),
     uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
     rateLimiter: createRateLimiter(config.rateLimits),
+    bodyFingerprint: createBodyFingerprint(secrets.get('encryption')),
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)

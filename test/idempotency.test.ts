@@ -342,7 +342,27 @@ describe('idempotent retries', () => {
       expect(answer.headers.get('idempotent-replayed')).toBeNull();
       expect((await client.get('/api/auth/me')).status).toBe(200);
     }
+    // Nor for a caller who is signed in already: sign-in never takes a key.
+    const { email: mine, password: myPassword } = user as unknown as { email: string; password: string };
+    const again = await user.request('POST', '/api/auth/login', {
+      json: { email: mine, password: myPassword },
+      headers: { 'Idempotency-Key': 'login-key' },
+    });
+    expect(again.status).toBe(200);
     expect(await keyRows('login-key')).toEqual([]);
+  });
+
+  it('the stored fingerprint of a body is keyed: what a body holds cannot be guessed back from it', async () => {
+    // Bodies may hold passwords (a password change, a new user): a bare SHA-256 could be guessed offline.
+    const key = newKey();
+    const body = { name: 'correct-horse-battery-staple-42' };
+    expect((await postWithKey(user, '/api/decks', body, key)).status).toBe(201);
+    const [row] = await keyRows(key);
+    const { createHash } = await import('node:crypto');
+    expect(row.body_hash).toMatch(/^[0-9a-f]{64}$/);
+    for (const guess of [JSON.stringify(body), `${JSON.stringify(body).length}:${JSON.stringify(body)}`]) {
+      expect(row.body_hash).not.toBe(createHash('sha256').update(guess).digest('hex'));
+    }
   });
 
   it('a secret is shown once: not kept in the store, and the replay answers secret null', async () => {
