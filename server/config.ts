@@ -64,7 +64,7 @@ const environmentSchema = z
       .default(15 * 60),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-    IDEMPOTENCY_ABANDON_AFTER_SECONDS: z.coerce.number().int().min(1).default(600),
+    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
     IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
     SEED_DEMO: booleanFlag.default(true),
     NOTIFICATIONS_ENABLED: booleanFlag.default(true),
@@ -233,7 +233,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       /** How long the first completed answer to a key is kept (api.md: 24 hours). */
       ttlSeconds: 24 * 3600,
       /** A claim still running after this belongs to a request that died: another may take it over. */
-      abandonAfterSeconds: env.IDEMPOTENCY_ABANDON_AFTER_SECONDS,
+      abandonAfterSeconds: env.IDEMPOTENCY_TAKEOVER_SECONDS,
       sweepIntervalMs: env.IDEMPOTENCY_SWEEP_INTERVAL_MS,
     },
     seedDemo: env.SEED_DEMO,

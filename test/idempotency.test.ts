@@ -293,7 +293,7 @@ describe('idempotent retries', () => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('a claim abandoned by a request that died is taken over after IDEMPOTENCY_ABANDON_AFTER_SECONDS', async () => {
+  it('a claim abandoned by a request that died is taken over after IDEMPOTENCY_TAKEOVER_SECONDS', async () => {
     const key = newKey();
     expect((await postWithKey(user, '/api/decks', { name: 'Abandoned' }, key)).status).toBe(201);
     // As a crash between claim and answer leaves it: running, claimed a while ago. Default: 600 s.
