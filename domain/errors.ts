@@ -27,17 +27,20 @@ export class DomainError extends Error {
   readonly issues?: Issue[];
   /** For `too_many_requests` and `unavailable`: when to try again. */
   readonly retryAfterSeconds?: number;
+  /** A more precise machine-readable word than the kind's (e.g. IDEMPOTENCY_KEY_REUSED). */
+  readonly code?: string;
 
   constructor(
     kind: DomainErrorKind,
     message: string,
-    options: { issues?: Issue[]; retryAfterSeconds?: number; cause?: unknown } = {},
+    options: { issues?: Issue[]; retryAfterSeconds?: number; cause?: unknown; code?: string } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'DomainError';
     this.kind = kind;
     this.issues = options.issues;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.code = options.code;
   }
 }
 
@@ -84,8 +87,8 @@ export function unprocessable(message: string, cause?: unknown): DomainError {
   return new DomainError('unprocessable', message, { cause });
 }
 
-export function tooManyRequests(message: string, retryAfterSeconds: number): DomainError {
-  return new DomainError('too_many_requests', message, { retryAfterSeconds });
+export function tooManyRequests(message: string, retryAfterSeconds: number, code?: string): DomainError {
+  return new DomainError('too_many_requests', message, { retryAfterSeconds, code });
 }
 
 /** The service is at a bound it keeps to stay up (or a dependency is down), not broken: retry later. */

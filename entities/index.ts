@@ -10,6 +10,7 @@ import { EventCount } from './EventCount.ts';
 import { EventCountByHour } from './EventCountByHour.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
+import { IdempotencyKey } from './IdempotencyKey.ts';
 import { Image } from './Image.ts';
 import { KbDocument } from './KbDocument.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
@@ -31,6 +32,7 @@ export {
   EventCountByHour,
   Faq,
   GenerationJob,
+  IdempotencyKey,
   Image,
   KbDocument,
   LoginThrottle,
@@ -60,4 +62,5 @@ export const entities = [
   Faq,
   GenerationJob,
   ApiKey,
+  IdempotencyKey,
 ];

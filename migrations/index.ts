@@ -14,6 +14,7 @@ import { Migration20261122160041_subscription_auto_disable } from './Migration20
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
 import { Migration20261123163905_api_keys } from './Migration20261123163905_api_keys.ts';
 import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
+import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -35,4 +36,5 @@ export const migrationsFor = (box: SecretBox) => [
     name: 'Migration20261123170000_sealed_webhook_secrets',
     class: Migration20261123170000_sealed_webhook_secrets(box),
   },
+  { name: 'Migration20261123180000_idempotency_keys', class: Migration20261123180000_idempotency_keys },
 ];

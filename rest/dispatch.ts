@@ -9,8 +9,10 @@ import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import { SIGN_IN_FIRST } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
+import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput } from './query-input.ts';
+import { countRequest } from './rate-limit.ts';
 import { ProblemError } from './request-body.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
 
@@ -42,9 +44,39 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
         : route.kind === 'multipart'
           ? multipartRoute(route, options)
           : jsonRoute(route, options);
-    router.register(route.route.path.replace(/\{(\w+)\}/g, ':$1'), [route.route.method], handler);
+    router.register(
+      route.route.path.replace(/\{(\w+)\}/g, ':$1'),
+      [route.route.method],
+      [admit(route, options), handler],
+    );
   }
   return router;
+}
+
+/**
+ * Before a route reads anything: its context (the caller) once, the caller's request counted
+ * against the rate limits (RateLimit-* headers on every answer to a signed-in caller; 429 past
+ * a limit, before anything runs), and a POST's Idempotency-Key checked (400 when malformed).
+ */
+function admit(route: RestRoute, options: DispatchOptions): Middleware {
+  const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
+  // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
+  const takesKey = route.route.method === 'POST' && route.route.protect !== false;
+  return async (ctx, next) => {
+    const context = await contextOf(ctx, options);
+    if (context.auth) {
+      const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavyCalls);
+      if (refused) throw refused;
+    }
+    if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
+    await next();
+  };
+}
+
+/** The request's context, made once (by `admit`) and shared by the route. */
+function contextOf(ctx: KoaContext, options: DispatchOptions): Promise<Context> {
+  ctx.state.context ??= options.createContext(ctx);
+  return ctx.state.context;
 }
 
 /** Sets 405 (or 501) with `Allow`; the problem-details middleware writes the body. */
@@ -77,29 +109,33 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
     const input = usesBody
       ? await readJsonObjectBody(ctx, limitBytes)
       : queryInput(ctx.query, shape, pathParameters);
-    if (usesBody) {
-      // A body has known fields only, even where the schema would quietly drop others
-      // (`{}` inputs); path parameters are not body fields in the document.
-      const unknown = Object.keys(input).filter(
-        (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
-      );
-      if (unknown.length > 0) {
-        throw new BodyProblem(
-          400,
-          'The request is not valid: see issues',
-          unknown.map((name) => ({
-            path: [name],
-            message: pathParameters.includes(name)
-              ? 'Unknown field (it is a path parameter)'
-              : 'Unknown field',
-          })),
+    // The body as parsed: a retry may differ from the first request in whitespace only.
+    const bodyParts = () => [JSON.stringify(input)];
+    const context = await contextOf(ctx, options);
+    await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
+      if (usesBody) {
+        // A body has known fields only, even where the schema would quietly drop others
+        // (`{}` inputs); path parameters are not body fields in the document.
+        const unknown = Object.keys(input).filter(
+          (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
         );
+        if (unknown.length > 0) {
+          throw new BodyProblem(
+            400,
+            'The request is not valid: see issues',
+            unknown.map((name) => ({
+              path: [name],
+              message: pathParameters.includes(name)
+                ? 'Unknown field (it is a path parameter)'
+                : 'Unknown field',
+            })),
+          );
+        }
       }
-    }
-    for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
-    const output = await callProcedure(route, await options.createContext(ctx), input);
-    ctx.status = route.successStatus;
-    ctx.body = output;
+      for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
+      ctx.body = await callProcedure(route, context, input);
+      ctx.status = route.successStatus;
+    });
   };
 }
 
@@ -162,9 +198,12 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
       const file = part
         ? new InMemoryFile(part.buffer, part.originalname, { type: part.mimetype })
         : undefined;
-      const output = await callProcedure(route, context, { file });
-      ctx.status = route.successStatus;
-      ctx.body = output;
+      // The file itself, not the multipart framing: a retry's form has a new boundary.
+      const bodyParts = () => (part ? [part.originalname, part.mimetype, part.buffer] : ['no file']);
+      await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
+        ctx.body = await callProcedure(route, context, { file });
+        ctx.status = route.successStatus;
+      });
     } finally {
       release();
     }
@@ -195,7 +234,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
 }
 
 async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
-  const context = await options.createContext(ctx);
+  const context = await contextOf(ctx, options);
   if (!context.auth) throw unauthorized(SIGN_IN_FIRST);
   return context as Context & { auth: Auth };
 }

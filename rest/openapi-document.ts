@@ -18,7 +18,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'Request body too large',
   415: 'Unsupported Content-Type',
   422: 'The content cannot be processed within its limits (e.g. a contract too long or too slow to analyse)',
-  429: 'Too many requests; see the Retry-After header',
+  429: 'Too many requests (RATE_LIMIT_PER_MINUTE per caller, HEAVY_LIMIT_PER_MINUTE per organization); see the Retry-After header',
   500: 'Unexpected error',
   503: 'A dependency (database, object store) is unavailable; try again',
 };
@@ -36,6 +36,17 @@ const SECURITY_SCHEMES = {
     description: 'An organization’s API key: `Authorization: Bearer dk_…`. With a cookie too, the key wins.',
   },
 } as const;
+/** Every signed-in POST takes it (api.md, "Idempotent retries"; rest/idempotency.ts). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the first 2xx/4xx answer to this key is kept 24 h and replayed (header ' +
+    '`Idempotent-Replayed: true`) for the same request; 422 IDEMPOTENCY_KEY_REUSED for another ' +
+    'request, 409 IDEMPOTENCY_KEY_IN_USE while the first still runs',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
 
 type Operation = {
   security?: unknown[];
@@ -85,6 +96,9 @@ export function buildOpenApiDocument(): OpenAPIObject {
     if (!operation) continue;
     const success = operation.responses['200'] ?? operation.responses[String(successStatus)];
     const statuses = errorStatusesOf(operation, route.method, route.errorResponses);
+    if (route.method === 'POST' && operation.security?.length) {
+      operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+    }
     operation.responses = { [String(successStatus)]: success };
     for (const status of statuses) {
       operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
@@ -124,7 +138,15 @@ function errorStatusesOf(operation: Operation, method: string, declared: unknown
   const statuses = new Set<number>([400, 500, 503]);
   // The same-origin guard (rest/same-origin.ts) answers every unsafe method.
   if (method !== 'GET') statuses.add(403);
-  if (operation.security?.length) statuses.add(401);
+  if (operation.security?.length) {
+    statuses.add(401);
+    // The rate limits; and a POST's Idempotency-Key (reused: 422, still running: 409).
+    statuses.add(429);
+    if (method === 'POST') {
+      statuses.add(409);
+      statuses.add(422);
+    }
+  }
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
   if (operation.requestBody) {
     statuses.add(413);

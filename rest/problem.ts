@@ -49,12 +49,12 @@ const CODE_BY_STATUS: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
-export function problem(status: number, detail: string, issues?: Issue[]): Problem {
+export function problem(status: number, detail: string, issues?: Issue[], code?: string): Problem {
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    code: CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
+    code: code ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
     detail,
     ...(issues ? { issues } : {}),
   };
@@ -142,7 +142,11 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
         ? 'The request is not valid: see issues'
         : error.message;
   const retryAfterSeconds = domainError?.retryAfterSeconds;
-  return { problem: problem(status, detail, issues), retryAfterSeconds, unexpected: status >= 500 };
+  return {
+    problem: problem(status, detail, issues, domainError?.code),
+    retryAfterSeconds,
+    unexpected: status >= 500,
+  };
 }
 
 /**
@@ -156,7 +160,7 @@ export function problemFromError(error: unknown): ShapedError {
   if (error instanceof DomainError) {
     const status = STATUS_BY_KIND[error.kind];
     return {
-      problem: problem(status, error.message, error.issues),
+      problem: problem(status, error.message, error.issues, error.code),
       retryAfterSeconds: error.retryAfterSeconds,
       unexpected: status >= 500,
     };

@@ -46,6 +46,8 @@ export interface ProcedureRoute extends RouteBase {
   strict: boolean;
   /** Multipart routes: which `config.uploads` limit caps the file. */
   multipartLimit?: NonNullable<Meta['multipartLimit']>;
+  /** Counted against the organization's heavy limit too. */
+  heavy: boolean;
 }
 
 /**
@@ -110,6 +112,7 @@ function procedureRoutes(): ProcedureRoute[] {
         shape: def.shape,
         strict: def.catchall?._zod.def.type === 'never',
         multipartLimit: meta.multipartLimit,
+        heavy: meta.heavy === true,
       });
     },
   );

@@ -2,8 +2,11 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
-import { domainErrorOf, trpcBadRequest } from '../routers/errors.ts';
+import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
+import type { Meta } from '../routers/trpc.ts';
+import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { problem, sendProblem } from './problem.ts';
+import { countRequest } from './rate-limit.ts';
 import { readRawBody } from './request-body.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
@@ -26,8 +29,23 @@ export function createTrpcEndpoint(options: {
   createContext: (ctx: KoaContext) => Promise<Context>;
   bodyLimitBytes: number;
 }): Middleware {
+  // The procedures whose meta marks them heavy, by their /trpc path.
+  const heavy = new Set(
+    Object.entries(options.router._def.procedures)
+      .filter(([, procedure]) => (procedure as unknown as { _def: { meta?: Meta } })._def.meta?.heavy)
+      .map(([path]) => path),
+  );
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
+    if (ctx.method === 'POST' && ctx.get(IDEMPOTENCY_HEADER)) {
+      // Only /api keeps answers: a tRPC client must not believe its retries are safe here.
+      return sendProblem(
+        ctx,
+        problem(400, `${IDEMPOTENCY_HEADER} is honoured on /api routes only, not on /trpc`, [
+          { path: ['headers', IDEMPOTENCY_HEADER], message: 'not supported on /trpc' },
+        ]),
+      );
+    }
     if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.request.type !== 'application/json') {
       const type = ctx.get('content-type');
       return sendProblem(
@@ -58,7 +76,7 @@ export function createTrpcEndpoint(options: {
       req: request,
       router: options.router,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
-      createContext: ({ info }) => {
+      createContext: async ({ info }) => {
         // tRPC's own parse of the path (decoded, split): the check cannot be dodged by encoding.
         if (info.isBatchCall && info.calls.length > 1) {
           const unbatchable = info.calls.find((call) => UNBATCHABLE.has(call.path));
@@ -66,7 +84,20 @@ export function createTrpcEndpoint(options: {
             throw trpcBadRequest(`${unbatchable.path} cannot be batched: send it as a request of its own`);
           }
         }
-        return options.createContext(ctx);
+        const context = await options.createContext(ctx);
+        if (context.auth) {
+          // Each call of a batch counts as a request; a refused batch runs none of them.
+          const heavyCalls = info.calls.filter((call) => heavy.has(call.path)).length;
+          const refused = await countRequest(
+            ctx,
+            context.services.rateLimiter,
+            context.auth,
+            Math.max(1, info.calls.length),
+            heavyCalls,
+          );
+          if (refused) throw trpcErrorFrom(refused);
+        }
+        return context;
       },
       responseMeta: ({ errors }) => {
         const retryAfter = errors

@@ -12,11 +12,13 @@ import { issuesOf } from './issues.ts';
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
  * facade answers with and the OpenAPI document states (201 for creates, 202 for jobs).
  * `multipartLimit` marks a multipart upload route (input `{file}`) and names the setting
- * of `config.uploads` that caps its file.
+ * of `config.uploads` that caps its file. `heavy` marks an expensive operation, counted against
+ * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit.
  */
 export type Meta = OpenApiMeta<{
   successStatus?: 200 | 201 | 202;
   multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
+  heavy?: boolean;
 }>;
 
 const t = initTRPC

@@ -62,6 +62,10 @@ const environmentSchema = z
       .int()
       .min(1)
       .default(15 * 60),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
+    IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
     SEED_DEMO: booleanFlag.default(true),
     NOTIFICATIONS_ENABLED: booleanFlag.default(true),
     NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
@@ -218,6 +222,19 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
       windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+    },
+    rateLimits: {
+      /** Requests (and /trpc calls) per caller per minute, counted by each instance. */
+      perCallerPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      /** Heavy requests (procedures whose meta says `heavy`) per organization per minute. */
+      heavyPerOrganizationPerMinute: env.HEAVY_LIMIT_PER_MINUTE,
+    },
+    idempotency: {
+      /** How long the first completed answer to a key is kept (api.md: 24 hours). */
+      ttlSeconds: 24 * 3600,
+      /** A claim still running after this belongs to a request that died: another may take it over. */
+      abandonAfterSeconds: env.IDEMPOTENCY_TAKEOVER_SECONDS,
+      sweepIntervalMs: env.IDEMPOTENCY_SWEEP_INTERVAL_MS,
     },
     seedDemo: env.SEED_DEMO,
     notifications: {

@@ -1,3 +1,4 @@
+import { type BodyFingerprint, createBodyFingerprint } from './body-fingerprint.ts';
 import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
 import type { ContractAnalyzer } from './documents/contract-analyzer.ts';
@@ -8,6 +9,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { createNotifier, type Notifier } from './notifications/notifier.ts';
+import { createRateLimiter, type RateLimiter } from './rate-limiter.ts';
 import { type SecretBox, secretBoxFor } from './secret-box.ts';
 import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
@@ -35,6 +37,10 @@ export interface Services {
   voices: VoiceCatalog;
   /** Sends one message through a subscription's channel (the delivery worker, a test message). */
   notifier: Notifier;
+  /** The per-minute request limits of this instance (RATE_LIMIT_PER_MINUTE, HEAVY_LIMIT_PER_MINUTE). */
+  rateLimiter: RateLimiter;
+  /** Keyed fingerprint of a request's input, for Idempotency-Key comparisons. */
+  bodyFingerprint: BodyFingerprint;
 }
 
 /** The adapters, chosen once from configuration; procedures reach them through the context. */
@@ -61,6 +67,8 @@ export function createServices(
     storage: createStorage(config, secrets, baseUrl),
     secretBox: secretBoxFor(config, secrets),
     uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
+    rateLimiter: createRateLimiter(config.rateLimits),
+    bodyFingerprint: createBodyFingerprint(secrets.get('encryption')),
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { createIdempotencySweeper } from './idempotency-sweep.ts';
 import { createKbSweeper } from './kb-sweep.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
 import type { Services } from './services.ts';
@@ -24,5 +25,6 @@ export function createWorkers(orm: MikroORM, services: Services): BackgroundWork
     ...(config.notifications.enabled ? [createNotificationRunner(orm, services)] : []),
     ...(config.generation.enabled ? [createGenerationRunner(orm, services)] : []),
     createKbSweeper(orm, services),
+    createIdempotencySweeper(orm, services),
   ];
 }

@@ -13,6 +13,7 @@ export const importContract = authedProcedure
       contentTypes: ['multipart/form-data'],
       errorResponses: [413, 415, 422, 503],
     },
+    heavy: true,
     multipartLimit: 'contractMaxBytes',
   })
   .input(uploadedFileInput)

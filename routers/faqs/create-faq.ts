@@ -23,6 +23,7 @@ export const createFaq = authedProcedure
       tags: ['faqs'],
       summary: 'Create a FAQ; its answer is spoken automatically',
     },
+    heavy: true,
     successStatus: 201,
   })
   .input(createFaqInput)

@@ -20,6 +20,7 @@ export const updateFaq = authedProcedure
       tags: ['faqs'],
       summary: 'Edit a FAQ (a new answer is spoken again)',
     },
+    heavy: true,
   })
   .input(updateFaqInput)
   .output(faqWithWarningOutput)

@@ -16,6 +16,7 @@ export const startGeneration = authedProcedure
       summary: 'Start narrating the deck (speaks every slide’s script and the intro)',
       errorResponses: [409],
     },
+    heavy: true,
     successStatus: 202,
   })
   .input(z.strictObject({ deckId: z.uuid() }))

@@ -13,6 +13,7 @@ export const uploadImage = authedProcedure
       contentTypes: ['multipart/form-data'],
       errorResponses: [413, 415, 503],
     },
+    heavy: true,
     successStatus: 201,
     multipartLimit: 'imageMaxBytes',
   })

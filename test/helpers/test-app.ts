@@ -77,6 +77,9 @@ export async function startTestApp(
     SEED_DEMO: 'false',
     LOG_LEVEL: 'info',
     ENCRYPTION_KEY,
+    // Suites drive far more than a person would in a minute; test/rate-limits.test.ts sets low limits.
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    HEAVY_LIMIT_PER_MINUTE: '1000000',
     ...env,
   });
   let logText = '';

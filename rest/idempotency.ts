@@ -1,0 +1,129 @@
+import type { Context as KoaContext } from 'koa';
+import { callerKeyOf } from '../domain/auth/caller-key.ts';
+import { invalidField } from '../domain/errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  type IdempotentRequest,
+  releaseIdempotencyKey,
+  type StoredAnswer,
+} from '../domain/idempotency/idempotency-keys.ts';
+import type { Context } from '../routers/context.ts';
+import type { SecretBox } from '../server/secret-box.ts';
+import { problemFromError, sendProblem } from './problem.ts';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+/** 1–255 printable ASCII characters (0x20–0x7E): one character class, linear. */
+const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
+/** The headers of an answer a replay must repeat. */
+const KEPT_HEADERS = ['content-type', 'location', 'retry-after'];
+
+/**
+ * The request's Idempotency-Key, checked before anything is read or written: undefined without
+ * the header, a 400 with an issue on the header when it is not 1–255 printable ASCII characters.
+ */
+export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
+  const raw = ctx.req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  // Node joins a repeated header with ", ": that joined value is judged like any other.
+  if (typeof raw !== 'string' || !VALID_KEY.test(raw)) {
+    throw invalidField(
+      ['headers', IDEMPOTENCY_HEADER],
+      'must be 1 to 255 printable ASCII characters (0x20 to 0x7E), sent once',
+    );
+  }
+  return raw;
+}
+
+/**
+ * Runs a POST under its Idempotency-Key (api.md, "Idempotent retries"): without the header,
+ * or without a caller (they are refused anyway), `run` simply runs, with no database cost. With
+ * it, the key is claimed first; a completed earlier request is replayed instead (same status,
+ * body and headers, plus `Idempotent-Replayed: true`); a 2xx or 4xx answer is kept for 24 h,
+ * a 5xx releases the key so that a retry runs again.
+ */
+export async function runIdempotently(
+  ctx: KoaContext,
+  context: Context,
+  key: string | undefined,
+  /** The input's parts to fingerprint (services.bodyFingerprint), computed only with a key. */
+  bodyParts: () => (string | Uint8Array)[],
+  run: () => Promise<void>,
+): Promise<void> {
+  if (key === undefined || !context.auth) return run();
+  const { em, services } = context;
+  const { idempotency } = services.config;
+  const request: IdempotentRequest = {
+    callerKey: callerKeyOf(context.auth),
+    key,
+    method: ctx.method,
+    path: ctx.path,
+    bodyHash: services.bodyFingerprint(...bodyParts()),
+  };
+  const claim = await claimIdempotencyKey(em, request, idempotency);
+  const sealContext = `idempotency_key:${request.callerKey}:${request.key}`;
+  if (claim.kind === 'replay') {
+    for (const [name, value] of Object.entries(claim.answer.headers)) ctx.set(name, value);
+    ctx.set('Idempotent-Replayed', 'true');
+    ctx.status = claim.answer.status;
+    ctx.body = openedBody(claim.answer.body, services.secretBox, sealContext);
+    return;
+  }
+  try {
+    await run();
+    // Koa would write the same bytes: JSON.stringify of the body object.
+    ctx.body = typeof ctx.body === 'string' ? ctx.body : JSON.stringify(ctx.body);
+    ctx.type = 'application/json; charset=utf-8';
+  } catch (error) {
+    const shaped = problemFromError(error);
+    if (shaped.problem.status >= 500) {
+      await releaseIdempotencyKey(em, request, claim.token).catch((releaseError: unknown) =>
+        ctx.state.logger?.error({ err: releaseError }, 'releasing an idempotency key failed'),
+      );
+      throw error;
+    }
+    // A 4xx is an answer like any other: kept, and answered here exactly as it was kept.
+    sendProblem(ctx, shaped.problem, shaped.retryAfterSeconds);
+  }
+  const answer: StoredAnswer = {
+    status: ctx.status,
+    body: storableBody(ctx.body as string, services.secretBox, sealContext),
+    headers: keptHeaders(ctx),
+  };
+  try {
+    await completeIdempotencyKey(em, request, claim.token, answer, idempotency.ttlSeconds);
+  } catch (error) {
+    // The work is done and its answer is ready: give it. The claim stays running and is taken
+    // over after IDEMPOTENCY_TAKEOVER_SECONDS (recorded in docs/decisions.md).
+    ctx.state.logger?.error({ err: error }, 'keeping an idempotent answer failed');
+  }
+}
+
+/** Marks a kept body stored sealed: no JSON answer starts with it. */
+const SEALED = 'sealed:';
+
+/**
+ * An answer that carries a secret (a webhook's signing secret, an API key) is kept sealed
+ * (AES-256-GCM, `services.secretBox`, bound to this caller and key), never in clear: a replay gives
+ * the caller who lost the answer the same secret again, as Stripe does, while a copy of the
+ * table reveals nothing. Other answers are kept as they are.
+ */
+function storableBody(body: string, box: SecretBox, context: string): string {
+  if (!body.includes('"secret"')) return body;
+  const value = JSON.parse(body) as unknown;
+  if (typeof value !== 'object' || value === null || !('secret' in value)) return body;
+  return `${SEALED}${box.seal(body, context)}`;
+}
+
+function openedBody(stored: string, box: SecretBox, context: string): string {
+  return stored.startsWith(SEALED) ? box.open(stored.slice(SEALED.length), context) : stored;
+}
+
+function keptHeaders(ctx: KoaContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = ctx.response.get(name);
+    if (value) headers[name] = value;
+  }
+  return headers;
+}
