@@ -2,11 +2,11 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
+import { badRequest, unavailable } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
-import { SIGN_IN_FIRST } from '../routers/trpc.ts';
+import { accessDenial } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput } from './query-input.ts';
@@ -73,6 +73,8 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
   const usesBody = BODY_METHODS.has(route.route.method);
   const limitBytes = options.config.jsonBodyLimitBytes;
   return async (ctx) => {
+    // Who is asking, and may they, before what is asked: 401, then 403, then the body.
+    const context = await allowed(ctx, route, options);
     const input = usesBody
       ? await readJsonObjectBody(ctx, limitBytes)
       : queryInput(ctx.query, shape, pathParameters);
@@ -96,7 +98,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
       }
     }
     for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
-    const output = await callProcedure(route, await options.createContext(ctx), input);
+    const output = await callProcedure(route, context, input);
     ctx.status = route.successStatus;
     ctx.body = output;
   };
@@ -124,7 +126,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
 
   return async (ctx) => {
     // Who is asking comes first: an anonymous upload is refused before a byte of it is read.
-    const context = await signedIn(ctx, options);
+    const context = await allowed(ctx, route, options);
     if (!ctx.is('multipart/form-data')) {
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
     }
@@ -170,7 +172,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
 /** A hand-written route: the session first, then its path parameters against their schemas. */
 function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Middleware {
   return async (ctx) => {
-    const context = await signedIn(ctx, options);
+    const context = (await allowed(ctx, route, options)) as Context & { auth: Auth };
     const parameters: Record<string, unknown> = {};
     // The same guard as every procedure's input (NUL, lone surrogates), then each schema.
     const raw = Object.fromEntries(route.pathParameters.map((name) => [name, ctx.params[name]!]));
@@ -190,8 +192,13 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
   };
 }
 
-async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
+/**
+ * The request's context, once the caller may call the route (its declared access, the same
+ * check the procedure's middleware makes): 401 without a session, 403 without the access.
+ */
+async function allowed(ctx: KoaContext, route: RestRoute, options: DispatchOptions): Promise<Context> {
   const context = await options.createContext(ctx);
-  if (!context.auth) throw unauthorized(SIGN_IN_FIRST);
-  return context as Context & { auth: Auth };
+  const denied = accessDenial(route.access, context);
+  if (denied) throw denied;
+  return context;
 }

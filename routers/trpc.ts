@@ -1,20 +1,39 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { missingAccess } from '../domain/auth/access.ts';
+import { type Access, missingAccess, requireUser } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, missing, unauthorized } from '../domain/errors.ts';
+import { badRequest, DomainError, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
 import { issuesOf } from './issues.ts';
 
 /**
+ * Who may call a procedure (api.md, "Who may do what"): `public` anyone (login); an access
+ * level (`read` … `owner`) a caller whose access covers it; `user` any signed-in user but
+ * not an API key (password change); `operator` in-process operators only (admin CLI, seed).
+ */
+export type ProcedureAccess = 'public' | 'operator' | 'user' | Access;
+export const PROCEDURE_ACCESS: readonly ProcedureAccess[] = [
+  'public',
+  'operator',
+  'user',
+  'read',
+  'write',
+  'admin',
+  'owner',
+];
+
+/**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
  * facade answers with and the OpenAPI document states (201 for creates, 202 for jobs).
+ * `access` is who may call it, enforced by the one middleware below; a procedure without
+ * it is refused at start (rest/route-table.ts) and at every call.
  * `multipartLimit` marks a multipart upload route (input `{file}`) and names the setting
  * of `config.uploads` that caps its file.
  */
 export type Meta = OpenApiMeta<{
+  access?: ProcedureAccess;
   successStatus?: 200 | 201 | 202;
   multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
 }>;
@@ -54,33 +73,50 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
   return result;
 }
 
-// One middleware per kind of procedure, not three: each level of tRPC's chain copies the
-// call's options and context again, on every call.
+/**
+ * The caller's right to call a procedure of this access, checked before its input is read:
+ * 401 when nobody is signed in, then 403 naming the access needed. `operator` is a 404 over
+ * HTTP (the procedure does not exist there). Throws the domain error; null when allowed.
+ */
+export function accessDenial(
+  access: ProcedureAccess | undefined,
+  context: Pick<Context, 'auth' | 'operator'>,
+): DomainError | null {
+  // A programming error (the route table refuses such a procedure at start): a 500, never a pass.
+  if (access === undefined) throw new Error('This procedure declares no meta.access');
+  if (access === 'public') return null;
+  if (access === 'operator') return context.operator ? null : missing('No such procedure');
+  if (!context.auth) return unauthorized(SIGN_IN_FIRST);
+  if (access === 'user') {
+    try {
+      requireUser(context.auth);
+      return null;
+    } catch (error) {
+      if (error instanceof DomainError) return error;
+      throw error;
+    }
+  }
+  return missingAccess(context.auth, access);
+}
 
-export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+// One middleware per kind of procedure, each enforcing the access its meta declares: each
+// level of tRPC's chain copies the call's options and context again, on every call.
+
+/** Anyone, or in-process operators: `ctx.auth` may be null. */
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
+  const denied = accessDenial(meta?.access, ctx);
+  if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next());
 });
 
-/** Needs a signed-in user; narrows `ctx.auth` for everything after it. Who is asking is checked before what is asked. */
-export const authedProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-  await checkStorableInput(getRawInput);
-  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
-});
-
-/** Needs a signed-in caller with admin access (role admin or owner): 403 otherwise, before the input is read. */
-export const adminProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-  const denied = missingAccess(ctx.auth, 'admin');
+/**
+ * A signed-in caller whose access covers `meta.access`; narrows `ctx.auth` for everything
+ * after it. Who is asking is checked before what is asked (401, then 403, then the input).
+ */
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
+  const denied = accessDenial(meta?.access, ctx) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
   if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
-});
-
-/** Only for operators' in-process calls; over HTTP it does not exist. */
-export const operatorProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.operator) throw trpcErrorFrom(missing('No such procedure'));
-  await checkStorableInput(getRawInput);
-  return domainErrors(await next());
 });

@@ -22,3 +22,11 @@ export function missingAccess(auth: Auth, needed: Access): DomainError | null {
   if (ACCESS_LEVELS.indexOf(has) >= ACCESS_LEVELS.indexOf(needed)) return null;
   return forbidden(`This needs ${needed} access; yours is ${has}`);
 }
+
+/**
+ * The signed-in user's id, for what only a user can do (change their password). The one place
+ * that tells a user from another kind of caller (API keys): those get 403.
+ */
+export function requireUser(auth: Auth): string {
+  return auth.userId;
+}

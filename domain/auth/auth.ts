@@ -1,10 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../entities/User.ts';
-import { DECOY_PASSWORD_HASH, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
+import {
+  DECOY_PASSWORD_HASH,
+  hashPassword,
+  PasswordChecksBusy,
+  verifyPassword,
+} from '../../server/passwords.ts';
 import type { Services } from '../../server/services.ts';
 import type { DomainContext } from '../context.ts';
-import { tooManyRequests, unauthorized, unavailable } from '../errors.ts';
+import { badRequest, tooManyRequests, unauthorized, unavailable } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { findUser } from '../users/find-user.ts';
+import { replacePassword } from '../users/users.ts';
+import { requireUser } from './access.ts';
 import { type CurrentUser, toCurrentUser } from './auth-output.ts';
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
@@ -13,6 +21,8 @@ import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 export interface Session {
   signIn(userId: string): Promise<void>;
   signOut(): Promise<void>;
+  /** SHA-256 (hex) of the session token the request presents; null when it presents none. */
+  readonly tokenHash: string | null;
 }
 
 /** What logging in works with: nobody is signed in yet, so no `auth`. */
@@ -40,13 +50,7 @@ export async function logIn(
 
   const user = await ctx.em.findOne(User, { email: input.email });
   // Verify against a decoy when the e-mail is unknown: both failures take the same time.
-  let valid: boolean;
-  try {
-    valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
-  } catch (error) {
-    if (!(error instanceof PasswordChecksBusy)) throw error;
-    throw unavailable('Too many sign-ins at once; try again in a moment', 1);
-  }
+  const valid = await checkPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
   await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
@@ -58,6 +62,53 @@ export async function logIn(
   await ctx.em.flush();
   await ctx.session.signIn(user.id);
   return output;
+}
+
+/**
+ * Counted like a sign-in attempt (login-throttle.ts, per e-mail and address), so a borrowed
+ * session cannot guess the password faster than the login form can; checks past the
+ * service's capacity are a 503 rather than a queue.
+ */
+async function checkPassword(password: string, hash: string): Promise<boolean> {
+  try {
+    return await verifyPassword(password, hash);
+  } catch (error) {
+    if (!(error instanceof PasswordChecksBusy)) throw error;
+    throw unavailable('Too many password checks at once; try again in a moment', 1);
+  }
+}
+
+/**
+ * POST /auth/password: the signed-in user's new password, given the current one (a wrong one
+ * is a 400 with an issue on `currentPassword`, and counts as a failed sign-in). Every other
+ * session of the user ends; this one stays.
+ */
+export async function changePassword(
+  ctx: DomainContext & { clientAddress: string; session: Session },
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ success: true }> {
+  const userId = requireUser(ctx.auth);
+  const user = await findUser(ctx.em, ctx.auth, userId);
+  const wait = await countLoginAttempt(
+    ctx.em,
+    user.email,
+    ctx.clientAddress,
+    ctx.services.config.loginThrottle,
+  );
+  if (wait > 0) throw tooManyRequests(`Too many wrong passwords; try again in ${wait} s`, wait);
+  if (!(await checkPassword(input.currentPassword, user.passwordHash))) {
+    throw badRequest('The current password is not right', [
+      { path: ['currentPassword'], message: 'is not your current password' },
+    ]);
+  }
+  await forgiveLoginAttempt(ctx.em, user.email, ctx.clientAddress);
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.em.transactional(async (em) => {
+    // Locked: a concurrent removal of the user makes this a 404, not a write to a deleted row.
+    const locked = await findUser(em, ctx.auth, userId, { lock: true });
+    await replacePassword(em, locked, passwordHash, ctx.session.tokenHash);
+  });
+  return { success: true };
 }
 
 /** Ends the session the request presents (only that one: nobody can sign out someone else). */

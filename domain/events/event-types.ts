@@ -27,7 +27,7 @@ export const EVENT_TYPES = {
     'notification_subscription.deleted',
     'notification_subscription.disabled',
   ],
-  user: ['user.logged_in'],
+  user: ['user.logged_in', 'user.created', 'user.updated', 'user.deleted', 'user.password_changed'],
 } as const;
 
 export type AggregateType = keyof typeof EVENT_TYPES;

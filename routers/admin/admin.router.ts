@@ -1,4 +1,6 @@
 import { router } from '../trpc.ts';
 import { createUser } from './create-user.ts';
+import { listOrganizationUsers } from './list-organization-users.ts';
+import { setPassword } from './set-password.ts';
 
-export const adminRouter = router({ createUser });
+export const adminRouter = router({ createUser, listOrganizationUsers, setPassword });
