@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_LEVELS, type Access } from '../domain/auth/access.ts';
+import { checkDeclaredAccess, restRoutes } from '../rest/route-table.ts';
+import { PROCEDURE_ACCESS, type ProcedureAccess, publicProcedure } from '../routers/trpc.ts';
+import { png } from './helpers/files.ts';
+import * as fixtures from './helpers/fixtures.ts';
+import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
+import { createResources, snapshot } from './helpers/resources.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+/**
+ * The access walker (api.md, "Who may do what"): every route of the route table (the list the
+ * OpenAPI document and the 401 walker read), for every kind of caller, with a schema-valid
+ * request: 403 exactly where the caller's access does not cover the route, and then nothing
+ * written; neither 401 nor 403 where it does.
+ */
+
+/** api.md's access table, restated route by route: the routes' declared access must agree. */
+function documentedAccess(method: string, path: string): ProcedureAccess {
+  if (path === '/auth/login') return 'public';
+  if (path === '/auth/password') return 'user';
+  // The two GETs the table names apart from "every GET": the user list and the API keys.
+  if (path.startsWith('/api-keys')) return 'owner';
+  if (path.startsWith('/users')) return method === 'GET' ? 'admin' : 'owner';
+  if (method === 'GET' || path === '/auth/logout') return 'read';
+  if (path.startsWith('/notifications/')) return 'admin';
+  return 'write';
+}
+
+interface Caller {
+  name: string;
+  access: Access;
+  /** A user session (not an API key): may do what `user` routes allow. */
+  user: boolean;
+  /** A client signed in as this caller, fresh (a logout ends the one before). */
+  signIn(): Promise<HttpClient>;
+}
+
+let t: TestApp;
+let ids: Record<string, string> = {};
+const ORGANIZATION = 'Access Org';
+
+/** One entry per kind of caller; an API key of `read` access is one more entry when keys exist. */
+const callers: Caller[] = (['member', 'admin', 'owner'] as const).map((role) => ({
+  name: role,
+  access: ({ member: 'write', admin: 'admin', owner: 'owner' } as const)[role],
+  user: true,
+  signIn: () => t.signedInClient(ORGANIZATION, role),
+}));
+
+function covers(caller: Caller, access: ProcedureAccess): boolean {
+  if (access === 'public') return true;
+  if (access === 'operator') return false;
+  if (access === 'user') return caller.user;
+  return ACCESS_LEVELS.indexOf(caller.access) >= ACCESS_LEVELS.indexOf(access);
+}
+
+/** A schema-valid request to the route; `real` puts the organization's own resources in the path. */
+function send(client: HttpClient, route: (typeof restRoutes)[number], real: boolean): Promise<HttpResponse> {
+  const { method, path } = route.route;
+  const url = `/api${path.replace(/\{(\w+)\}/g, (_m, name: string) => (real && ids[name]) || randomUUID())}`;
+  if (route.kind === 'multipart') return client.upload(url, { name: 'file.png', bytes: png(4, 3) });
+  if (method === 'GET' || method === 'DELETE') return client.request(method, url);
+  const json = fixtures.validBodies[`${method} ${path}`] ?? {};
+  return client.request(method, url, { json });
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  ids = await createResources(t, await t.signedInClient(ORGANIZATION, 'owner'));
+});
+afterAll(() => t.close());
+
+describe('declared access', () => {
+  it('every route declares one, as api.md’s table says', () => {
+    for (const { route, access } of restRoutes) {
+      expect(PROCEDURE_ACCESS, `${route.method} ${route.path}`).toContain(access);
+      expect(access, `${route.method} ${route.path}`).toBe(documentedAccess(route.method, route.path));
+    }
+  });
+
+  it('a procedure without meta.access stops the start, and is refused if ever called', async () => {
+    const undeclared = publicProcedure.input((value) => value).query(() => 'answered');
+    expect(() => checkDeclaredAccess({ 'stray.procedure': undeclared as never })).toThrow(
+      /without a meta.access: stray.procedure/,
+    );
+    await expect(
+      undeclared({
+        ctx: { auth: null, operator: false } as never,
+        path: 'stray.procedure',
+        type: 'query',
+        getRawInput: async () => ({}),
+        signal: undefined,
+        batchIndex: 0,
+      }),
+    ).rejects.toThrow(/declares no meta.access/);
+  });
+});
+
+describe.each(callers.map((caller) => [caller.name, caller] as const))('as %s', (_name, caller) => {
+  let client: HttpClient;
+  beforeAll(async () => {
+    client = await caller.signIn();
+  });
+
+  it.each(restRoutes.map((route) => [`${route.route.method} ${route.route.path}`, route] as const))(
+    '%s',
+    async (_route, route) => {
+      if (!covers(caller, route.access)) {
+        // The organization's own resource: 403 before anything is looked up or written.
+        const before = await snapshot(t);
+        const problem = expectProblem(await send(client, route, true), 403, 'FORBIDDEN');
+        expect(problem.detail).toContain(route.access === 'user' ? 'user' : `${route.access} access`);
+        expect(await snapshot(t)).toEqual(before);
+        return;
+      }
+      const response = await send(client, route, false);
+      expect([401, 403], response.text).not.toContain(response.status);
+      // A logout ends this caller's session: the next route gets a fresh one.
+      if (route.route.path === '/auth/logout') client = await caller.signIn();
+    },
+  );
+});
