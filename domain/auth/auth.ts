@@ -1,14 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../entities/User.ts';
-import {
-  DECOY_PASSWORD_HASH,
-  hashPassword,
-  PasswordChecksBusy,
-  verifyPassword,
-} from '../../server/passwords.ts';
+import { DECOY_PASSWORD_HASH } from '../../server/passwords.ts';
 import type { Services } from '../../server/services.ts';
 import type { DomainContext } from '../context.ts';
-import { badRequest, tooManyRequests, unauthorized, unavailable } from '../errors.ts';
+import { badRequest, tooManyRequests, unauthorized } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { findUser } from '../users/find-user.ts';
 import { replacePassword } from '../users/users.ts';
@@ -16,6 +11,7 @@ import { requireUser } from './access.ts';
 import { type CurrentUser, toCurrentUser } from './auth-output.ts';
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
+import { hashNewPassword, passwordMatches } from './password-work.ts';
 
 /** How an operation signs the caller in or out: bound to the `session` cookie by the transport. */
 export interface Session {
@@ -50,7 +46,7 @@ export async function logIn(
 
   const user = await ctx.em.findOne(User, { email: input.email });
   // Verify against a decoy when the e-mail is unknown: both failures take the same time.
-  const valid = await checkPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
+  const valid = await passwordMatches(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
   await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
@@ -65,23 +61,10 @@ export async function logIn(
 }
 
 /**
- * Counted like a sign-in attempt (login-throttle.ts, per e-mail and address), so a borrowed
- * session cannot guess the password faster than the login form can; checks past the
- * service's capacity are a 503 rather than a queue.
- */
-async function checkPassword(password: string, hash: string): Promise<boolean> {
-  try {
-    return await verifyPassword(password, hash);
-  } catch (error) {
-    if (!(error instanceof PasswordChecksBusy)) throw error;
-    throw unavailable('Too many password checks at once; try again in a moment', 1);
-  }
-}
-
-/**
- * POST /auth/password: the signed-in user's new password, given the current one (a wrong one
- * is a 400 with an issue on `currentPassword`, and counts as a failed sign-in). Every other
- * session of the user ends; this one stays.
+ * POST /auth/password: the signed-in user's new password, given the current one. A wrong one
+ * is a 400 with an issue on `currentPassword` and counts as a failed sign-in (login-throttle.ts),
+ * so a borrowed session guesses no faster than the login form. Every other session of the
+ * user ends; this one stays.
  */
 export async function changePassword(
   ctx: DomainContext & { clientAddress: string; session: Session },
@@ -96,13 +79,13 @@ export async function changePassword(
     ctx.services.config.loginThrottle,
   );
   if (wait > 0) throw tooManyRequests(`Too many wrong passwords; try again in ${wait} s`, wait);
-  if (!(await checkPassword(input.currentPassword, user.passwordHash))) {
+  if (!(await passwordMatches(input.currentPassword, user.passwordHash))) {
     throw badRequest('The current password is not right', [
       { path: ['currentPassword'], message: 'is not your current password' },
     ]);
   }
   await forgiveLoginAttempt(ctx.em, user.email, ctx.clientAddress);
-  const passwordHash = await hashPassword(input.newPassword);
+  const passwordHash = await hashNewPassword(input.newPassword);
   await ctx.em.transactional(async (em) => {
     // Locked: a concurrent removal of the user makes this a 404, not a write to a deleted row.
     const locked = await findUser(em, ctx.auth, userId, { lock: true });

@@ -3,8 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import { Organization } from '../../entities/Organization.ts';
 import { User, type UserRole } from '../../entities/User.ts';
-import { hashPassword } from '../../server/passwords.ts';
 import { revokeSessionsOfUser } from '../../server/sessions.ts';
+import { hashNewPassword } from '../auth/password-work.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { conflict, missing } from '../errors.ts';
@@ -36,7 +36,7 @@ export async function createUser(
   ctx: { em: EntityManager },
   input: CreateUserInput,
 ): Promise<{ organizationId: string; userId: string }> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   try {
     return await ctx.em.transactional(async (em) => {
       let organization = await em.findOne(Organization, { name: input.organization });
@@ -81,7 +81,7 @@ export async function addUser(
   input: { email: string; name: string; role: UserRole; password: string },
 ): Promise<OrganizationUserOutput> {
   // scrypt runs on libuv's pool, not the event loop.
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   try {
     return await em.transactional(async (em) => {
       const user = em.create(User, {
@@ -192,7 +192,7 @@ export async function setPassword(
   { em }: { em: EntityManager },
   input: { email: string; password: string },
 ): Promise<{ userId: string }> {
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashNewPassword(input.password);
   return em.transactional(async (em) => {
     const user = await em.findOne(User, { email: input.email }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!user) throw missing(`There is no user with e-mail ${input.email}`);
