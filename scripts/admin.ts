@@ -3,6 +3,8 @@
  * database (whether or not the server is running).
  *
  *   npm run admin -- create-user --organization "Acme" --email a@acme.test --password '…' [--name …] [--role …]
+ *   npm run admin -- list-users --organization "Acme"
+ *   npm run admin -- set-password --email a@acme.test [--password-file <path>]   (else typed, or stdin)
  *
  * Prints one JSON line on stdout; diagnostics go to stderr.
  */
@@ -15,19 +17,34 @@ import { createInProcessCaller } from '../server/in-process.ts';
 import { createProcessLogger } from '../server/logger.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
+import { readSecret } from './read-secret.ts';
 
 const USAGE = `Usage:
   npm run admin -- create-user --organization <name> --email <email> --password <password> [--name <name>] [--role owner|admin|member]
+  npm run admin -- list-users --organization <name>
+  npm run admin -- set-password --email <email> [--password-file <path>]
+      The new password is read from --password-file, else typed at the terminal (not echoed),
+      else from standard input; never from the command line, where ps shows it. Every session
+      of the user ends.
 `;
 
-async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  if (command !== 'create-user' || rest.includes('--help')) {
-    process.stderr.write(USAGE);
-    return command === undefined || rest.includes('--help') ? 0 : 2;
+type Caller = ReturnType<typeof createInProcessCaller>;
+
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/**
+ * Each command: its options, how they become the procedure's input (before the database is
+ * opened: a password is typed first), and the procedure it calls.
+ */
+const COMMANDS: Record<
+  string,
+  {
+    options: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+    input?(values: Values): Promise<unknown>;
+    call(caller: Caller, input: never): Promise<unknown>;
   }
-  const { values } = parseArgs({
-    args: rest,
+> = {
+  'create-user': {
     options: {
       organization: { type: 'string' },
       email: { type: 'string' },
@@ -35,8 +52,31 @@ async function main(argv: string[]): Promise<number> {
       name: { type: 'string' },
       role: { type: 'string' },
     },
-    strict: true,
-  });
+    call: (caller, input) => caller.admin.createUser(input),
+  },
+  'list-users': {
+    options: { organization: { type: 'string' } },
+    call: (caller, input) => caller.admin.listOrganizationUsers(input),
+  },
+  'set-password': {
+    options: { email: { type: 'string' }, 'password-file': { type: 'string' } },
+    input: async (values) => ({
+      email: values.email,
+      password: await readSecret('New password: ', values['password-file'] as string | undefined),
+    }),
+    call: (caller, input) => caller.admin.setPassword(input),
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const entry = command ? COMMANDS[command] : undefined;
+  if (!entry || rest.includes('--help')) {
+    process.stderr.write(USAGE);
+    return command === undefined || rest.includes('--help') ? 0 : 2;
+  }
+  const { values } = parseArgs({ args: rest, options: entry.options, strict: true });
+  const input = entry.input ? await entry.input(values) : values;
 
   const config = loadConfig();
   const logger = createProcessLogger(config, { fd: 2, level: 'warn' });
@@ -44,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const services = createServices(config, logger, await loadSecrets(config, logger));
     const caller = createInProcessCaller(database.orm, services);
-    const result = await caller.admin.createUser(values as never);
+    const result = await entry.call(caller, input as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {
