@@ -122,3 +122,28 @@ describe.each(callers.map((caller) => [caller.name, caller] as const))('as %s', 
     },
   );
 });
+
+describe('over /trpc', () => {
+  it('the same access holds: 403 FORBIDDEN before the input is read, nothing written', async () => {
+    const member = await t.signedInClient(ORGANIZATION, 'member');
+    const before = await snapshot(t);
+    const add = await member.request('POST', '/trpc/users.addUser', { json: { nonsense: true } });
+    const remove = await member.request('POST', '/trpc/users.deleteUser', { json: { userId: ids.userId } });
+    const list = await member.get('/trpc/users.listUsers');
+    for (const response of [add, remove, list]) {
+      expect(response.status, response.text).toBe(403);
+      expect(response.body.error.data.code).toBe('FORBIDDEN');
+      expect(response.body.error.message).toMatch(/needs (admin|owner) access/);
+    }
+    expect(await snapshot(t)).toEqual(before);
+    // Operators' procedures do not exist over HTTP, whoever asks.
+    const owner = await t.signedInClient(ORGANIZATION, 'owner');
+    const operator = await owner.request('POST', '/trpc/admin.setPassword', {
+      json: { email: owner.email, password: 'taken-over-password' },
+    });
+    expect(operator.status).toBe(404);
+    expect(
+      (await t.client().post('/api/auth/login', { email: owner.email, password: owner.password })).status,
+    ).toBe(200);
+  });
+});
