@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/free-port.ts';
 import { expectProblem, HttpClient } from './helpers/http-client.ts';
-import { runScript, startServerProcess } from './helpers/processes.ts';
+import { childEnv, projectRoot, runScript, startServerProcess } from './helpers/processes.ts';
 import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -239,5 +240,44 @@ describe('npm run admin -- list-users and set-password', () => {
       (await t.client().post('/api/auth/login', { email: user.email, password: 'from-a-file-password' }))
         .status,
     ).toBe(200);
+  });
+
+  it('set-password at a terminal asks twice and echoes nothing typed', async () => {
+    const user = await t.signedInClient();
+    const typed = 'typed-at-a-terminal';
+    // `script` gives the command a real pseudo-terminal; we type only once each prompt is shown
+    // (before raw mode the terminal itself would echo).
+    const child = spawn(
+      'script',
+      ['-qec', `${process.execPath} scripts/admin.ts set-password --email ${user.email}`, '/dev/null'],
+      { cwd: projectRoot, env: childEnv(env) },
+    );
+    let output = '';
+    const prompted = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if ((output.match(/password: |Again: /g) ?? []).length >= count) {
+            child.stdout.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout.on('data', check);
+        check();
+      });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await prompted(1);
+    child.stdin.write(`${typed}\r`);
+    await prompted(2);
+    child.stdin.write(`${typed}\r`);
+    expect(await exited, output).toBe(0);
+    expect(output).toMatch(/New password: /);
+    expect(output).not.toContain(typed);
+    expect(output).toContain(user.userId);
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: typed })).status).toBe(
+      200,
+    );
   });
 });
