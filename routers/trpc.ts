@@ -113,6 +113,8 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, 
 /**
  * A signed-in caller whose access covers `meta.access`; narrows `ctx.auth` for everything
  * after it. Who is asking is checked before what is asked (401, then 403, then the input).
+ * A builder fixed to one level is a one-liner, `authedProcedure.meta({ access: 'owner' })`
+ * (tRPC merges a procedure's own meta over it).
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
   const denied = accessDenial(meta?.access, ctx) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));

@@ -123,6 +123,19 @@ describe.each(callers.map((caller) => [caller.name, caller] as const))('as %s', 
   );
 });
 
+describe('order of refusals', () => {
+  it('401 before 403 before the input: nobody signed in, then too little access, then a bad body', async () => {
+    const member = await t.signedInClient(ORGANIZATION, 'member');
+    const malformed = { body: '{"email": ', headers: { 'content-type': 'application/json' } };
+    expectProblem(await t.client().request('POST', '/api/users', malformed), 401, 'UNAUTHORIZED');
+    expectProblem(await member.request('POST', '/api/users', malformed), 403, 'FORBIDDEN');
+    expectProblem(await member.post('/api/users', { unknown: 'field' }), 403, 'FORBIDDEN');
+    expectProblem(await member.patch('/api/users/not-a-uuid', { role: 'nobody' }), 403, 'FORBIDDEN');
+    const owner = await t.signedInClient(ORGANIZATION, 'owner');
+    expectProblem(await owner.request('POST', '/api/users', malformed), 400, 'BAD_REQUEST');
+  });
+});
+
 describe('over /trpc', () => {
   it('the same access holds: 403 FORBIDDEN before the input is read, nothing written', async () => {
     const member = await t.signedInClient(ORGANIZATION, 'member');
