@@ -1,8 +1,8 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { type Access, missingAccess, requireUser } from '../domain/auth/access.ts';
+import { type Access, missingAccess, missingUser } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, DomainError, missing, unauthorized } from '../domain/errors.ts';
+import { badRequest, type DomainError, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
@@ -76,7 +76,7 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
 /**
  * The caller's right to call a procedure of this access, checked before its input is read:
  * 401 when nobody is signed in, then 403 naming the access needed. `operator` is a 404 over
- * HTTP (the procedure does not exist there). Throws the domain error; null when allowed.
+ * HTTP (the procedure does not exist there). Answers the error to throw; null when allowed.
  */
 export function accessDenial(
   access: ProcedureAccess | undefined,
@@ -87,15 +87,7 @@ export function accessDenial(
   if (access === 'public') return null;
   if (access === 'operator') return context.operator ? null : missing('No such procedure');
   if (!context.auth) return unauthorized(SIGN_IN_FIRST);
-  if (access === 'user') {
-    try {
-      requireUser(context.auth);
-      return null;
-    } catch (error) {
-      if (error instanceof DomainError) return error;
-      throw error;
-    }
-  }
+  if (access === 'user') return missingUser(context.auth);
   return missingAccess(context.auth, access);
 }
 

@@ -24,9 +24,17 @@ export function missingAccess(auth: Auth, needed: Access): DomainError | null {
 }
 
 /**
- * The signed-in user's id, for what only a user can do (change their password). The one place
- * that tells a user from another kind of caller (API keys): those get 403.
+ * FORBIDDEN (403) unless the caller is a user (signed in with a session), for what only a user
+ * can do (change their password): the one place that tells a user from other kinds of caller
+ * (API keys get "this needs a user session").
  */
+export function missingUser(_auth: Auth): DomainError | null {
+  return null;
+}
+
+/** The signed-in user's id; FORBIDDEN for any other kind of caller (see `missingUser`). */
 export function requireUser(auth: Auth): string {
+  const denied = missingUser(auth);
+  if (denied) throw denied;
   return auth.userId;
 }
