@@ -1,16 +1,32 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../entities/User.ts';
 import type { Services } from '../server/services.ts';
+import type { Access } from './auth/access.ts';
 
-/** Who is calling: resolved by the transport (session cookie) before any operation runs. */
+/** Who made a change: recorded as `payload.actor` on every event the caller causes. */
+export interface Actor {
+  type: 'user' | 'api_key';
+  id: string;
+}
+
+/**
+ * Who is calling: resolved by the transport (session cookie or `Authorization: Bearer dk_…`)
+ * before any operation runs. Two kinds of caller: a user, or an organization's API key; the
+ * user-only fields are null for a key. Ask `accessOf(auth)` (domain/auth/access.ts) what it may do.
+ */
 export interface Auth {
-  userId: string;
   organizationId: string;
-  role: UserRole;
-  /** Shown by `GET /auth/me`; read in the same statement that checked the session. */
-  email: string;
-  name: string;
   organizationName: string;
+  /** Computed when the caller was authenticated: a user's role's, or the key's own. */
+  access: Access;
+  actor: Actor;
+  /** Users only (null for an API key). Shown by `GET /auth/me`; read in the statement that checked the session. */
+  userId: string | null;
+  role: UserRole | null;
+  email: string | null;
+  name: string | null;
+  /** API keys only (null for a user). */
+  apiKey: { id: string; name: string } | null;
 }
 
 /**

@@ -8,7 +8,7 @@ export type Channel = (typeof CHANNELS)[number];
 
 /**
  * Which events an organization wants delivered, and where. `eventType` is an exact type,
- * `<aggregate>.*` or `*`. `secret` (webhooks only) signs deliveries; it is shown once.
+ * `<aggregate>.*` or `*`. A webhook's secret signs deliveries; it is shown once and stored sealed.
  */
 const NotificationSubscriptionSchema = defineEntity({
   name: 'NotificationSubscription',
@@ -23,7 +23,11 @@ const NotificationSubscriptionSchema = defineEntity({
     channelConfig: p.json<Record<string, unknown>>(),
     // Restricted to one deck's events; the subscription goes when the deck goes.
     deck: () => p.manyToOne(Deck).nullable().deleteRule('cascade').index(),
-    secret: p.string().length(100).nullable().hidden(),
+    /** Webhooks: the signing secret, sealed (server/secret-box.ts) for this row's id. */
+    sealedSecret: p.text().nullable().hidden(),
+    /** The secret before the last rotation, still signing (second) until `previousSecretExpiresAt`. */
+    sealedPreviousSecret: p.text().nullable().hidden(),
+    previousSecretExpiresAt: p.datetime().nullable(),
     isActive: p.boolean().default(true),
     /** Why the service switched it off (auto-disable); cleared when it is switched on again. */
     disabledReason: p.text().nullable(),

@@ -1,5 +1,6 @@
 // Every entity, listed once: the ORM is configured from this list (no path scanning).
 import { ActionConfig } from './ActionConfig.ts';
+import { ApiKey } from './ApiKey.ts';
 import { Deck } from './Deck.ts';
 import { DeckBranding } from './DeckBranding.ts';
 import { DeckIntro } from './DeckIntro.ts';
@@ -21,6 +22,7 @@ import { User } from './User.ts';
 
 export {
   ActionConfig,
+  ApiKey,
   Deck,
   DeckBranding,
   DeckIntro,
@@ -57,4 +59,5 @@ export const entities = [
   KbDocument,
   Faq,
   GenerationJob,
+  ApiKey,
 ];

@@ -1,4 +1,6 @@
 // Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.
+// A migration that needs the service's encryption key is a function of the SecretBox.
+import type { SecretBox } from '../server/secret-box.ts';
 import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
 import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
 import { Migration20261121220722_notifications } from './Migration20261121220722_notifications.ts';
@@ -10,8 +12,10 @@ import { Migration20261122140000_slide_positions } from './Migration202611221400
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
+import { Migration20261123163905_api_keys } from './Migration20261123163905_api_keys.ts';
+import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
 
-export const migrations = [
+export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
   { name: 'Migration20261121214848_deck_authoring', class: Migration20261121214848_deck_authoring },
   { name: 'Migration20261121220722_notifications', class: Migration20261121220722_notifications },
@@ -26,4 +30,9 @@ export const migrations = [
     class: Migration20261122160041_subscription_auto_disable,
   },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
+  { name: 'Migration20261123163905_api_keys', class: Migration20261123163905_api_keys },
+  {
+    name: 'Migration20261123170000_sealed_webhook_secrets',
+    class: Migration20261123170000_sealed_webhook_secrets(box),
+  },
 ];

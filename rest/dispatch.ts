@@ -125,7 +125,8 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
   const largestBody = limit + MULTIPART_OVERHEAD_BYTES;
 
   return async (ctx) => {
-    // Who is asking comes first: an anonymous upload is refused before a byte of it is read.
+    // Who is asking comes first: an anonymous upload, or one whose caller may not write (a
+    // read-only API key), is refused before a byte of it is read.
     const context = await allowed(ctx, route, options);
     if (!ctx.is('multipart/form-data')) {
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');

@@ -11,7 +11,7 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: malformed JSON, a malformed id, or fields that fail validation (see `issues`)',
-  401: 'No valid session cookie (at login: wrong e-mail or password)',
+  401: 'No valid session cookie or API key (at login: wrong e-mail or password)',
   403:
     'The caller’s access does not cover the route (`x-access` names what it needs), or a state-changing ' +
     'request from another site (Origin / Sec-Fetch-Site) is refused',
@@ -24,6 +24,20 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected error',
   503: 'A dependency (database, object store) is unavailable; try again',
 };
+
+/**
+ * The two kinds of caller (api.md, "Who may do what"): a user's `session` cookie, or an API key
+ * as a bearer token. Every protected operation lists both, as alternatives.
+ */
+const SECURITY_SCHEMES = {
+  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+  apiKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'dk_…',
+    description: 'An organization’s API key: `Authorization: Bearer dk_…`. With a cookie too, the key wins.',
+  },
+} as const;
 
 type Operation = {
   'x-access'?: string;
@@ -43,11 +57,11 @@ export function buildOpenApiDocument(): OpenAPIObject {
     title: 'Deck service API',
     description:
       'Manage sales presentation decks. Sign in with `POST /api/auth/login`; the `session` cookie it sets ' +
-      'authenticates every other route. Errors are RFC 9457 problem details (`application/problem+json`). ' +
+      'authenticates every other route, as does an API key sent as `Authorization: Bearer dk_…`. Errors are RFC 9457 problem details (`application/problem+json`). ' +
       'The same procedures are served to TypeScript clients over tRPC at `/trpc`.',
     version,
     baseUrl: '/api',
-    securitySchemes: { sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' } },
+    securitySchemes: SECURITY_SCHEMES,
     // The routes that are not procedures, from the same table the dispatcher serves.
     paths: handWrittenPaths(),
   });
@@ -96,7 +110,9 @@ function handWrittenPaths() {
         operationId: `${route.method.toLowerCase()}${route.path.replace(/\W+(\w)?/g, (_m, c = '') => c.toUpperCase())}`,
         summary: route.summary,
         tags: route.tags,
-        ...(route.protect === false ? {} : { security: [{ sessionCookie: [] }] }),
+        ...(route.protect === false
+          ? {}
+          : { security: Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] })) }),
         requestParams: { path: z.object(entry.parameters as Record<string, z.ZodType>) },
         responses: {
           [entry.successStatus]: {

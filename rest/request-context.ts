@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import type { Context } from '../routers/context.ts';
+import { authenticateApiKey, presentedApiKey } from '../server/api-key-auth.ts';
 import { preparedQueries } from '../server/prepared-statements.ts';
 import type { Services } from '../server/services.ts';
 import {
@@ -14,9 +15,10 @@ import {
 } from '../server/sessions.ts';
 
 /**
- * Builds a procedure's context from a Koa request: a fresh EntityManager, the signed-in
- * user (resolved from the `session` cookie on every request, in one query, so a revoked
- * session or a deleted user stops working at once), and sign-in/sign-out on that cookie.
+ * Builds a procedure's context from a Koa request: a fresh EntityManager, the caller (an API
+ * key from `Authorization: Bearer dk_…`, else the user of the `session` cookie; resolved on
+ * every request, in one query, so a revoked key or session or a deleted user stops working at
+ * once), and sign-in/sign-out on that cookie.
  * The session query is one fixed prepared statement on MikroORM's own pg pool
  * (`server/prepared-statements.ts`), with nothing for an ORM to build.
  */
@@ -24,9 +26,16 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
   const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
   return async (ctx: KoaContext): Promise<Context> => {
     const em = orm.em.fork();
-    const presented = presentedSessionToken(ctx);
+    const key = presentedApiKey(ctx);
+    // With an Authorization header the cookie is not read at all: neither the caller nor
+    // what a sign-in or sign-out would revoke.
+    const presented = key.kind === 'none' ? presentedSessionToken(ctx) : undefined;
     let auth: Auth | null = null;
-    if (presented) {
+    // An Authorization header decides alone: a valid key is the caller even beside a cookie,
+    // and one that is not valid signs nobody in (no falling back to the cookie).
+    if (key.kind === 'key') {
+      auth = await authenticateApiKey(await preparedQueries(em), key.secret);
+    } else if (presented) {
       const found = await authenticateSession(await preparedQueries(em), presented, maxAgeSeconds);
       if (found) {
         auth = found.auth;

@@ -1,5 +1,6 @@
 import { actionConfigsRouter } from './action-configs/action-configs.router.ts';
 import { adminRouter } from './admin/admin.router.ts';
+import { apiKeysRouter } from './api-keys/api-keys.router.ts';
 import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
 import { contractsRouter } from './contracts/contracts.router.ts';
@@ -32,6 +33,7 @@ export const appRouter = router({
   voices: voicesRouter,
   users: usersRouter,
   admin: adminRouter,
+  apiKeys: apiKeysRouter,
 });
 
 /** For TypeScript clients: `createTRPCClient<AppRouter>(…)`. */

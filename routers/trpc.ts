@@ -52,7 +52,7 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie';
+export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie or API key';
 
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the

@@ -3,6 +3,7 @@
  * database (whether or not the server is running).
  *
  *   npm run admin -- create-user --organization "Acme" --email a@acme.test --password '…' [--name …] [--role …]
+ *   npm run admin -- create-api-key --organization "Acme" --name "CI" --access read|write|admin [--expires-at <ISO 8601>]
  *   npm run admin -- list-users --organization "Acme"
  *   npm run admin -- set-password --email a@acme.test [--password-file <path>]   (else typed, or stdin)
  *
@@ -21,6 +22,8 @@ import { readSecret } from './read-secret.ts';
 
 const USAGE = `Usage:
   npm run admin -- create-user --organization <name> --email <email> --password <password> [--name <name>] [--role owner|admin|member]
+  npm run admin -- create-api-key --organization <name> --name <name> --access read|write|admin [--expires-at <ISO 8601>]
+    (prints the key's secret once: it is stored only as a hash)
   npm run admin -- list-users --organization <name>
   npm run admin -- set-password --email <email> [--password-file <path>]
       The new password is read from --password-file, else typed at the terminal (not echoed),
@@ -29,6 +32,9 @@ const USAGE = `Usage:
 `;
 
 type Caller = ReturnType<typeof createInProcessCaller>;
+
+/** An input field's flag on the command line: `expiresAt` is spelt `--expires-at`. */
+const flagOf = (option: string) => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
@@ -53,6 +59,19 @@ const COMMANDS: Record<
       role: { type: 'string' },
     },
     call: (caller, input) => caller.admin.createUser(input),
+  },
+  'create-api-key': {
+    options: {
+      organization: { type: 'string' },
+      name: { type: 'string' },
+      access: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    input: async ({ 'expires-at': expiresAt, ...values }) => ({
+      ...values,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+    }),
+    call: (caller, input) => caller.admin.createApiKey(input),
   },
   'list-users': {
     options: { organization: { type: 'string' } },
@@ -80,9 +99,10 @@ async function main(argv: string[]): Promise<number> {
 
   const config = loadConfig();
   const logger = createProcessLogger(config, { fd: 2, level: 'warn' });
-  const database = await openDatabase(config, logger);
+  const secrets = await loadSecrets(config, logger);
+  const database = await openDatabase(config, logger, secrets);
   try {
-    const services = createServices(config, logger, await loadSecrets(config, logger));
+    const services = createServices(config, logger, secrets);
     const caller = createInProcessCaller(database.orm, services);
     const result = await entry.call(caller, input as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -97,7 +117,7 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof TRPCError) {
       const issues = issuesOf(error);
-      const details = issues?.map((i) => `  --${i.path.join('.')}: ${i.message}`).join('\n');
+      const details = issues?.map((i) => `  --${flagOf(i.path.join('.'))}: ${i.message}`).join('\n');
       process.stderr.write(
         `error: ${issues ? 'invalid arguments' : error.message}\n${details ? `${details}\n` : ''}`,
       );

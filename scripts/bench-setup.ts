@@ -38,8 +38,9 @@ export async function withBenchDatabase(run: (bench: Bench) => Promise<void>): P
     ...(dataDir ? { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '' } : {}),
   });
   const logger = createProcessLogger(config, { level: 'warn' });
-  const database = await openDatabase(config, logger);
-  const services = createServices(config, logger, await loadSecrets(config, logger));
+  const secrets = await loadSecrets(config, logger);
+  const database = await openDatabase(config, logger, secrets);
+  const services = createServices(config, logger, secrets);
   const suffix = Date.now().toString(36);
   try {
     await run({

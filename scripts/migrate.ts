@@ -2,9 +2,10 @@
 import { loadConfig } from '../server/config.ts';
 import { openDatabase } from '../server/database.ts';
 import { createProcessLogger } from '../server/logger.ts';
+import { loadSecrets } from '../server/secrets.ts';
 
 const config = loadConfig();
 const logger = createProcessLogger(config, { level: 'info' });
-const database = await openDatabase(config, logger);
+const database = await openDatabase(config, logger, await loadSecrets(config, logger));
 await database.close();
 logger.info('database is up to date');

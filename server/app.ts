@@ -98,7 +98,7 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
 export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
   // First: a missing production secret stops the start before anything is opened.
   const secrets = await loadSecrets(config, logger);
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, secrets);
   let url = '';
   const services = createServices(config, logger, secrets, () => url);
   const { app, markShuttingDown } = createKoaApp(database, services);

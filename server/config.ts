@@ -26,6 +26,18 @@ const environmentSchema = z
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
     // Secrets: unset outside production, server/secrets.ts generates them into DATA_DIR.
     STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    // Retired keys, comma-separated: values sealed under them still open (key rotation).
+    ENCRYPTION_KEYS_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
     EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
     DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
@@ -190,7 +202,10 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     /** As given in the environment; `loadSecrets` (server/secrets.ts) resolves the missing ones. */
     secrets: {
       storageSigning: env.STORAGE_SIGNING_SECRET,
+      encryption: env.ENCRYPTION_KEY,
     },
+    /** Keys that sealed stored secrets before `ENCRYPTION_KEY` (server/secret-box.ts); they only open. */
+    previousEncryptionKeys: env.ENCRYPTION_KEYS_PREVIOUS,
     session: {
       maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3600 * 1000,
     },

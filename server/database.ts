@@ -6,6 +6,8 @@ import type { AppConfig } from './config.ts';
 import { startEmbeddedDatabase } from './embedded-database.ts';
 import type { Logger } from './logger.ts';
 import { logEachMigration } from './migration-log.ts';
+import { secretBoxFor } from './secret-box.ts';
+import type { Secrets } from './secrets.ts';
 
 export interface Database {
   orm: MikroORM;
@@ -86,7 +88,7 @@ export function timeoutDriverOptions(timeouts: DatabaseTimeouts): Record<string,
  * applies pending migrations (idempotent: they are recorded in `mikro_orm_migrations`,
  * and concurrent starts serialise on the migration transaction's locks).
  */
-export async function openDatabase(config: AppConfig, logger: Logger): Promise<Database> {
+export async function openDatabase(config: AppConfig, logger: Logger, secrets: Secrets): Promise<Database> {
   const embedded = config.database.url
     ? undefined
     : await startEmbeddedDatabase({
@@ -100,11 +102,16 @@ export async function openDatabase(config: AppConfig, logger: Logger): Promise<D
   try {
     // Migrations may take as long as they take; requests may not. They get their own pool.
     const migrating = await MikroORM.init(
-      createOrmConfig(url, {
-        pool: { max: 1 },
-        driverOptions: timeoutDriverOptions({ ...timeouts, statementMs: 0 }),
-        debug: false,
-      } satisfies Partial<Options>),
+      createOrmConfig(
+        url,
+        {
+          pool: { max: 1 },
+          driverOptions: timeoutDriverOptions({ ...timeouts, statementMs: 0 }),
+          debug: false,
+        } satisfies Partial<Options>,
+        // Migrations that seal stored secrets need the key.
+        secretBoxFor(config, secrets),
+      ),
     );
     try {
       await migrate(migrating, logger);

@@ -9,7 +9,7 @@ import type { Logger } from './logger.ts';
  * Each comes from its environment variable. Outside production, when the variable is unset,
  * it is generated once into `DATA_DIR/secrets/<file>` (mode 0600) and read from there on
  * later starts; in production the service refuses to start without it. No secret is a value
- * in the source. To add one (e.g. `ENCRYPTION_KEY`): an entry here, the variable in
+ * in the source. To add one: an entry here, the variable in
  * `config.ts` (its `secrets` block, same key) and a line in the README table.
  */
 const SECRET_SPECS = {
@@ -18,6 +18,12 @@ const SECRET_SPECS = {
     variable: 'STORAGE_SIGNING_SECRET',
     file: 'storage-signing-secret',
     neededWhen: (config: AppConfig) => config.storage.driver === 'local',
+  },
+  /** Encrypts webhook signing secrets at rest (server/secret-box.ts). */
+  encryption: {
+    variable: 'ENCRYPTION_KEY',
+    file: 'encryption-key',
+    neededWhen: () => true,
   },
 } satisfies Record<keyof AppConfig['secrets'], SecretSpec>;
 

@@ -8,6 +8,7 @@ import type { Logger } from './logger.ts';
 import type { Mailer } from './notifications/mailer.ts';
 import { createSmtpMailer } from './notifications/mailer.ts';
 import { createNotifier, type Notifier } from './notifications/notifier.ts';
+import { type SecretBox, secretBoxFor } from './secret-box.ts';
 import type { Secrets } from './secrets.ts';
 import { createElevenLabsEngine } from './speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from './speech/local-speech.ts';
@@ -23,6 +24,8 @@ export interface Services {
   /** Null when no SMTP server is configured: e-mail subscriptions are refused then. */
   mailer: Mailer | null;
   storage: ObjectStorage;
+  /** Seals and opens the secrets the service stores and must read back (webhook signing secrets). */
+  secretBox: SecretBox;
   /** Bytes of uploads held in memory by requests in flight (multipart routes reserve from it). */
   uploadBudget: ByteBudget;
   textExtractor: TextExtractor;
@@ -56,6 +59,7 @@ export function createServices(
     logger,
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, secrets, baseUrl),
+    secretBox: secretBoxFor(config, secrets),
     uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi

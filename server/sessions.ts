@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
 import { AUTH_COLUMNS, type AuthRow, authFromRow } from '../domain/auth/find-auth.ts';
 import type { Auth } from '../domain/context.ts';
 import type { SqlQueryable } from './prepared-statements.ts';
+import { hashSecret } from './secret-hash.ts';
 
 /**
  * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
@@ -21,7 +22,7 @@ const TOKEN_BYTES = 32;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function hashSessionToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hashSecret(token);
 }
 
 /** The token the request presents, when it has the shape of one (anything else is no session). */

@@ -5,7 +5,7 @@ import { checkDeclaredAccess, restRoutes } from '../rest/route-table.ts';
 import { PROCEDURE_ACCESS, type ProcedureAccess, publicProcedure } from '../routers/trpc.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
-import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
+import { expectProblem, HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { createResources, snapshot } from './helpers/resources.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -41,13 +41,44 @@ let t: TestApp;
 let ids: Record<string, string> = {};
 const ORGANIZATION = 'Access Org';
 
-/** One entry per kind of caller; an API key of `read` access is one more entry when keys exist. */
-const callers: Caller[] = (['member', 'admin', 'owner'] as const).map((role) => ({
-  name: role,
-  access: ({ member: 'write', admin: 'admin', owner: 'owner' } as const)[role],
-  user: true,
-  signIn: () => t.signedInClient(ORGANIZATION, role),
-}));
+/** A client that sends an API key (`Authorization: Bearer …`) with every request, and no cookie. */
+class KeyClient extends HttpClient {
+  readonly secret: string;
+  constructor(baseUrl: string, secret: string) {
+    super(baseUrl);
+    this.secret = secret;
+  }
+  override request(
+    method: string,
+    path: string,
+    options: { json?: unknown; body?: BodyInit; headers?: Record<string, string> } = {},
+  ) {
+    return super.request(method, path, {
+      ...options,
+      headers: { ...options.headers, authorization: `Bearer ${this.secret}` },
+    });
+  }
+}
+
+/** One entry per kind of caller: users of each role, and API keys of each access. */
+const callers: Caller[] = [
+  ...(['member', 'admin', 'owner'] as const).map((role) => ({
+    name: role,
+    access: ({ member: 'write', admin: 'admin', owner: 'owner' } as const)[role],
+    user: true,
+    signIn: () => t.signedInClient(ORGANIZATION, role),
+  })),
+  ...(['read', 'write', 'admin'] as const).map((access) => ({
+    name: `${access} API key`,
+    access,
+    user: false,
+    async signIn() {
+      const owner = await t.signedInClient(ORGANIZATION, 'owner');
+      const created = await owner.post('/api/api-keys', { name: `${access} key`, access });
+      return new KeyClient(t.url, created.body.secret);
+    },
+  })),
+];
 
 function covers(caller: Caller, access: ProcedureAccess): boolean {
   if (access === 'public') return true;
@@ -111,7 +142,7 @@ describe.each(callers.map((caller) => [caller.name, caller] as const))('as %s', 
         // The organization's own resource: 403 before anything is looked up or written.
         const before = await snapshot(t);
         const problem = expectProblem(await send(client, route, true), 403, 'FORBIDDEN');
-        expect(problem.detail).toContain(route.access === 'user' ? 'user' : `${route.access} access`);
+        expect(problem.detail).toContain(route.access === 'user' ? 'user session' : `${route.access} access`);
         expect(await snapshot(t)).toEqual(before);
         return;
       }

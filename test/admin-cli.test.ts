@@ -17,6 +17,10 @@ function createUser(env: Record<string, string>, ...args: string[]) {
   return runScript('scripts/admin.ts', ['create-user', ...args], env);
 }
 
+function createApiKey(env: Record<string, string>, ...args: string[]) {
+  return runScript('scripts/admin.ts', ['create-api-key', ...args], env);
+}
+
 describe('npm run admin -- create-user', () => {
   it('creates the organization and the user against DATABASE_URL, prints one JSON line, and the user can sign in', async () => {
     const databaseUrl = await createTestDatabase();
@@ -279,5 +283,82 @@ describe('npm run admin -- list-users and set-password', () => {
     expect((await t.client().post('/api/auth/login', { email: user.email, password: typed })).status).toBe(
       200,
     );
+  });
+});
+
+describe('npm run admin -- create-api-key', () => {
+  it('creates a key for an existing organization and prints its secret once; the key works', async () => {
+    const databaseUrl = await createTestDatabase();
+    const env = { DATABASE_URL: databaseUrl };
+    const user = await createUser(
+      env,
+      '--organization',
+      'Keyed',
+      '--email',
+      'k@keyed.test',
+      '--password',
+      'p4ssw0rd!',
+    );
+    const { organizationId } = JSON.parse(user.stdout);
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const created = await createApiKey(
+      env,
+      '--organization',
+      'Keyed',
+      '--name',
+      'Importer',
+      '--access',
+      'write',
+      '--expires-at',
+      expiresAt,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const lines = created.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const output = JSON.parse(lines[0]!);
+    expect(output).toEqual({
+      organizationId,
+      secret: expect.stringMatching(/^dk_[A-Za-z0-9_-]{43}$/),
+      apiKey: expect.objectContaining({ name: 'Importer', access: 'write', createdBy: null, expiresAt }),
+    });
+    expect(created.stderr).not.toContain(output.secret);
+
+    const refused = await createApiKey(
+      env,
+      '--organization',
+      'Nobody',
+      '--name',
+      'x',
+      '--access',
+      'owner',
+      '--expires-at',
+      'soon',
+    );
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--access/);
+    expect(refused.stderr).toMatch(/--expires-at/);
+    const unknown = await createApiKey(env, '--organization', 'Nobody', '--name', 'x', '--access', 'read');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/Organization Nobody was not found/);
+    expect(unknown.stdout).toBe('');
+
+    // The service on that database answers the key as its organization; the event names no user.
+    const app = await startTestApp({}, { databaseUrl });
+    try {
+      const me = await app.client().request('GET', '/api/auth/me', {
+        headers: { authorization: `Bearer ${output.secret}` },
+      });
+      expect(me.body).toEqual({
+        user: null,
+        apiKey: { id: output.apiKey.id, name: 'Importer', access: 'write' },
+        organization: { id: organizationId, name: 'Keyed' },
+      });
+      const [event] = await app.app.database.orm.em
+        .getConnection()
+        .execute("select payload->'actor' as actor from event where event_type = 'api_key.created'");
+      expect(event!.actor).toEqual({ type: 'system' });
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem } from './helpers/http-client.ts';
+import { statementsDuring } from './helpers/statements.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -188,23 +189,9 @@ describe('the cost of authentication', () => {
     try {
       const user = await quiet.signedInClient();
       expect((await user.get('/api/auth/me')).status).toBe(200);
-      // Every statement of the app passes through a client of this one pg pool (MikroORM's own).
-      const pool = await quiet.app.database.orm.em.getConnection().getNativeClient();
-      const statements: string[] = [];
-      let counting = true;
-      const watched = new WeakSet<object>();
-      pool.on('acquire', (client) => {
-        if (watched.has(client)) return;
-        watched.add(client);
-        const query = client.query as (...args: unknown[]) => unknown;
-        (client as unknown as { query: typeof query }).query = (...args) => {
-          const [first] = args as [string | { name?: string; text: string }];
-          if (counting) statements.push(typeof first === 'string' ? first : `${first.name}: ${first.text}`);
-          return query.apply(client, args);
-        };
+      const statements = await statementsDuring(quiet, async () => {
+        for (let i = 0; i < 5; i++) expect((await user.get('/api/auth/me')).status).toBe(200);
       });
-      for (let i = 0; i < 5; i++) expect((await user.get('/api/auth/me')).status).toBe(200);
-      counting = false;
       expect(statements).toHaveLength(5);
       // Named: PostgreSQL parses and plans it once per connection. A fresh session is not renewed.
       for (const statement of statements) {

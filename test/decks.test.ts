@@ -4,7 +4,7 @@ import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
-let alice: HttpClient & { organizationId: string };
+let alice: HttpClient & { organizationId: string; userId: string };
 let mallory: HttpClient & { organizationId: string };
 
 beforeAll(async () => {
@@ -65,7 +65,11 @@ describe('deck lifecycle', () => {
       'deck.updated',
       'deck.deleted',
     ]);
-    expect(events[0]!.payload).toEqual({ ...deck, deckId: deck.id });
+    expect(events[0]!.payload).toEqual({
+      ...deck,
+      deckId: deck.id,
+      actor: { type: 'user', id: alice.userId },
+    });
     expect(events.every((e) => e.organization_id === alice.organizationId)).toBe(true);
   });
 

@@ -13,7 +13,7 @@ import { eventually } from './helpers/webhook-receiver.ts';
  * only with a reason). A new route without an entry fails this test.
  */
 let t: TestApp;
-let user: HttpClient & { organizationId: string; email: string; password: string };
+let user: HttpClient & { organizationId: string; userId: string; email: string; password: string };
 
 beforeAll(async () => {
   // No background generation: only the events the routes themselves write are counted.
@@ -238,22 +238,44 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     event: null,
     why: 'a replay changes no resource: it queues deliveries of events already in the log',
   },
+  'POST /notifications/subscriptions/{subscriptionId}/rotate-secret': {
+    call: async () => {
+      const created = await user.post('/api/notifications/subscriptions', {
+        name: 'hook',
+        eventType: 'contract.imported',
+        channel: 'webhook',
+        channelConfig: { url: 'https://hooks.example.test/deck' },
+      });
+      expect(created.status, created.text).toBe(201);
+      return { path: `/api/notifications/subscriptions/${created.body.id}/rotate-secret` };
+    },
+    event: 'notification_subscription.secret_rotated',
+  },
   'DELETE /notifications/subscriptions/{subscriptionId}': {
     call: async () => ({ path: `/api/notifications/subscriptions/${await newSubscription()}` }),
     event: 'notification_subscription.deleted',
+  },
+  'POST /api-keys': {
+    call: async () => ({ path: '/api/api-keys', body: { name: 'k', access: 'read' } }),
+    event: 'api_key.created',
+  },
+  'DELETE /api-keys/{apiKeyId}': {
+    call: async () => ({
+      path: `/api/api-keys/${(await user.post('/api/api-keys', { name: 'k', access: 'read' })).body.apiKey.id}`,
+    }),
+    event: 'api_key.revoked',
   },
 };
 
 const mutating = restRoutes.filter((p) => p.route.method !== 'GET');
 
-async function eventLog(): Promise<string[]> {
-  const rows = await t.app.database.orm.em
+async function eventLog(): Promise<{ event_type: string; actor: unknown }[]> {
+  return t.app.database.orm.em
     .getConnection()
-    .execute<{ event_type: string }[]>(
-      'select event_type from event where organization_id = ? order by occurred_at, id',
+    .execute<{ event_type: string; actor: unknown }[]>(
+      "select event_type, payload->'actor' as actor from event where organization_id = ? order by occurred_at, id",
       [user.organizationId],
     );
-  return rows.map((r) => r.event_type);
 }
 
 describe('every mutating route writes its event', () => {
@@ -275,7 +297,9 @@ describe('every mutating route writes its event', () => {
         : await user.request(method, path, { json: body ?? (method === 'DELETE' ? undefined : {}) });
       expect(response.status, response.text).toBeLessThan(300);
       const written = (await eventLog()).slice(before.length);
-      expect(written).toEqual(entry.event ? [entry.event] : []);
+      expect(written.map((e) => e.event_type)).toEqual(entry.event ? [entry.event] : []);
+      // Every event names who caused it (api.md): here, the signed-in user.
+      for (const event of written) expect(event.actor).toEqual({ type: 'user', id: user.userId });
       if (key === 'POST /auth/logout')
         await user.post('/api/auth/login', { email: user.email, password: user.password });
     },

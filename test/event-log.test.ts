@@ -4,7 +4,7 @@ import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
-let user: HttpClient & { organizationId: string };
+let user: HttpClient & { organizationId: string; userId: string };
 let other: HttpClient & { organizationId: string };
 const base = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (minute: number) => new Date(base + minute * 60_000).toISOString();
@@ -134,7 +134,7 @@ describe('GET /api/notifications/events', () => {
         aggregateType: 'deck',
         aggregateId: deck.id,
         occurredAt: expect.any(String),
-        payload: { ...deck, deckId: deck.id },
+        payload: { ...deck, deckId: deck.id, actor: { type: 'user', id: user.userId } },
       },
     ]);
   });

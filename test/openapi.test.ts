@@ -37,7 +37,7 @@ describe('GET /api/openapi.json', () => {
   it('documents the hand-written routes from the same table (the voice preview answers MP3)', () => {
     const preview = document.paths['/voices/{voiceId}/preview'].get;
     expect(Object.keys(preview.responses['200'].content)).toEqual(['audio/mpeg']);
-    expect(preview.security).toEqual([{ sessionCookie: [] }]);
+    expect(preview.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
     expect(preview.parameters).toEqual([
       expect.objectContaining({ in: 'path', name: 'voiceId', required: true }),
     ]);
@@ -55,14 +55,21 @@ describe('GET /api/openapi.json', () => {
     expect(document.paths['/users/{userId}'].delete['x-access']).toBe('owner');
   });
 
-  it('authenticates with the session cookie everywhere but login', () => {
+  it('authenticates with the session cookie or an API key everywhere but login', () => {
     expect(document.components.securitySchemes.sessionCookie).toEqual({
       type: 'apiKey',
       in: 'cookie',
       name: 'session',
     });
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.paths['/auth/login'].post.security).toBeUndefined();
-    expect(document.paths['/decks'].get.security).toEqual([{ sessionCookie: [] }]);
+    // Every other operation accepts either caller, as alternatives.
+    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        if (path === '/auth/login') continue;
+        expect(operation.security, `${method} ${path}`).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
+      }
+    }
   });
 
   it('describes errors as problem details', () => {

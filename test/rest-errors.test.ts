@@ -47,6 +47,20 @@ describe('authentication on every route', () => {
       expectProblem(response, 401, 'UNAUTHORIZED');
     },
   );
+
+  it.each(protectedRoutes.map((p) => [`${p.route.method} ${p.route.path}`, p]))(
+    '%s answers 401 to an unknown API key, exactly as without a cookie',
+    async (_name, { route }) => {
+      const json = ['GET', 'DELETE'].includes(route.method) ? undefined : {};
+      const anonymous = await t.client().request(route.method, concretePath(route.path), { json });
+      const response = await t.client().request(route.method, concretePath(route.path), {
+        json,
+        headers: { authorization: `Bearer dk_${'A'.repeat(43)}` },
+      });
+      expectProblem(response, 401, 'UNAUTHORIZED');
+      expect(response.body).toEqual(anonymous.body);
+    },
+  );
 });
 
 describe('problem details for every failure', () => {

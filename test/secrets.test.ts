@@ -52,10 +52,21 @@ describe('loadSecrets', () => {
     expect(first.text()).not.toContain(storageSecret);
     expect(JSON.stringify(secrets)).not.toContain(storageSecret);
 
-    // The next start reads the same value; nothing left behind but the file.
+    const encryptionFile = path.join(dataDir, 'secrets', 'encryption-key');
+    expect((await stat(encryptionFile)).mode & 0o777).toBe(0o600);
+    const encryptionKey = secrets.get('encryption');
+    expect(encryptionKey).not.toBe(storageSecret);
+    expect(first.text()).toContain(encryptionFile);
+    expect(first.text()).not.toContain(encryptionKey);
+
+    // The next start reads the same values; nothing left behind but the files.
     const again = await loadSecrets(config({ DATA_DIR: dataDir }), capturingLogger().logger);
     expect(again.get('storageSigning')).toBe(storageSecret);
-    expect(await readdir(path.join(dataDir, 'secrets'))).toEqual(['storage-signing-secret']);
+    expect(again.get('encryption')).toBe(encryptionKey);
+    expect((await readdir(path.join(dataDir, 'secrets'))).sort()).toEqual([
+      'encryption-key',
+      'storage-signing-secret',
+    ]);
   });
 
   it('gives processes starting together on one DATA_DIR the same secret', async () => {
@@ -73,10 +84,12 @@ describe('loadSecrets', () => {
       config({
         DATA_DIR: dataDir,
         STORAGE_SIGNING_SECRET: strongSecret('t'),
+        ENCRYPTION_KEY: strongSecret('e'),
       }),
       logger,
     );
     expect(secrets.get('storageSigning')).toBe(strongSecret('t'));
+    expect(secrets.get('encryption')).toBe(strongSecret('e'));
     await expect(stat(path.join(dataDir, 'secrets'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(text()).toBe('');
   });
@@ -89,7 +102,7 @@ describe('loadSecrets', () => {
     );
     await expect(attempt).rejects.toBeInstanceOf(ConfigError);
     const error = (await attempt.catch((e: unknown) => e)) as ConfigError;
-    expect(error.problems.map((p) => p.split(':')[0])).toEqual(['STORAGE_SIGNING_SECRET']);
+    expect(error.problems.map((p) => p.split(':')[0])).toEqual(['STORAGE_SIGNING_SECRET', 'ENCRYPTION_KEY']);
     expect(error.message).toMatch(/required in production/);
     await expect(stat(path.join(dataDir, 'secrets'))).rejects.toMatchObject({ code: 'ENOENT' });
 
@@ -102,6 +115,7 @@ describe('loadSecrets', () => {
         S3_BUCKET: 'bucket',
         S3_ACCESS_KEY_ID: 'id',
         S3_SECRET_ACCESS_KEY: 'key',
+        ENCRYPTION_KEY: strongSecret('e'),
       }),
       capturingLogger().logger,
     );
@@ -127,7 +141,7 @@ describe('loadSecrets', () => {
     );
   });
 
-  it('npm start in production without STORAGE_SIGNING_SECRET exits 1 with one clear line, before opening anything', async () => {
+  it('npm start in production without STORAGE_SIGNING_SECRET and ENCRYPTION_KEY exits 1 naming both, before opening anything', async () => {
     const dataDir = await tempDir();
     const result = await runScript('server/main.ts', [], {
       NODE_ENV: 'production',
@@ -136,6 +150,7 @@ describe('loadSecrets', () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/STORAGE_SIGNING_SECRET: is required in production/);
+    expect(result.stderr).toMatch(/ENCRYPTION_KEY: is required in production/);
     // Neither a database cluster nor a secret file was created.
     expect(await readdir(dataDir)).toEqual([]);
   });

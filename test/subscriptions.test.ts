@@ -48,6 +48,7 @@ describe('subscriptions', () => {
       deckId: null,
       isActive: true,
       disabledReason: null,
+      previousSecretExpiresAt: null,
       createdAt: expect.any(String),
       updatedAt: subscription.createdAt,
     });

@@ -99,7 +99,7 @@ describe('POST /api/users', () => {
     expect((await ada.get('/api/auth/me')).body.user.role).toBe('admin');
     const events = await payloadsOf(response.body.id);
     expect(events.map((e) => e.event_type)).toEqual(['user.created', 'user.logged_in']);
-    expect(events[0]!.payload).toEqual(response.body);
+    expect(events[0]!.payload).toEqual({ ...response.body, actor: { type: 'user', id: owner.userId } });
     for (const text of [JSON.stringify(events), t.logs()]) {
       expect(text).not.toContain(body.password);
       expect(text).not.toContain('scrypt$');

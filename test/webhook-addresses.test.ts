@@ -165,7 +165,7 @@ describe('delivery applies the same rule', () => {
         const result = await sendWebhook({
           agent,
           url: target,
-          secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+          secrets: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
           eventId: 'evt',
           body: '{}',
           timeoutMs: 2000,

@@ -1,50 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { describe, expect, it } from 'vitest';
+import { expectProblem } from './helpers/http-client.ts';
 import { startTestApp } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+import {
+  deliveriesOf,
+  FAST_WEBHOOKS,
+  latestDeliveryWhen,
+  subscribe,
+  webhookScenario,
+} from './helpers/webhook-scenario.ts';
 
-const FAST = {
-  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-  WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.2,0.2,0.2',
-  NOTIFICATIONS_POLL_INTERVAL_MS: '50',
-};
-
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const step of cleanup.splice(0).reverse()) await step();
-});
-
-async function app(env: Record<string, string> = {}, databaseUrl?: string) {
-  const t = await startTestApp({ ...FAST, ...env }, { databaseUrl });
-  cleanup.push(() => t.close());
-  return t;
-}
-async function receiver(...args: Parameters<typeof startWebhookReceiver>) {
-  const r = await startWebhookReceiver(...args);
-  cleanup.push(() => r.close());
-  return r;
-}
-async function subscribe(user: HttpClient, url: string, extra: Record<string, unknown> = {}) {
-  const response = await user.post('/api/notifications/subscriptions', {
-    name: 'Hook',
-    eventType: 'slide.*',
-    channel: 'webhook',
-    channelConfig: { url },
-    ...extra,
-  });
-  expect(response.status, response.text).toBe(201);
-  return response.body;
-}
-const deliveriesOf = async (user: HttpClient, subscriptionId: string) =>
-  (await user.get(`/api/notifications/subscriptions/${subscriptionId}/deliveries?limit=100`)).body;
-/** The subscription's newest delivery, once it has that status. */
-const latestDeliveryWhen = async (user: HttpClient, subscriptionId: string, status: string) =>
-  (
-    await eventually(async () => {
-      const body = await deliveriesOf(user, subscriptionId);
-      return body.deliveries[0]?.status === status && body;
-    })
-  ).deliveries[0];
+const { app, receiver } = webhookScenario();
 
 describe('webhook delivery', () => {
   it('delivers each slide event once, signed (Standard Webhooks), each slide’s events in order, matching the event log', async () => {
@@ -267,7 +233,7 @@ describe('crashes and restarts lose nothing', () => {
   it('delivers, once, an event whose receiver was down while the service restarted', async () => {
     const down = await startWebhookReceiver();
     await down.close(); // nothing listens on its port now
-    const first = await startTestApp({ ...FAST, WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' });
+    const first = await startTestApp({ ...FAST_WEBHOOKS, WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1' });
     const user = await first.signedInClient();
     const subscription = await subscribe(user, down.url);
     const deck = (await user.post('/api/decks', { name: 'Restart' })).body;
@@ -369,7 +335,7 @@ describe('private networks', () => {
 
   it('refuses to deliver to a private address when the operator has not allowed it', async () => {
     const hooks = await receiver();
-    const permissive = await startTestApp(FAST);
+    const permissive = await startTestApp(FAST_WEBHOOKS);
     const user = await permissive.signedInClient();
     const subscription = await subscribe(user, hooks.url);
     await permissive.close();

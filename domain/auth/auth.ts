@@ -8,7 +8,7 @@ import { recordEvent } from '../events/record-event.ts';
 import { findUser } from '../users/find-user.ts';
 import { replacePassword } from '../users/users.ts';
 import { requireUser } from './access.ts';
-import { type CurrentUser, toCurrentUser } from './auth-output.ts';
+import { type CurrentCaller, type CurrentUser, toCurrentCaller, toCurrentUser } from './auth-output.ts';
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 import { hashNewPassword, passwordMatches } from './password-work.ts';
@@ -50,8 +50,9 @@ export async function logIn(
   if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
   await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
-  const output = toCurrentUser((await findAuth(ctx.em, user.id))!);
-  recordEvent(ctx.em, { organizationId: output.organization.id }, 'user.logged_in', {
+  const auth = (await findAuth(ctx.em, user.id))!;
+  const output = toCurrentUser(auth);
+  recordEvent(ctx.em, auth, 'user.logged_in', {
     aggregateId: user.id,
     payload: { user: output.user },
   });
@@ -89,7 +90,7 @@ export async function changePassword(
   await ctx.em.transactional(async (em) => {
     // Locked: a concurrent removal of the user makes this a 404, not a write to a deleted row.
     const locked = await findUser(em, ctx.auth, userId, { lock: true });
-    await replacePassword(em, locked, passwordHash, ctx.session.tokenHash);
+    await replacePassword(em, locked, passwordHash, ctx.session.tokenHash, ctx.auth.actor);
   });
   return { success: true };
 }
@@ -100,7 +101,7 @@ export async function logOut(ctx: { session: Session }): Promise<{ success: true
   return { success: true };
 }
 
-/** The signed-in user and organization, as read with the session: no query. */
-export function getCurrentUser(ctx: Pick<DomainContext, 'auth'>): CurrentUser {
-  return toCurrentUser(ctx.auth);
+/** The caller (a user, or an API key) and organization, as read when it was authenticated: no query. */
+export function getCurrentUser(ctx: Pick<DomainContext, 'auth'>): CurrentCaller {
+  return toCurrentCaller(ctx.auth);
 }

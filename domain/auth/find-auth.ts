@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../../entities/User.ts';
 import type { Auth } from '../context.ts';
+import { accessOfRole } from './access.ts';
 
 /** The columns of an `Auth`, as selected from `app_user u join organization o` (see `authFromRow`). */
 export const AUTH_COLUMNS =
@@ -17,12 +18,15 @@ export interface AuthRow {
 
 export function authFromRow(row: AuthRow): Auth {
   return {
-    userId: row.user_id,
     organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    access: accessOfRole(row.role),
+    actor: { type: 'user', id: row.user_id },
+    userId: row.user_id,
     role: row.role,
     email: row.email,
     name: row.name,
-    organizationName: row.organization_name,
+    apiKey: null,
   };
 }
 

@@ -1,11 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Event } from '../../entities/Event.ts';
 import { newId } from '../../entities/ids.ts';
+import type { Actor } from '../context.ts';
 import { type AggregateType, aggregateOf, type EventType } from './event-types.ts';
 
-/** Whose event it is: the organization (and, for changes made by a caller, who made it). */
+/** Who caused an event: a caller (user or API key), or the service itself (background work, operators). */
+export type EventActor = Actor | { type: 'system' };
+
+/** Events no caller caused: background jobs (generation, sweeps, auto-disable) and the admin CLI. */
+export const SYSTEM_ACTOR: EventActor = { type: 'system' };
+
+/**
+ * Whose event it is: the organization, and who made the change. An `Auth` is one, so a
+ * change made for a caller cannot forget its actor.
+ */
 export interface EventScope {
   organizationId: string;
+  actor: EventActor;
 }
 
 export interface EventSubject {
@@ -19,7 +30,7 @@ export interface EventSubject {
 
 /**
  * The one way to write the event log; the aggregate type follows from the event type
- * (`slide.created` → `slide`). It only persists the entry into `em`: the caller's flush (or
+ * (`slide.created` → `slide`), and the payload gets `actor` (api.md: every event records it). It only persists the entry into `em`: the caller's flush (or
  * transaction) writes it together with the change, so a change that rolls back leaves no
  * event and a committed change always has one.
  */
@@ -38,7 +49,7 @@ export function recordEvent(
     aggregateId: subject.aggregateId,
     deckId,
     occurredAt: new Date(),
-    payload: deckId ? { ...subject.payload, deckId } : subject.payload,
+    payload: { ...subject.payload, ...(deckId ? { deckId } : {}), actor: { ...scope.actor } },
   });
   em.persist(event);
   return event;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import type { Services } from '../../server/services.ts';
 import { applyChanges } from '../changes.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { speakToObject } from '../speech/speak.ts';
 import { toJobOutput } from './job-output.ts';
@@ -110,7 +110,7 @@ async function finish(
     applyChanges(row, { status, error, lockedUntil: null, completedAt: new Date() });
     recordEvent(
       tx,
-      { organizationId: job.organizationId },
+      { organizationId: job.organizationId, actor: SYSTEM_ACTOR },
       status === 'completed' ? 'generation_job.completed' : 'generation_job.failed',
       { aggregateId: job.id, deckId: job.deckId, payload: toJobOutput(row) },
     );

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KbDocument } from '../../entities/KbDocument.ts';
 import type { Services } from '../../server/services.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { toKbDocumentOutput } from './kb-document-output.ts';
 
 /** Documents handled per transaction (their rows stay locked while their objects are deleted). */
@@ -49,10 +49,15 @@ export async function sweepAbandonedKbUploads(em: EntityManager, services: Servi
           );
           continue;
         }
-        recordEvent(em, { organizationId: document.organization.id }, 'kb_document.deleted', {
-          aggregateId: document.id,
-          payload: { ...toKbDocumentOutput(document), reason: ABANDONED_UPLOAD_REASON },
-        });
+        recordEvent(
+          em,
+          { organizationId: document.organization.id, actor: SYSTEM_ACTOR },
+          'kb_document.deleted',
+          {
+            aggregateId: document.id,
+            payload: { ...toKbDocumentOutput(document), reason: ABANDONED_UPLOAD_REASON },
+          },
+        );
         em.remove(document);
         deleted += 1;
       }

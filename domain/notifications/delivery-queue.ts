@@ -4,9 +4,10 @@ import { newId } from '../../entities/ids.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
+import type { SealedWebhookSecrets } from './webhook-secret.ts';
 
 /** An event as the delivery channels need it. */
 export interface EventToDeliver {
@@ -31,7 +32,8 @@ export interface DeliveryJob {
     name: string;
     channel: Channel;
     channelConfig: Record<string, unknown>;
-    secret: string | null;
+    /** Webhooks: opened only to sign (`signingSecrets`). */
+    sealedSecrets: SealedWebhookSecrets;
     isActive: boolean;
   };
   event: EventToDeliver;
@@ -75,7 +77,7 @@ export async function claimDueDeliveries(
            order by c.next_attempt_at limit ? for update skip locked)
        returning d.id, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
      select c.id as delivery_id, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
-            s.channel_config, s.secret, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
+            s.channel_config, s.sealed_secret, s.sealed_previous_secret, s.previous_secret_expires_at, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
             e.aggregate_id, e.deck_id, e.occurred_at, e.payload
        from claimed c
        join notification_subscription s on s.id = c.subscription_id
@@ -92,7 +94,13 @@ export async function claimDueDeliveries(
       name: row.name,
       channel: row.channel,
       channelConfig: row.channel_config,
-      secret: row.secret,
+      sealedSecrets: {
+        sealedSecret: row.sealed_secret,
+        sealedPreviousSecret: row.sealed_previous_secret,
+        previousSecretExpiresAt: row.previous_secret_expires_at
+          ? new Date(row.previous_secret_expires_at)
+          : null,
+      },
       isActive: row.is_active,
     },
     event: {
@@ -165,7 +173,7 @@ export async function finishDelivery(
         const output = toSubscriptionOutput(subscription);
         recordEvent(
           tx,
-          { organizationId: job.subscription.organizationId },
+          { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
           'notification_subscription.updated',
           {
             aggregateId: subscription.id,
@@ -218,11 +226,16 @@ async function trackWebhookHealth(
       `the last: ${outcome.error ?? 'no answer'}`,
   });
   const output = toSubscriptionOutput(subscription);
-  recordEvent(tx, { organizationId: job.subscription.organizationId }, 'notification_subscription.disabled', {
-    aggregateId: subscription.id,
-    deckId: output.deckId,
-    payload: output,
-  });
+  recordEvent(
+    tx,
+    { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
+    'notification_subscription.disabled',
+    {
+      aggregateId: subscription.id,
+      deckId: output.deckId,
+      payload: output,
+    },
+  );
   await tx.flush();
 }
 

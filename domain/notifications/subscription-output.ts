@@ -16,6 +16,9 @@ export const subscriptionOutput = z
       .string()
       .nullable()
       .meta({ description: 'Why the service switched it off; cleared when it is switched on again' }),
+    previousSecretExpiresAt: z.iso.datetime().nullable().meta({
+      description: 'Webhooks, after a secret rotation: until then messages carry the old signature too',
+    }),
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   })
@@ -43,6 +46,7 @@ export function toSubscriptionOutput(subscription: NotificationSubscription): Su
     deckId: subscription.deck?.id ?? null,
     isActive: subscription.isActive,
     disabledReason: subscription.disabledReason ?? null,
+    previousSecretExpiresAt: subscription.previousSecretExpiresAt?.toISOString() ?? null,
     createdAt: subscription.createdAt.toISOString(),
     updatedAt: subscription.updatedAt.toISOString(),
   };

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
@@ -14,11 +13,6 @@ export const channelConfigSchemas = {
   email: z.strictObject({ recipients: z.array(z.email().max(320)).min(1).max(50) }),
   console: z.strictObject({}),
 } satisfies Record<Channel, z.ZodType>;
-
-/** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
 
 /**
  * Checks a channel's configuration for that channel and returns it normalised: a webhook

@@ -10,7 +10,8 @@ import {
   type SubscriptionWithSecretOutput,
   toSubscriptionOutput,
 } from './subscription-output.ts';
-import { checkChannelConfig, findDeckReference, newWebhookSecret } from './subscription-rules.ts';
+import { checkChannelConfig, findDeckReference } from './subscription-rules.ts';
+import { newSealedWebhookSecret } from './webhook-secret.ts';
 
 export interface SubscriptionFields {
   name: string;
@@ -29,15 +30,17 @@ export async function createSubscription(
   const channelConfig = checkChannelConfig(services, input.channel, input.channelConfig);
   const deck = input.deckId ? await findDeckReference(em, auth, input.deckId) : null;
   const now = new Date();
+  const id = newId();
+  const secret = input.channel === 'webhook' ? newSealedWebhookSecret(services.secretBox, id) : null;
   const subscription = em.create(NotificationSubscription, {
-    id: newId(),
+    id,
     organization: auth.organizationId,
     name: input.name,
     eventType: input.eventType,
     channel: input.channel,
     channelConfig,
     deck,
-    secret: input.channel === 'webhook' ? newWebhookSecret() : null,
+    sealedSecret: secret?.sealedSecret ?? null,
     isActive: input.isActive,
     createdAt: now,
     updatedAt: now,
@@ -49,7 +52,7 @@ export async function createSubscription(
     payload: output,
   });
   await em.flush();
-  return subscription.secret ? { ...output, secret: subscription.secret } : output;
+  return secret ? { ...output, secret: secret.secret } : output;
 }
 
 /** Oldest first. */
@@ -99,7 +102,10 @@ export async function updateSubscription(
         : changes.deckId === null
           ? null
           : await findDeckReference(em, auth, changes.deckId);
-    const newSecret = channel === 'webhook' && !subscription.secret ? newWebhookSecret() : undefined;
+    const newSecret =
+      channel === 'webhook' && !subscription.sealedSecret
+        ? newSealedWebhookSecret(services.secretBox, subscription.id)
+        : undefined;
     const changed = applyChanges(subscription, {
       name: changes.name,
       eventType: changes.eventType,
@@ -111,7 +117,10 @@ export async function updateSubscription(
       channel,
       channelConfig,
       deck,
-      secret: channel === 'webhook' ? newSecret : null,
+      // A switch away from webhook discards the secrets, a rotation's older one included.
+      ...(channel === 'webhook'
+        ? { sealedSecret: newSecret?.sealedSecret }
+        : { sealedSecret: null, sealedPreviousSecret: null, previousSecretExpiresAt: null }),
     });
     // An update that changes nothing is answered with the subscription as it is, and writes no event.
     if (!changed) return toSubscriptionOutput(subscription);
@@ -122,7 +131,7 @@ export async function updateSubscription(
       payload: output,
     });
     await em.flush();
-    return newSecret ? { ...output, secret: newSecret } : output;
+    return newSecret ? { ...output, secret: newSecret.secret } : output;
   });
 }
 

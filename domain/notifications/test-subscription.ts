@@ -30,7 +30,7 @@ export async function testSubscription(
       name: subscription.name,
       channel: subscription.channel,
       channelConfig: subscription.channelConfig,
-      secret: subscription.secret ?? null,
+      sealedSecrets: subscription,
       isActive: true,
     },
     event: {

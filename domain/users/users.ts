@@ -8,7 +8,7 @@ import { hashNewPassword } from '../auth/password-work.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { conflict, missing } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { type EventActor, recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { lockRow } from '../row-lock.ts';
 import { findUser } from './find-user.ts';
 import { type OrganizationUserOutput, toOrganizationUserOutput } from './user-output.ts';
@@ -163,10 +163,11 @@ export async function replacePassword(
   user: User,
   passwordHash: string,
   keepTokenHash: string | null,
+  actor: EventActor,
 ): Promise<void> {
   user.passwordHash = passwordHash;
   touch(user);
-  recordEvent(em, { organizationId: user.organization.id }, 'user.password_changed', {
+  recordEvent(em, { organizationId: user.organization.id, actor }, 'user.password_changed', {
     aggregateId: user.id,
     payload: toOrganizationUserOutput(user),
   });
@@ -196,7 +197,7 @@ export async function setPassword(
   return em.transactional(async (em) => {
     const user = await em.findOne(User, { email: input.email }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!user) throw missing(`There is no user with e-mail ${input.email}`);
-    await replacePassword(em, user, passwordHash, null);
+    await replacePassword(em, user, passwordHash, null, SYSTEM_ACTOR);
     return { userId: user.id };
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as auth from '../../domain/auth/auth.ts';
-import { currentUserOutput } from '../../domain/auth/auth-output.ts';
+import { currentCallerOutput } from '../../domain/auth/auth-output.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const getCurrentUser = authedProcedure
@@ -10,9 +10,9 @@ export const getCurrentUser = authedProcedure
       method: 'GET',
       path: '/auth/me',
       tags: ['auth'],
-      summary: 'The signed-in user and organization',
+      summary: 'The caller (signed-in user, or API key) and its organization',
     },
   })
   .input(z.object({}))
-  .output(currentUserOutput)
+  .output(currentCallerOutput)
   .query(({ ctx }) => auth.getCurrentUser(ctx));

@@ -7,6 +7,7 @@ import { listEvents } from './list-events.ts';
 import { listSubscriptions } from './list-subscriptions.ts';
 import { replaySubscription } from './replay-subscription.ts';
 import { retryDelivery } from './retry-delivery.ts';
+import { rotateSubscriptionSecret } from './rotate-subscription-secret.ts';
 import { testSubscription } from './test-subscription.ts';
 import { updateSubscription } from './update-subscription.ts';
 
@@ -21,4 +22,5 @@ export const notificationsRouter = router({
   retryDelivery,
   testSubscription,
   replaySubscription,
+  rotateSubscriptionSecret,
 });

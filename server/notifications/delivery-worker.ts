@@ -1,5 +1,6 @@
 import type { Agent } from 'undici';
 import type { AttemptOutcome, DeliveryJob } from '../../domain/notifications/delivery-queue.ts';
+import { signingSecrets } from '../../domain/notifications/webhook-secret.ts';
 import type { Services } from '../services.ts';
 import { emailMessage, webhookBody } from './event-message.ts';
 import { sendWebhook } from './webhook-sender.ts';
@@ -23,7 +24,7 @@ export async function attemptDelivery(
         const result = await sendWebhook({
           agent,
           url: String(subscription.channelConfig.url),
-          secret: subscription.secret ?? '',
+          secrets: signingSecrets(services.secretBox, subscription.id, subscription.sealedSecrets),
           eventId: event.id,
           body: webhookBody(event),
           timeoutMs: services.config.notifications.webhookTimeoutMs,

@@ -72,7 +72,8 @@ export function createWebhookAgent(allowPrivateNetworks: boolean): Agent {
 export async function sendWebhook(options: {
   agent: Agent;
   url: string;
-  secret: string;
+  /** Newest first; each gives one signature (two during a secret rotation's grace period). */
+  secrets: string[];
   eventId: string;
   body: string;
   timeoutMs: number;
@@ -105,7 +106,9 @@ export async function sendWebhook(options: {
         'user-agent': 'deck-service-webhooks/1',
         'webhook-id': options.eventId,
         'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(options.secret, options.eventId, timestamp, options.body),
+        'webhook-signature': options.secrets
+          .map((secret) => signWebhook(secret, options.eventId, timestamp, options.body))
+          .join(' '),
       },
       body: options.body,
     });

@@ -66,6 +66,7 @@ export const validBodies: Record<string, unknown> = {
   'POST /notifications/subscriptions/{subscriptionId}/replay': {
     since: new Date(Date.now() - 3_600_000).toISOString(),
   },
+  'POST /notifications/subscriptions/{subscriptionId}/rotate-secret': { graceHours: 1 },
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},
@@ -77,4 +78,5 @@ export const validBodies: Record<string, unknown> = {
   },
   'PATCH /users/{userId}': { name: 'Renamed user' },
   'POST /auth/password': { currentPassword: 'not-the-password', newPassword: 'a-new-long-password' },
+  'POST /api-keys': { name: 'CI', access: 'read' },
 };

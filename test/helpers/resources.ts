@@ -14,6 +14,7 @@ export async function createResources(t: TestApp, client: HttpClient): Promise<R
   const expectStatus = (status: number, expected: number, what: string) => {
     if (status !== expected) throw new Error(`${what}: ${status}`);
   };
+  ids.apiKeyId = (await client.post('/api/api-keys', { name: 'Owned key', access: 'read' })).body.apiKey.id;
   ids.deckId = (await client.post('/api/decks', { name: 'Owned' })).body.id;
   ids.slideId = (
     await client.post(`/api/decks/${ids.deckId}/slides`, {
@@ -80,7 +81,9 @@ export async function snapshot(t: TestApp) {
             (select md5(coalesce(string_agg(f::text, ',' order by f.id), '')) from faq f) as faqs,
             (select md5(coalesce(string_agg(u::text, ',' order by u.id), '')) from app_user u) as users,
             (select count(*) from session) as sessions,
-            (select count(*) from generation_job) as jobs`,
+            (select count(*) from generation_job) as jobs,
+            -- Not last_used_at: using a key moves it (at most once a minute), by design.
+            (select md5(coalesce(string_agg(k.id || k.name || coalesce(k.revoked_at::text, ''), ',' order by k.id), '')) from api_key k) as keys`,
   );
   return rows[0];
 }

@@ -52,6 +52,12 @@ export async function createTestDatabase(): Promise<string> {
   return serverUrl.toString();
 }
 
+/**
+ * One encryption key for every app of this test process, made at random here: a second instance
+ * or a restart on the same database (with its own DATA_DIR) must open the secrets the first sealed.
+ */
+const ENCRYPTION_KEY = randomBytes(32).toString('base64url');
+
 /** The real app, on a fresh database, listening on an ephemeral loopback port. */
 export async function startTestApp(
   env: Record<string, string> = {},
@@ -70,6 +76,7 @@ export async function startTestApp(
     HOST: '127.0.0.1',
     SEED_DEMO: 'false',
     LOG_LEVEL: 'info',
+    ENCRYPTION_KEY,
     ...env,
   });
   let logText = '';

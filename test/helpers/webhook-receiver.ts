@@ -6,6 +6,8 @@ export interface ReceivedWebhook {
   id: string;
   timestamp: string;
   signature: string;
+  /** The body as received, for checking signatures under other secrets (`signedBy`). */
+  raw: string;
   body: any;
   /** Checked by the standardwebhooks library, not by the service's own code. */
   verified: boolean;
@@ -13,6 +15,25 @@ export interface ReceivedWebhook {
 }
 
 type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+/**
+ * Which of a message's signatures (`v1,<a> v1,<b>`, in order) the standardwebhooks library
+ * accepts under `secret`: e.g. `[true, false]` when the first was made with it.
+ */
+export function signedBy(message: ReceivedWebhook, secret: string): boolean[] {
+  return message.signature.split(' ').map((signature) => {
+    try {
+      new Webhook(secret).verify(message.raw, {
+        'webhook-id': message.id,
+        'webhook-timestamp': message.timestamp,
+        'webhook-signature': signature,
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
 
 /**
  * A real HTTP receiver on loopback. `reply` decides each answer (default 204); every request
@@ -45,6 +66,7 @@ export async function startWebhookReceiver(
         id: headers['webhook-id'],
         timestamp: headers['webhook-timestamp'],
         signature: headers['webhook-signature'],
+        raw,
         body: JSON.parse(raw),
         verified,
         answeredWith: 0,

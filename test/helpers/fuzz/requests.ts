@@ -119,6 +119,7 @@ const kindsByParam: Record<string, RefKind[]> = {
   faqId: ['faqId'],
   actionConfigId: ['actionConfigId'],
   subscriptionId: ['subscriptionId'],
+  apiKeyId: ['apiKeyId'],
   imageId: ['imageId'],
   documentId: ['documentId', 'pendingDocumentId'],
 };

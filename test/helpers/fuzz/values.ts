@@ -12,6 +12,7 @@ export type RefKind =
   | 'faqId'
   | 'actionConfigId'
   | 'subscriptionId'
+  | 'apiKeyId'
   | 'imageId'
   | 'documentId'
   | 'pendingDocumentId'

@@ -121,6 +121,13 @@ async function createSubscription(client: HttpClient, marker: string) {
   return subscription.body.id as string;
 }
 
+/** An API key (revoking it is the one way the walk can use it up). */
+async function createApiKey(client: HttpClient, marker: string) {
+  const key = await client.post('/api/api-keys', { name: `Key ${marker}`, access: 'read' });
+  expectStatus(key, 201, 'api key');
+  return key.body.apiKey.id as string;
+}
+
 /** Signs a user of a new organization in and creates one of everything for them. */
 export async function createOrganization(t: TestApp, label: string, marker: string): Promise<Organization> {
   const client = await t.signedInClient(`${label} ${marker}`);
@@ -142,6 +149,7 @@ export async function createOrganization(t: TestApp, label: string, marker: stri
       documentId: await createDocument(client, marker, true),
       pendingDocumentId: await createDocument(client, marker, false),
       subscriptionId: await createSubscription(client, marker),
+      apiKeyId: await createApiKey(client, marker),
     },
   };
 }
@@ -195,6 +203,7 @@ const NEEDS: Partial<Record<RefKind, string[]>> = {
   documentId: ['document'],
   pendingDocumentId: ['pending'],
   subscriptionId: ['subscription'],
+  apiKeyId: ['key'],
 };
 
 /**
@@ -219,7 +228,8 @@ export async function restoreOrganization(
             exists(select 1 from kb_document where id = ? and status = 'uploaded') as document,
             exists(select 1 from kb_document where id = ? and status = 'pending') as pending,
             exists(select 1 from notification_subscription where id = ?) as subscription,
-            exists(select 1 from deck_intro where deck_id = ?) as intro`,
+            exists(select 1 from deck_intro where deck_id = ?) as intro,
+            exists(select 1 from api_key where id = ? and revoked_at is null) as key`,
     [
       ids.deckId,
       ids.slideId,
@@ -231,6 +241,7 @@ export async function restoreOrganization(
       ids.pendingDocumentId,
       ids.subscriptionId,
       ids.deckId,
+      ids.apiKeyId,
     ],
   );
   if (!state) throw new Error('no state row');
@@ -290,6 +301,10 @@ export async function restoreOrganization(
   }
   if (missing('subscription')) {
     ids.subscriptionId = await createSubscription(client, marker);
+    restored = true;
+  }
+  if (missing('key')) {
+    ids.apiKeyId = await createApiKey(client, marker);
     restored = true;
   }
   const stillMissing = Object.entries(state).some(([what, present]) => !present && !needed.has(what));

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { apiKeyOutput } from '../../domain/api-keys/api-key-output.ts';
+import * as apiKeys from '../../domain/api-keys/api-keys.ts';
+import { authedProcedure } from '../trpc.ts';
+
+export const listApiKeys = authedProcedure
+  .meta({
+    access: 'owner',
+    openapi: {
+      method: 'GET',
+      path: '/api-keys',
+      tags: ['api-keys'],
+      summary: 'The organization’s API keys (owner), revoked ones included; never their secrets',
+      errorResponses: [403],
+    },
+  })
+  .input(z.object({}))
+  .output(z.object({ apiKeys: z.array(apiKeyOutput) }))
+  .query(({ ctx }) => apiKeys.listApiKeys(ctx));
