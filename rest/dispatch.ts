@@ -1,13 +1,12 @@
 import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
-import { missingAccess } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, unauthorized, unavailable } from '../domain/errors.ts';
+import { badRequest, unavailable } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
-import { SIGN_IN_FIRST } from '../routers/trpc.ts';
+import { accessDenial } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
@@ -54,7 +53,9 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
 }
 
 /**
- * Before a route reads anything: its context (the caller) once, the caller's request counted
+ * Before a route reads anything: its context (the caller) once, the route's declared access
+ * checked (401 without a caller, 403 without the access: the procedure's own check, made early
+ * so that nothing of a refused request is read), the caller's request counted
  * against the rate limits (RateLimit-* headers on every answer to a signed-in caller; 429 past
  * a limit, before anything runs), and a POST's Idempotency-Key checked (400 when malformed).
  */
@@ -64,6 +65,9 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
   return async (ctx, next) => {
     const context = await contextOf(ctx, options);
+    // Who is asking, and may they, before what is asked: 401, then 403, then the rest.
+    const denied = accessDenial(route.access, context);
+    if (denied) throw denied;
     if (context.auth) {
       const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavyCalls);
       if (refused) throw refused;
@@ -160,11 +164,9 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
   const largestBody = limit + MULTIPART_OVERHEAD_BYTES;
 
   return async (ctx) => {
-    // Who is asking comes first: an anonymous upload is refused before a byte of it is read,
-    // and so is one whose caller may not write (a read-only API key).
+    // `admit` has refused an anonymous upload, or one whose caller may not write (a read-only
+    // API key), before a byte of it is read.
     const context = await signedIn(ctx, options);
-    const denied = missingAccess(context.auth, 'write');
-    if (denied) throw denied;
     if (!ctx.is('multipart/form-data')) {
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
     }
@@ -233,8 +235,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
   };
 }
 
+/** The context of a route whose access `admit` has checked: a signed-in caller's. */
 async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
-  const context = await contextOf(ctx, options);
-  if (!context.auth) throw unauthorized(SIGN_IN_FIRST);
-  return context as Context & { auth: Auth };
+  return (await contextOf(ctx, options)) as Context & { auth: Auth };
 }

@@ -12,7 +12,9 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: malformed JSON, a malformed id, or fields that fail validation (see `issues`)',
   401: 'No valid session cookie or API key (at login: wrong e-mail or password)',
-  403: 'The caller’s access does not cover this, or a state-changing request came from another site',
+  403:
+    'The caller’s access does not cover the route (`x-access` names what it needs), or a state-changing ' +
+    'request from another site (Origin / Sec-Fetch-Site) is refused',
   404: 'No such resource in the caller’s organization',
   409: 'Conflicts with the current state of the resource',
   413: 'Request body too large',
@@ -49,6 +51,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 };
 
 type Operation = {
+  'x-access'?: string;
   security?: unknown[];
   parameters?: { in: string }[];
   requestBody?: unknown;
@@ -89,7 +92,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
   }
   document.components = { ...document.components, schemas, responses } as OpenAPIObject['components'];
 
-  for (const { route, successStatus } of restRoutes) {
+  for (const { route, successStatus, access } of restRoutes) {
     const operation = (document.paths as Record<string, Record<string, Operation>>)[route.path]?.[
       route.method.toLowerCase()
     ];
@@ -99,8 +102,11 @@ export function buildOpenApiDocument(): OpenAPIObject {
     if (route.method === 'POST' && operation.security?.length) {
       operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     }
+    // Who may call it (api.md, "Who may do what"): public, user, read, write, admin or owner.
+    operation['x-access'] = access;
+    if (access !== 'public' && access !== 'read') statuses.push(403);
     operation.responses = { [String(successStatus)]: success };
-    for (const status of statuses) {
+    for (const status of new Set(statuses)) {
       operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
     }
   }

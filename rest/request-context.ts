@@ -8,6 +8,7 @@ import type { Services } from '../server/services.ts';
 import {
   authenticateSession,
   createSession,
+  hashSessionToken,
   presentedSessionToken,
   revokeSession,
   setSessionCookie,
@@ -50,6 +51,10 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
       clientAddress: ctx.ip,
       operator: false,
       session: {
+        // Computed only when asked for (a password change), not on every request.
+        get tokenHash() {
+          return presented ? hashSessionToken(presented) : null;
+        },
         async signIn(userId) {
           // A new token at each sign-in, and the one presented is dropped: a token planted
           // before login (session fixation) is worth nothing after it.

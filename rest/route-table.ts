@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { Auth } from '../domain/context.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
-import type { Meta } from '../routers/trpc.ts';
+import { type Meta, PROCEDURE_ACCESS, type ProcedureAccess } from '../routers/trpc.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
 
 type Schema = z.core.$ZodType;
@@ -26,6 +26,8 @@ export interface RouteInfo {
 
 interface RouteBase {
   route: RouteInfo;
+  /** Who may call it (api.md, "Who may do what"); checked before its input is read. */
+  access: ProcedureAccess;
   successStatus: number;
   /** The path parameters, in order. */
   pathParameters: string[];
@@ -88,11 +90,27 @@ function flatProcedures(record: object, prefix = '', into: Record<string, AnyTRP
   return into;
 }
 
+/**
+ * Every procedure, REST or not, must say who may call it: one without `meta.access` (or
+ * with an unknown one) stops the service at start rather than answering anyone.
+ */
+export function checkDeclaredAccess(procedures: Record<string, AnyTRPCProcedure>): void {
+  const undeclared = Object.entries(procedures)
+    .filter(([, procedure]) => {
+      const access = (procedure._def.meta as Meta | undefined)?.access;
+      return !access || !PROCEDURE_ACCESS.includes(access);
+    })
+    .map(([path]) => path);
+  if (undeclared.length > 0) throw new Error(`Procedures without a meta.access: ${undeclared.join(', ')}`);
+}
+
 /** Every procedure with a REST route, read once at start (trpc-to-openapi reads their metadata). */
 function procedureRoutes(): ProcedureRoute[] {
   const routes: ProcedureRoute[] = [];
+  const procedures = flatProcedures(appRouter);
+  checkDeclaredAccess(procedures);
   forEachOpenApiProcedure<Meta>(
-    flatProcedures(appRouter) as unknown as OpenApiProcedureRecord,
+    procedures as unknown as OpenApiProcedureRecord,
     ({ path, type, procedure, meta }) => {
       if (type === 'subscription') throw new Error(`${path}: subscriptions have no REST route`);
       const input = getInputOutputParsers(procedure).inputParser as unknown as Schema;
@@ -103,6 +121,7 @@ function procedureRoutes(): ProcedureRoute[] {
       routes.push({
         kind: meta.multipartLimit ? 'multipart' : 'json',
         route: meta.openapi as RouteInfo,
+        access: meta.access!,
         successStatus: meta.successStatus ?? 200,
         pathParameters: pathParametersOf(meta.openapi.path),
         parameters: def.shape,
@@ -125,3 +144,8 @@ export function pathParametersOf(path: string): string[] {
 
 /** Every /api route, in one table: the dispatcher, the OpenAPI document and the tests read it. */
 export const restRoutes: readonly RestRoute[] = [...procedureRoutes(), ...HAND_WRITTEN];
+for (const route of HAND_WRITTEN) {
+  if (!PROCEDURE_ACCESS.includes(route.access)) {
+    throw new Error(`${route.route.method} ${route.route.path} declares no access`);
+  }
+}

@@ -13,6 +13,7 @@ export const voicePreviewRoute: HandWrittenRoute = {
     summary: 'A short spoken sample of a voice (MP3)',
     errorResponses: [404, 503],
   },
+  access: 'read',
   successStatus: 200,
   pathParameters: ['voiceId'],
   parameters: {

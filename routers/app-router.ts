@@ -13,6 +13,7 @@ import { kbRouter } from './kb/kb.router.ts';
 import { notificationsRouter } from './notifications/notifications.router.ts';
 import { slidesRouter } from './slides/slides.router.ts';
 import { createCallerFactory, router } from './trpc.ts';
+import { usersRouter } from './users/users.router.ts';
 import { voicesRouter } from './voices/voices.router.ts';
 
 /** The whole API. Each resource's router lives in its folder; this file only composes. */
@@ -30,6 +31,7 @@ export const appRouter = router({
   faqs: faqsRouter,
   generation: generationRouter,
   voices: voicesRouter,
+  users: usersRouter,
   admin: adminRouter,
   apiKeys: apiKeysRouter,
 });

@@ -9,6 +9,8 @@ import type { Services } from '../server/services.ts';
 export interface SessionControl {
   signIn(userId: string): Promise<void>;
   signOut(): Promise<void>;
+  /** SHA-256 (hex) of the session token the request presents (kept by a password change); null without one. */
+  readonly tokenHash: string | null;
 }
 
 /** A procedure's context: the domain's (with `auth` possibly absent) plus what the transport knows. */
@@ -28,4 +30,5 @@ export interface Context {
 export const noSession: SessionControl = {
   async signIn() {},
   async signOut() {},
+  tokenHash: null,
 };

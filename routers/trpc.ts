@@ -1,21 +1,40 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
-import { type Access, missingAccess } from '../domain/auth/access.ts';
+import { type Access, missingAccess, missingUser } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, missing, unauthorized } from '../domain/errors.ts';
+import { badRequest, type DomainError, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
 import { issuesOf } from './issues.ts';
 
 /**
+ * Who may call a procedure (api.md, "Who may do what"): `public` anyone (login); an access
+ * level (`read` … `owner`) a caller whose access covers it; `user` any signed-in user but
+ * not an API key (password change); `operator` in-process operators only (admin CLI, seed).
+ */
+export type ProcedureAccess = 'public' | 'operator' | 'user' | Access;
+export const PROCEDURE_ACCESS: readonly ProcedureAccess[] = [
+  'public',
+  'operator',
+  'user',
+  'read',
+  'write',
+  'admin',
+  'owner',
+];
+
+/**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
  * facade answers with and the OpenAPI document states (201 for creates, 202 for jobs).
+ * `access` is who may call it, enforced by the one middleware below; a procedure without
+ * it is refused at start (rest/route-table.ts) and at every call.
  * `multipartLimit` marks a multipart upload route (input `{file}`) and names the setting
  * of `config.uploads` that caps its file. `heavy` marks an expensive operation, counted against
  * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit.
  */
 export type Meta = OpenApiMeta<{
+  access?: ProcedureAccess;
   successStatus?: 200 | 201 | 202;
   multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
   heavy?: boolean;
@@ -56,47 +75,44 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
   return result;
 }
 
-// One middleware per kind of procedure, not three: each level of tRPC's chain copies the
-// call's options and context again, on every call.
+/**
+ * The caller's right to call a procedure of this access, checked before its input is read:
+ * 401 when nobody is signed in, then 403 naming the access needed. `operator` is a 404 over
+ * HTTP (the procedure does not exist there). Answers the error to throw; null when allowed.
+ */
+export function accessDenial(
+  access: ProcedureAccess | undefined,
+  context: Pick<Context, 'auth' | 'operator'>,
+): DomainError | null {
+  // A programming error (the route table refuses such a procedure at start): a 500, never a pass.
+  if (access === undefined) throw new Error('This procedure declares no meta.access');
+  if (access === 'public') return null;
+  if (access === 'operator') return context.operator ? null : missing('No such procedure');
+  if (!context.auth) return unauthorized(SIGN_IN_FIRST);
+  if (access === 'user') return missingUser(context.auth);
+  return missingAccess(context.auth, access);
+}
 
-export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+// One middleware per kind of procedure, each enforcing the access its meta declares: each
+// level of tRPC's chain copies the call's options and context again, on every call.
+
+/** Anyone, or in-process operators: `ctx.auth` may be null. */
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
+  const denied = accessDenial(meta?.access, ctx);
+  if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next());
 });
 
 /**
- * Needs a signed-in caller (user or API key); narrows `ctx.auth` for everything after it. Who
- * is asking is checked before what is asked. A mutation needs write access (api.md: `read`
- * is every GET), so a read-only API key changes nothing.
+ * A signed-in caller whose access covers `meta.access`; narrows `ctx.auth` for everything
+ * after it. Who is asking is checked before what is asked (401, then 403, then the input).
+ * A builder fixed to one level is a one-liner, `authedProcedure.meta({ access: 'owner' })`
+ * (tRPC merges a procedure's own meta over it).
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, type, getRawInput, next }) => {
-  if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-  const denied = type === 'mutation' ? missingAccess(ctx.auth, 'write') : null;
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
+  const denied = accessDenial(meta?.access, ctx) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
   if (denied) throw trpcErrorFrom(denied);
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
-});
-
-/** Needs a signed-in caller whose access covers `needed`: 403 otherwise, before the input is read. */
-function accessProcedure(needed: Access) {
-  return t.procedure.use(async ({ ctx, getRawInput, next }) => {
-    if (!ctx.auth) throw trpcErrorFrom(unauthorized(SIGN_IN_FIRST));
-    const denied = missingAccess(ctx.auth, needed);
-    if (denied) throw trpcErrorFrom(denied);
-    await checkStorableInput(getRawInput);
-    return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
-  });
-}
-
-/** Admin access (role admin or owner, or an admin API key). */
-export const adminProcedure = accessProcedure('admin');
-
-/** Owner access (role owner only: no API key has it). */
-export const ownerProcedure = accessProcedure('owner');
-
-/** Only for operators' in-process calls; over HTTP it does not exist. */
-export const operatorProcedure = t.procedure.use(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.operator) throw trpcErrorFrom(missing('No such procedure'));
-  await checkStorableInput(getRawInput);
-  return domainErrors(await next());
 });

@@ -4,6 +4,8 @@
  *
  *   npm run admin -- create-user --organization "Acme" --email a@acme.test --password '…' [--name …] [--role …]
  *   npm run admin -- create-api-key --organization "Acme" --name "CI" --access read|write|admin [--expires-at <ISO 8601>]
+ *   npm run admin -- list-users --organization "Acme"
+ *   npm run admin -- set-password --email a@acme.test [--password-file <path>]   (else typed, or stdin)
  *
  * Prints one JSON line on stdout; diagnostics go to stderr.
  */
@@ -16,48 +18,84 @@ import { createInProcessCaller } from '../server/in-process.ts';
 import { createProcessLogger } from '../server/logger.ts';
 import { loadSecrets } from '../server/secrets.ts';
 import { createServices } from '../server/services.ts';
+import { readSecret } from './read-secret.ts';
 
 const USAGE = `Usage:
   npm run admin -- create-user --organization <name> --email <email> --password <password> [--name <name>] [--role owner|admin|member]
   npm run admin -- create-api-key --organization <name> --name <name> --access read|write|admin [--expires-at <ISO 8601>]
     (prints the key's secret once: it is stored only as a hash)
+  npm run admin -- list-users --organization <name>
+  npm run admin -- set-password --email <email> [--password-file <path>]
+      The new password is read from --password-file, else typed at the terminal (not echoed),
+      else from standard input; never from the command line, where ps shows it. Every session
+      of the user ends.
 `;
 
-/** Each command: its options (all strings) and the in-process call they feed. */
-const COMMANDS = {
-  'create-user': {
-    options: ['organization', 'email', 'password', 'name', 'role'],
-    run: (caller: Caller, input: never) => caller.admin.createUser(input),
-  },
-  'create-api-key': {
-    options: ['organization', 'name', 'access', 'expiresAt'],
-    run: (caller: Caller, input: never) => caller.admin.createApiKey(input),
-  },
-} as const;
 type Caller = ReturnType<typeof createInProcessCaller>;
 
-/** `expiresAt` is spelt `--expires-at` on the command line. */
+/** An input field's flag on the command line: `expiresAt` is spelt `--expires-at`. */
 const flagOf = (option: string) => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const command = name && Object.hasOwn(COMMANDS, name) ? COMMANDS[name as keyof typeof COMMANDS] : undefined;
-  if (!command || rest.includes('--help')) {
-    process.stderr.write(USAGE);
-    return name === undefined || rest.includes('--help') ? 0 : 2;
+type Values = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+/**
+ * Each command: its options, how they become the procedure's input (before the database is
+ * opened: a password is typed first), and the procedure it calls.
+ */
+const COMMANDS: Record<
+  string,
+  {
+    options: NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+    input?(values: Values): Promise<unknown>;
+    call(caller: Caller, input: never): Promise<unknown>;
   }
-  const { values: flags } = parseArgs({
-    args: rest,
-    options: Object.fromEntries(
-      command.options.map((option) => [flagOf(option), { type: 'string' as const }]),
-    ),
-    strict: true,
-  });
-  const values = Object.fromEntries(
-    command.options
-      .filter((option) => flags[flagOf(option)] !== undefined)
-      .map((option) => [option, flags[flagOf(option)]]),
-  );
+> = {
+  'create-user': {
+    options: {
+      organization: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+    },
+    call: (caller, input) => caller.admin.createUser(input),
+  },
+  'create-api-key': {
+    options: {
+      organization: { type: 'string' },
+      name: { type: 'string' },
+      access: { type: 'string' },
+      'expires-at': { type: 'string' },
+    },
+    input: async ({ 'expires-at': expiresAt, ...values }) => ({
+      ...values,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+    }),
+    call: (caller, input) => caller.admin.createApiKey(input),
+  },
+  'list-users': {
+    options: { organization: { type: 'string' } },
+    call: (caller, input) => caller.admin.listOrganizationUsers(input),
+  },
+  'set-password': {
+    options: { email: { type: 'string' }, 'password-file': { type: 'string' } },
+    input: async (values) => ({
+      email: values.email,
+      password: await readSecret('New password: ', values['password-file'] as string | undefined),
+    }),
+    call: (caller, input) => caller.admin.setPassword(input),
+  },
+};
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const entry = command ? COMMANDS[command] : undefined;
+  if (!entry || rest.includes('--help')) {
+    process.stderr.write(USAGE);
+    return command === undefined || rest.includes('--help') ? 0 : 2;
+  }
+  const { values } = parseArgs({ args: rest, options: entry.options, strict: true });
+  const input = entry.input ? await entry.input(values) : values;
 
   const config = loadConfig();
   const logger = createProcessLogger(config, { fd: 2, level: 'warn' });
@@ -66,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const services = createServices(config, logger, secrets);
     const caller = createInProcessCaller(database.orm, services);
-    const result = await command.run(caller, values as never);
+    const result = await entry.call(caller, input as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {

@@ -13,10 +13,16 @@ const scrypt = promisify(scryptCallback) as (
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-/** Encoded as `scrypt$N$r$p$salt$hash` so the parameters can be raised later. */
+/**
+ * Encoded as `scrypt$N$r$p$salt$hash` so the parameters can be raised later. On libuv's
+ * pool, never the event loop, and within the same slots as the checks (below): callers who
+ * set passwords (owners adding users, password changes) cannot pile up CPU and memory either.
+ */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, withMaxmem(PARAMS));
+  const hash = await withCheckSlot(() =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, withMaxmem(PARAMS)),
+  );
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 

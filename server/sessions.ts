@@ -92,19 +92,20 @@ export async function revokeSession(em: EntityManager, token: string): Promise<v
 }
 
 /**
- * Revokes every session of a user, except optionally the one `keepToken` belongs to
- * (a password change keeps the caller's own session). Removing a user revokes its sessions
- * by foreign-key cascade.
+ * Revokes every session of a user, except optionally the one whose token hashes to
+ * `keepTokenHash` (a password change keeps the caller's own session). Runs in `em`'s
+ * transaction when it has one, so the revocation commits with the change that caused it.
+ * Removing a user revokes its sessions by foreign-key cascade.
  */
 export async function revokeSessionsOfUser(
   em: EntityManager,
   userId: string,
-  keepToken?: string,
+  keepTokenHash?: string | null,
 ): Promise<number> {
-  const rows = await em.getConnection().execute<{ n: number }[]>(
+  const rows = await em.execute<{ n: number }[]>(
     `with gone as (delete from session where user_id = ? and token_hash <> ? returning 1)
      select count(*)::int as n from gone`,
-    [userId, keepToken ? hashSessionToken(keepToken) : ''],
+    [userId, keepTokenHash ?? ''],
   );
   return rows[0]?.n ?? 0;
 }

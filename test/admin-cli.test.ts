@@ -1,11 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './helpers/free-port.ts';
-import { HttpClient } from './helpers/http-client.ts';
-import { runScript, startServerProcess } from './helpers/processes.ts';
-import { createTestDatabase, startTestApp } from './helpers/test-app.ts';
+import { expectProblem, HttpClient } from './helpers/http-client.ts';
+import { childEnv, projectRoot, runScript, startServerProcess } from './helpers/processes.ts';
+import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -144,6 +145,144 @@ describe('npm run admin -- create-user', () => {
       password: 'p4ssw0rd!',
     });
     expect(offline.status).toBe(200);
+  });
+});
+
+describe('npm run admin -- list-users and set-password', () => {
+  let t: TestApp;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    t = await startTestApp();
+    env = { DATABASE_URL: t.databaseUrl };
+  });
+  afterAll(() => t.close());
+
+  it('list-users prints the organization’s users as one JSON line, with no password or hash', async () => {
+    const owner = await t.signedInClient('Listed');
+    const member = await t.signedInClient('Listed', 'member');
+    const listed = await runScript('scripts/admin.ts', ['list-users', '--organization', 'Listed'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({
+      organizationId: owner.organizationId,
+      users: [
+        expect.objectContaining({ id: owner.userId, email: owner.email, role: 'owner' }),
+        expect.objectContaining({ id: member.userId, email: member.email, role: 'member' }),
+      ],
+    });
+    expect(listed.stdout).not.toMatch(/scrypt|password/i);
+    const unknown = await runScript('scripts/admin.ts', ['list-users', '--organization', 'Nobody Inc'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no organization named Nobody Inc/);
+  });
+
+  it('set-password reads the password from standard input and ends every session of the user', async () => {
+    const user = await t.signedInClient();
+    const newPassword = 'piped-in-password';
+    const result = await runScript(
+      'scripts/admin.ts',
+      ['set-password', '--email', user.email],
+      env,
+      `${newPassword}\n`,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ userId: user.userId });
+    expect(`${result.stdout}${result.stderr}`).not.toContain(newPassword);
+    expectProblem(await user.get('/api/auth/me'), 401, 'UNAUTHORIZED');
+    expect(
+      (await t.client().post('/api/auth/login', { email: user.email, password: user.password })).status,
+    ).toBe(401);
+    expect(
+      (await t.client().post('/api/auth/login', { email: user.email, password: newPassword })).status,
+    ).toBe(200);
+    expect(await t.eventTypes(user.userId)).toContain('user.password_changed');
+  });
+
+  it('set-password reads --password-file, and refuses --password (ps would show it), a short password or an unknown user', async () => {
+    const user = await t.signedInClient();
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'deck-secret-'));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'password');
+    await writeFile(file, 'from-a-file-password\n', { mode: 0o600 });
+    const fromFile = await runScript(
+      'scripts/admin.ts',
+      ['set-password', '--email', user.email, '--password-file', file],
+      env,
+    );
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(
+      (await t.client().post('/api/auth/login', { email: user.email, password: 'from-a-file-password' }))
+        .status,
+    ).toBe(200);
+
+    const onCommandLine = await runScript(
+      'scripts/admin.ts',
+      ['set-password', '--email', user.email, '--password', 'visible-in-ps'],
+      env,
+    );
+    expect(onCommandLine.code).toBe(1);
+    expect(onCommandLine.stderr).toMatch(/--password/);
+    const short = await runScript(
+      'scripts/admin.ts',
+      ['set-password', '--email', user.email],
+      env,
+      'short\n',
+    );
+    expect(short.code).toBe(1);
+    expect(short.stderr).toMatch(/at least 8/);
+    expect(short.stderr).not.toContain('short\n');
+    const unknown = await runScript(
+      'scripts/admin.ts',
+      ['set-password', '--email', 'nobody@x.test'],
+      env,
+      'long-enough-1\n',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no user with e-mail nobody@x.test/);
+    expect(unknown.stderr).not.toContain('long-enough-1');
+    // None of the refused attempts changed the password.
+    expect(
+      (await t.client().post('/api/auth/login', { email: user.email, password: 'from-a-file-password' }))
+        .status,
+    ).toBe(200);
+  });
+
+  it('set-password at a terminal asks twice and echoes nothing typed', async () => {
+    const user = await t.signedInClient();
+    const typed = 'typed-at-a-terminal';
+    // `script` gives the command a real pseudo-terminal; we type only once each prompt is shown
+    // (before raw mode the terminal itself would echo).
+    const child = spawn(
+      'script',
+      ['-qec', `${process.execPath} scripts/admin.ts set-password --email ${user.email}`, '/dev/null'],
+      { cwd: projectRoot, env: childEnv(env) },
+    );
+    let output = '';
+    const prompted = (count: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if ((output.match(/password: |Again: /g) ?? []).length >= count) {
+            child.stdout.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout.on('data', check);
+        check();
+      });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await prompted(1);
+    child.stdin.write(`${typed}\r`);
+    await prompted(2);
+    child.stdin.write(`${typed}\r`);
+    expect(await exited, output).toBe(0);
+    expect(output).toMatch(/New password: /);
+    expect(output).not.toContain(typed);
+    expect(output).toContain(user.userId);
+    expect((await t.client().post('/api/auth/login', { email: user.email, password: typed })).status).toBe(
+      200,
+    );
   });
 });
 

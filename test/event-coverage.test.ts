@@ -39,6 +39,15 @@ const newSubscription = async () =>
     })
   ).body.id as string;
 
+let users = 0;
+const newUserBody = () => ({
+  email: `member${++users}@coverage.test`,
+  name: 'Member',
+  role: 'member',
+  password: 'a-long-password',
+});
+const newUser = async () => (await user.post('/api/users', newUserBody())).body.id as string;
+
 const kbDocument = { filename: 'notes.txt', contentType: 'text/plain', sizeBytes: 3 };
 
 type Call = { path: string; body?: unknown; upload?: { name: string; bytes: Buffer } };
@@ -51,6 +60,23 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
     call: async () => ({ path: '/api/auth/logout' }),
     event: null,
     why: 'it only revokes the caller’s session; the catalogue has no event for it',
+  },
+  'POST /auth/password': {
+    call: async () => {
+      const currentPassword = user.password;
+      user.password = `${currentPassword}-changed`;
+      return { path: '/api/auth/password', body: { currentPassword, newPassword: user.password } };
+    },
+    event: 'user.password_changed',
+  },
+  'POST /users': { call: async () => ({ path: '/api/users', body: newUserBody() }), event: 'user.created' },
+  'PATCH /users/{userId}': {
+    call: async () => ({ path: `/api/users/${await newUser()}`, body: { role: 'admin' } }),
+    event: 'user.updated',
+  },
+  'DELETE /users/{userId}': {
+    call: async () => ({ path: `/api/users/${await newUser()}` }),
+    event: 'user.deleted',
   },
   'POST /decks': { call: async () => ({ path: '/api/decks', body: { name: 'x' } }), event: 'deck.created' },
   'PATCH /decks/{deckId}': {

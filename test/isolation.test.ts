@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest/route-table.ts';
-import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { createResources, snapshot } from './helpers/resources.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
-import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
  * Walks every documented route with an id in its path: a malformed id is a 400 naming the
@@ -34,64 +33,12 @@ const routesWithIds = routesWithParameters.filter((r) =>
 );
 const sharedRoutes = routesWithParameters.filter((r) => !routesWithIds.includes(r));
 
-async function snapshot() {
-  const rows = await t.app.database.orm.em.getConnection().execute(
-    `select (select count(*) from event) as events,
-            (select md5(coalesce(string_agg(s::text, ',' order by s.id), '')) from slide s) as slides,
-            (select md5(coalesce(string_agg(d::text, ',' order by d.id), '')) from deck d) as decks,
-            (select md5(coalesce(string_agg(a::text, ',' order by a.id), '')) from action_config a) as configs,
-            (select md5(coalesce(string_agg(b::text, ','), '')) from deck_branding b) as branding,
-            (select md5(coalesce(string_agg(i::text, ','), '')) from deck_intro i) as intros,
-            (select md5(coalesce(string_agg(n::text, ',' order by n.id), '')) from notification_subscription n) as subs,
-            (select md5(coalesce(string_agg(m::text, ',' order by m.id), '')) from image m) as images,
-            (select md5(coalesce(string_agg(k::text, ',' order by k.id), '')) from kb_document k) as documents,
-            (select md5(coalesce(string_agg(f::text, ',' order by f.id), '')) from faq f) as faqs,
-            (select count(*) from generation_job) as jobs,
-            -- Not last_used_at: using a key moves it (at most once a minute), by design.
-            (select md5(coalesce(string_agg(k.id || k.name || coalesce(k.revoked_at::text, ''), ',' order by k.id), '')) from api_key k) as keys`,
-  );
-  return rows[0];
-}
-
 beforeAll(async () => {
   t = await startTestApp();
   owner = await t.signedInClient('Owner Org');
   stranger = await t.signedInClient('Stranger Org');
   strangerKey = (await stranger.post('/api/api-keys', { name: 'Stranger key', access: 'admin' })).body.secret;
-  ids.apiKeyId = (await owner.post('/api/api-keys', { name: 'Owned key', access: 'read' })).body.apiKey.id;
-  ids.deckId = (await owner.post('/api/decks', { name: 'Owned' })).body.id;
-  ids.slideId = (
-    await owner.post(`/api/decks/${ids.deckId}/slides`, {
-      slideType: 'product_pricing_v1',
-      productData: fixtures.productData,
-    })
-  ).body.id;
-  ids.actionConfigId = (
-    await owner.post(`/api/decks/${ids.deckId}/action-configs`, fixtures.actionConfig)
-  ).body.id;
-  expect((await owner.put(`/api/decks/${ids.deckId}/intro`, fixtures.intro)).status).toBe(200);
-  expect((await owner.put(`/api/decks/${ids.deckId}/branding`, fixtures.branding)).status).toBe(200);
-  ids.imageId = (await owner.upload('/api/images', { name: 'logo.png', bytes: png(4, 3) })).body.id;
-  ids.documentId = (
-    await owner.post('/api/company/kb/documents/upload-init', {
-      filename: 'a.txt',
-      contentType: 'text/plain',
-      sizeBytes: 3,
-    })
-  ).body.documentId;
-  ids.faqId = (
-    await owner.post(`/api/decks/${ids.deckId}/faqs`, { userQuestion: 'Price?', cannedAnswer: 'It depends.' })
-  ).body.id;
-  ids.subscriptionId = (
-    await owner.post('/api/notifications/subscriptions', { name: 'Log', eventType: '*', channel: 'console' })
-  ).body.id;
-  // Its own creation event is delivered to it: a delivery that has finished.
-  ids.deliveryId = await eventually(async () => {
-    const { deliveries } = (
-      await owner.get(`/api/notifications/subscriptions/${ids.subscriptionId}/deliveries`)
-    ).body;
-    return deliveries[0]?.status === 'succeeded' && deliveries[0].id;
-  });
+  Object.assign(ids, await createResources(t, owner));
 });
 afterAll(() => t.close());
 
@@ -109,7 +56,7 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
     const params = [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
 
     it('answers a malformed id with 400 and an issue on that parameter, changing nothing', async () => {
-      const before = await snapshot();
+      const before = await snapshot(t);
       const path = `/api${route.path.replace(/\{(\w+)\}/g, 'not-a-uuid')}`;
       const problem = expectProblem(
         await owner.request(route.method, path, { json: bodyFor(route.method, route.path) }),
@@ -118,11 +65,11 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
       );
       for (const param of params)
         expect(problem.issues).toContainEqual({ path: [param], message: expect.any(String) });
-      expect(await snapshot()).toEqual(before);
+      expect(await snapshot(t)).toEqual(before);
     });
 
     it('answers another organization’s resource exactly like a missing one (404), changing nothing', async () => {
-      const before = await snapshot();
+      const before = await snapshot(t);
       const foreignPath = `/api${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!)}`;
       const missing = randomUUID();
       const missingPath = `/api${route.path.replace(/\{(\w+)\}/g, missing)}`;
@@ -136,11 +83,11 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
         ...absent.body,
         detail: normalise(absent.body.detail),
       });
-      expect(await snapshot()).toEqual(before);
+      expect(await snapshot(t)).toEqual(before);
     });
 
     it('answers an API key of another organization alike for its resource and a missing one, changing nothing', async () => {
-      const before = await snapshot();
+      const before = await snapshot(t);
       const json = bodyFor(route.method, route.path);
       const asKey = (path: string) =>
         t.client().request(route.method, path, { json, headers: { authorization: `Bearer ${strangerKey}` } });
@@ -148,8 +95,9 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
         `/api${route.path.replace(/\{(\w+)\}/g, (_m, name: string) => ids[name]!)}`,
       );
       const absent = await asKey(`/api${route.path.replace(/\{(\w+)\}/g, randomUUID())}`);
-      // An admin key may do all but the owner's routes (API keys): there its access is refused first.
-      const [status, code] = route.path.startsWith('/api-keys') ? [403, 'FORBIDDEN'] : [404, 'NOT_FOUND'];
+      // An admin key may do all but the owner's routes (API keys, users): there its access is refused first.
+      const ownerOnly = restRoutes.find((r) => r.route === route)?.access === 'owner';
+      const [status, code] = ownerOnly ? [403, 'FORBIDDEN'] : [404, 'NOT_FOUND'];
       expectProblem(foreign, status, code);
       expectProblem(absent, status, code);
       const normalise = (detail: string) => detail.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>');
@@ -157,7 +105,7 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
         ...absent.body,
         detail: normalise(absent.body.detail),
       });
-      expect(await snapshot()).toEqual(before);
+      expect(await snapshot(t)).toEqual(before);
     });
   },
 );
@@ -170,7 +118,7 @@ describe('routes naming what every organization shares', () => {
   });
 
   it('GET /voices/{voiceId}/preview answers every organization alike, and an unknown voice with 404, changing nothing', async () => {
-    const before = await snapshot();
+    const before = await snapshot(t);
     const voiceId = (await owner.get('/api/voices/list')).body.voices[0].voice_id as string;
     const mine = await owner.get(`/api/voices/${voiceId}/preview`);
     const theirs = await stranger.get(`/api/voices/${voiceId}/preview`);
@@ -179,6 +127,6 @@ describe('routes naming what every organization shares', () => {
     for (const client of [owner, stranger]) {
       expectProblem(await client.get('/api/voices/not-a-voice/preview'), 404, 'NOT_FOUND');
     }
-    expect(await snapshot()).toEqual(before);
+    expect(await snapshot(t)).toEqual(before);
   });
 });

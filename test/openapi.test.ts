@@ -44,6 +44,17 @@ describe('GET /api/openapi.json', () => {
     expect(preview.responses['404']).toEqual({ $ref: '#/components/responses/Problem404' });
   });
 
+  it('states each operation’s access, and a 403 wherever it is more than read', () => {
+    for (const { route, access } of restRoutes) {
+      const operation = document.paths[route.path][route.method.toLowerCase()];
+      expect(operation['x-access'], `${route.method} ${route.path}`).toBe(access);
+      if (access !== 'public' && access !== 'read') expect(operation.responses['403']).toBeDefined();
+    }
+    expect(document.paths['/users'].get['x-access']).toBe('admin');
+    expect(document.paths['/users'].get.responses['403']).toBeDefined();
+    expect(document.paths['/users/{userId}'].delete['x-access']).toBe('owner');
+  });
+
   it('authenticates with the session cookie or an API key everywhere but login', () => {
     expect(document.components.securitySchemes.sessionCookie).toEqual({
       type: 'apiKey',

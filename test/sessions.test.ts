@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeSessionsOfUser } from '../server/sessions.ts';
+import { hashSessionToken, revokeSessionsOfUser } from '../server/sessions.ts';
 import { expectProblem, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -162,7 +162,11 @@ describe('revocation', () => {
       await client.post('/api/auth/login', { email: user.email, password: user.password });
       tokens.push(client.cookies.get('session')!);
     }
-    const revoked = await revokeSessionsOfUser(t.app.database.orm.em.fork(), user.userId, tokens[0]);
+    const revoked = await revokeSessionsOfUser(
+      t.app.database.orm.em.fork(),
+      user.userId,
+      hashSessionToken(tokens[0]!),
+    );
     expect(revoked).toBe(2);
     expect((await clientWithToken(tokens[0]!).get('/api/auth/me')).status).toBe(200);
     for (const token of tokens.slice(1)) {

@@ -28,3 +28,20 @@ export function missingAccess(auth: Auth, needed: Access): DomainError | null {
   if (ACCESS_LEVELS.indexOf(has) >= ACCESS_LEVELS.indexOf(needed)) return null;
   return forbidden(`This needs ${needed} access; yours is ${has}`);
 }
+
+/**
+ * FORBIDDEN (403) unless the caller is a user (signed in with a session), for what only a user
+ * can do (change their password): the one place that tells a user from other kinds of caller
+ * (API keys get "this needs a user session").
+ */
+export function missingUser(auth: Auth): DomainError | null {
+  if (auth.actor.type === 'user' && auth.userId) return null;
+  return forbidden('This needs a user session; an API key cannot do it');
+}
+
+/** The signed-in user's id; FORBIDDEN for any other kind of caller (see `missingUser`). */
+export function requireUser(auth: Auth): string {
+  const denied = missingUser(auth);
+  if (denied) throw denied;
+  return auth.userId!;
+}

@@ -1,18 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../entities/User.ts';
-import { DECOY_PASSWORD_HASH, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
+import { DECOY_PASSWORD_HASH } from '../../server/passwords.ts';
 import type { Services } from '../../server/services.ts';
 import type { DomainContext } from '../context.ts';
-import { tooManyRequests, unauthorized, unavailable } from '../errors.ts';
+import { badRequest, tooManyRequests, unauthorized } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { findUser } from '../users/find-user.ts';
+import { replacePassword } from '../users/users.ts';
+import { requireUser } from './access.ts';
 import { type CurrentCaller, type CurrentUser, toCurrentCaller, toCurrentUser } from './auth-output.ts';
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
+import { hashNewPassword, passwordMatches } from './password-work.ts';
 
 /** How an operation signs the caller in or out: bound to the `session` cookie by the transport. */
 export interface Session {
   signIn(userId: string): Promise<void>;
   signOut(): Promise<void>;
+  /** SHA-256 (hex) of the session token the request presents; null when it presents none. */
+  readonly tokenHash: string | null;
 }
 
 /** What logging in works with: nobody is signed in yet, so no `auth`. */
@@ -40,13 +46,7 @@ export async function logIn(
 
   const user = await ctx.em.findOne(User, { email: input.email });
   // Verify against a decoy when the e-mail is unknown: both failures take the same time.
-  let valid: boolean;
-  try {
-    valid = await verifyPassword(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
-  } catch (error) {
-    if (!(error instanceof PasswordChecksBusy)) throw error;
-    throw unavailable('Too many sign-ins at once; try again in a moment', 1);
-  }
+  const valid = await passwordMatches(input.password, user?.passwordHash ?? DECOY_PASSWORD_HASH);
   if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
   await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
@@ -59,6 +59,40 @@ export async function logIn(
   await ctx.em.flush();
   await ctx.session.signIn(user.id);
   return output;
+}
+
+/**
+ * POST /auth/password: the signed-in user's new password, given the current one. A wrong one
+ * is a 400 with an issue on `currentPassword` and counts as a failed sign-in (login-throttle.ts),
+ * so a borrowed session guesses no faster than the login form. Every other session of the
+ * user ends; this one stays.
+ */
+export async function changePassword(
+  ctx: DomainContext & { clientAddress: string; session: Session },
+  input: { currentPassword: string; newPassword: string },
+): Promise<{ success: true }> {
+  const userId = requireUser(ctx.auth);
+  const user = await findUser(ctx.em, ctx.auth, userId);
+  const wait = await countLoginAttempt(
+    ctx.em,
+    user.email,
+    ctx.clientAddress,
+    ctx.services.config.loginThrottle,
+  );
+  if (wait > 0) throw tooManyRequests(`Too many wrong passwords; try again in ${wait} s`, wait);
+  if (!(await passwordMatches(input.currentPassword, user.passwordHash))) {
+    throw badRequest('The current password is not right', [
+      { path: ['currentPassword'], message: 'is not your current password' },
+    ]);
+  }
+  await forgiveLoginAttempt(ctx.em, user.email, ctx.clientAddress);
+  const passwordHash = await hashNewPassword(input.newPassword);
+  await ctx.em.transactional(async (em) => {
+    // Locked: a concurrent removal of the user makes this a 404, not a write to a deleted row.
+    const locked = await findUser(em, ctx.auth, userId, { lock: true });
+    await replacePassword(em, locked, passwordHash, ctx.session.tokenHash, ctx.auth.actor);
+  });
+  return { success: true };
 }
 
 /** Ends the session the request presents (only that one: nobody can sign out someone else). */

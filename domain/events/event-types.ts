@@ -28,7 +28,7 @@ export const EVENT_TYPES = {
     'notification_subscription.disabled',
     'notification_subscription.secret_rotated',
   ],
-  user: ['user.logged_in'],
+  user: ['user.logged_in', 'user.created', 'user.updated', 'user.deleted', 'user.password_changed'],
   api_key: ['api_key.created', 'api_key.revoked'],
 } as const;
 

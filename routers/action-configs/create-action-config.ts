@@ -16,6 +16,7 @@ export const createActionConfigInput = z.strictObject({
 
 export const createActionConfig = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/decks/{deckId}/action-configs',

@@ -5,6 +5,7 @@ import { actionConfigIdInput } from './action-config.schema.ts';
 
 export const deleteActionConfig = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/action-configs/{actionConfigId}',

@@ -5,6 +5,7 @@ import { actionConfigIdInput } from './action-config.schema.ts';
 
 export const getActionConfig = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/action-configs/{actionConfigId}',

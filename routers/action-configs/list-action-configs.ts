@@ -6,6 +6,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listActionConfigs = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/decks/{deckId}/action-configs',

@@ -16,6 +16,7 @@ export const updateActionConfigInput = z.strictObject({
 
 export const updateActionConfig = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PATCH',
       path: '/action-configs/{actionConfigId}',

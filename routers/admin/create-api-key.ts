@@ -3,7 +3,7 @@ import { apiKeyWithSecretOutput } from '../../domain/api-keys/api-key-output.ts'
 import * as apiKeys from '../../domain/api-keys/api-keys.ts';
 import { apiKeyFields } from '../api-keys/api-key.schema.ts';
 import { text } from '../shared.schema.ts';
-import { operatorProcedure } from '../trpc.ts';
+import { publicProcedure } from '../trpc.ts';
 
 export const createApiKeyInput = z.strictObject({
   organization: text().trim().min(1).max(200),
@@ -11,7 +11,8 @@ export const createApiKeyInput = z.strictObject({
 });
 
 /** Operators only (admin CLI): a key for an existing organization; over HTTP it does not exist. */
-export const createApiKey = operatorProcedure
+export const createApiKey = publicProcedure
+  .meta({ access: 'operator' })
   .input(createApiKeyInput)
   .output(apiKeyWithSecretOutput.extend({ organizationId: z.uuid() }))
   .mutation(({ ctx, input }) => apiKeys.createApiKeyForOrganization(ctx, input));

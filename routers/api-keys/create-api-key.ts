@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { apiKeyWithSecretOutput } from '../../domain/api-keys/api-key-output.ts';
 import * as apiKeys from '../../domain/api-keys/api-keys.ts';
-import { ownerProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 import { apiKeyFields } from './api-key.schema.ts';
 
 export const createApiKeyInput = z.strictObject(apiKeyFields);
 
-export const createApiKey = ownerProcedure
+export const createApiKey = authedProcedure
   .meta({
+    access: 'owner',
     openapi: {
       method: 'POST',
       path: '/api-keys',

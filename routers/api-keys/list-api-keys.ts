@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { apiKeyOutput } from '../../domain/api-keys/api-key-output.ts';
 import * as apiKeys from '../../domain/api-keys/api-keys.ts';
-import { ownerProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 
-export const listApiKeys = ownerProcedure
+export const listApiKeys = authedProcedure
   .meta({
+    access: 'owner',
     openapi: {
       method: 'GET',
       path: '/api-keys',

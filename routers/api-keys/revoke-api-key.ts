@@ -1,10 +1,11 @@
 import * as apiKeys from '../../domain/api-keys/api-keys.ts';
 import { successOutput } from '../shared.schema.ts';
-import { ownerProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 import { apiKeyIdInput } from './api-key.schema.ts';
 
-export const revokeApiKey = ownerProcedure
+export const revokeApiKey = authedProcedure
   .meta({
+    access: 'owner',
     openapi: {
       method: 'DELETE',
       path: '/api-keys/{apiKeyId}',

@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const getCurrentUser = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/auth/me',

@@ -5,6 +5,7 @@ import { logInInput } from './auth.schema.ts';
 
 export const logIn = publicProcedure
   .meta({
+    access: 'public',
     openapi: {
       method: 'POST',
       path: '/auth/login',

@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const logOut = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'POST',
       path: '/auth/logout',

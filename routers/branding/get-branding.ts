@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const getBranding = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/decks/{deckId}/branding',

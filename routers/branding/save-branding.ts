@@ -6,6 +6,7 @@ import { brandingInput } from './branding.schema.ts';
 
 export const saveBranding = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PUT',
       path: '/decks/{deckId}/branding',

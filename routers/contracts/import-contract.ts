@@ -5,6 +5,7 @@ import { uploadedFileInput } from '../uploaded-file.schema.ts';
 
 export const importContract = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/contracts/import',

@@ -11,6 +11,7 @@ export const createDeckInput = z.strictObject({
 
 export const createDeck = authedProcedure
   .meta({
+    access: 'write',
     openapi: { method: 'POST', path: '/decks', tags: ['decks'], summary: 'Create a deck' },
     successStatus: 201,
   })

@@ -5,6 +5,7 @@ import { deckIdInput } from './deck.schema.ts';
 
 export const deleteDeck = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/decks/{deckId}',

@@ -4,7 +4,10 @@ import { authedProcedure } from '../trpc.ts';
 import { deckIdInput } from './deck.schema.ts';
 
 export const getDeck = authedProcedure
-  .meta({ openapi: { method: 'GET', path: '/decks/{deckId}', tags: ['decks'], summary: 'Get a deck' } })
+  .meta({
+    access: 'read',
+    openapi: { method: 'GET', path: '/decks/{deckId}', tags: ['decks'], summary: 'Get a deck' },
+  })
   .input(deckIdInput)
   .output(deckOutput)
   .query(({ ctx, input }) => decks.getDeck(ctx, input.deckId));

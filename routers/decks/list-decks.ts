@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listDecks = authedProcedure
   .meta({
+    access: 'read',
     openapi: { method: 'GET', path: '/decks', tags: ['decks'], summary: "List the organization's decks" },
   })
   .input(z.object({}))

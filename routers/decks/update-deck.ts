@@ -13,6 +13,7 @@ export const updateDeckInput = z.strictObject({
 
 export const updateDeck = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PATCH',
       path: '/decks/{deckId}',

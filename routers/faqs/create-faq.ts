@@ -17,6 +17,7 @@ export const createFaqInput = z.strictObject({
  */
 export const createFaq = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/decks/{deckId}/faqs',

@@ -5,6 +5,7 @@ import { faqIdInput } from './faq.schema.ts';
 
 export const deleteFaq = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/faqs/{faqId}',

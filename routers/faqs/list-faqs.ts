@@ -6,6 +6,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listFaqs = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/decks/{deckId}/faqs',

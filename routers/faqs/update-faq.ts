@@ -14,6 +14,7 @@ export const updateFaqInput = z.strictObject({
 /** A new answer is spoken again; the old audio (which says the old answer) is dropped either way. */
 export const updateFaq = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PATCH',
       path: '/faqs/{faqId}',

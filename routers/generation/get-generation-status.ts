@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const getGenerationStatus = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/decks/{deckId}/generate/status',

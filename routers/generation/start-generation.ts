@@ -9,6 +9,7 @@ import { authedProcedure } from '../trpc.ts';
  */
 export const startGeneration = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/decks/{deckId}/generate',

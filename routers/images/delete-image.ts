@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const deleteImage = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/images/{imageId}',

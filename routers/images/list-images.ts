@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listImages = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/images',

@@ -5,6 +5,7 @@ import { uploadedFileInput } from '../uploaded-file.schema.ts';
 
 export const uploadImage = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/images',

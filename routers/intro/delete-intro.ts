@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const deleteIntro = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/decks/{deckId}/intro',

@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const getIntro = authedProcedure
   .meta({
+    access: 'read',
     openapi: { method: 'GET', path: '/decks/{deckId}/intro', tags: ['intro'], summary: 'The deck’s intro' },
   })
   .input(deckIdInput)

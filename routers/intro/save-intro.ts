@@ -5,6 +5,7 @@ import { introInput } from './intro.schema.ts';
 
 export const saveIntro = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PUT',
       path: '/decks/{deckId}/intro',

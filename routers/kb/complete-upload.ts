@@ -5,6 +5,7 @@ import { documentIdInput } from './kb.schema.ts';
 
 export const completeUpload = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/company/kb/documents/{documentId}/complete',

@@ -5,6 +5,7 @@ import { documentIdInput } from './kb.schema.ts';
 
 export const deleteDocument = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/company/kb/documents/{documentId}',

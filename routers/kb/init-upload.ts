@@ -5,6 +5,7 @@ import { initUploadInput } from './kb.schema.ts';
 
 export const initUpload = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/company/kb/documents/upload-init',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { subscriptionWithSecretOutput } from '../../domain/notifications/subscription-output.ts';
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 import { subscriptionFields } from './subscription.schema.ts';
 
 export const createSubscriptionInput = z.strictObject({
@@ -13,8 +13,9 @@ export const createSubscriptionInput = z.strictObject({
   isActive: subscriptionFields.isActive.default(true),
 });
 
-export const createSubscription = adminProcedure
+export const createSubscription = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'POST',
       path: '/notifications/subscriptions',

@@ -1,10 +1,11 @@
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
 import { successOutput } from '../shared.schema.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 import { subscriptionIdInput } from './subscription.schema.ts';
 
-export const deleteSubscription = adminProcedure
+export const deleteSubscription = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'DELETE',
       path: '/notifications/subscriptions/{subscriptionId}',

@@ -5,6 +5,7 @@ import { subscriptionIdInput } from './subscription.schema.ts';
 
 export const getSubscription = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/notifications/subscriptions/{subscriptionId}',

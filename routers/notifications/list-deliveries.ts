@@ -6,6 +6,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listDeliveries = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/notifications/subscriptions/{subscriptionId}/deliveries',

@@ -17,6 +17,7 @@ export const listEventsInput = z
 
 export const listEvents = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/notifications/events',

@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listSubscriptions = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/notifications/subscriptions',

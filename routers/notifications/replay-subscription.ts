@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import * as replays from '../../domain/notifications/replay-subscription.ts';
 import { timestamp } from '../shared.schema.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 
-export const replaySubscription = adminProcedure
+export const replaySubscription = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'POST',
       path: '/notifications/subscriptions/{subscriptionId}/replay',

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import * as deliveries from '../../domain/notifications/deliveries.ts';
 import { deliveryOutput } from '../../domain/notifications/delivery-output.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 
-export const retryDelivery = adminProcedure
+export const retryDelivery = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'POST',
       path: '/notifications/deliveries/{deliveryId}/retry',

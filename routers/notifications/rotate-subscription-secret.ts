@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import * as rotations from '../../domain/notifications/rotate-subscription-secret.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 
-export const rotateSubscriptionSecret = adminProcedure
+export const rotateSubscriptionSecret = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'POST',
       path: '/notifications/subscriptions/{subscriptionId}/rotate-secret',

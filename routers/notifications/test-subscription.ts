@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as subscriptionTests from '../../domain/notifications/test-subscription.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 
 const testAttemptOutput = z
   .object({
@@ -13,8 +13,9 @@ const testAttemptOutput = z
   })
   .meta({ id: 'SubscriptionTest' });
 
-export const testSubscription = adminProcedure
+export const testSubscription = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'POST',
       path: '/notifications/subscriptions/{subscriptionId}/test',

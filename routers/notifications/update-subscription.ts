@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { subscriptionWithSecretOutput } from '../../domain/notifications/subscription-output.ts';
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
-import { adminProcedure } from '../trpc.ts';
+import { authedProcedure } from '../trpc.ts';
 import { subscriptionFields } from './subscription.schema.ts';
 
 export const updateSubscriptionInput = z.strictObject({
@@ -14,8 +14,9 @@ export const updateSubscriptionInput = z.strictObject({
   isActive: subscriptionFields.isActive.optional(),
 });
 
-export const updateSubscription = adminProcedure
+export const updateSubscription = authedProcedure
   .meta({
+    access: 'admin',
     openapi: {
       method: 'PUT',
       path: '/notifications/subscriptions/{subscriptionId}',

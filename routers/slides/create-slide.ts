@@ -22,6 +22,7 @@ export const createSlideInput = z.strictObject({
 
 export const createSlide = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'POST',
       path: '/decks/{deckId}/slides',

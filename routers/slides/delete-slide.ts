@@ -5,6 +5,7 @@ import { slideIdParam } from './slide.schema.ts';
 
 export const deleteSlide = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'DELETE',
       path: '/slides/{slideId}',

@@ -5,6 +5,7 @@ import { slideIdParam } from './slide.schema.ts';
 
 export const getProductData = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/slides/{slideId}/product-data',

@@ -6,6 +6,7 @@ import { slideIdParam } from './slide.schema.ts';
 /** A playable address for a slide's audio (its `audioUrl` field is an object key). */
 export const getSlideAudio = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/slides/{slideId}/audio',

@@ -6,6 +6,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const putProductData = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PUT',
       path: '/slides/{slideId}/product-data',

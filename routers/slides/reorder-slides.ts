@@ -13,6 +13,7 @@ export const reorderSlidesInput = z.strictObject({
 
 export const reorderSlides = authedProcedure
   .meta({
+    access: 'write',
     openapi: {
       method: 'PUT',
       path: '/decks/{deckId}/slides/reorder',

@@ -17,6 +17,7 @@ export const updateSlideInput = z.strictObject({
 
 export const updateSlide = authedProcedure
   .meta({
+    access: 'write',
     openapi: { method: 'PATCH', path: '/slides/{slideId}', tags: ['slides'], summary: 'Edit a slide' },
   })
   .input(updateSlideInput)

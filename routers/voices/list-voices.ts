@@ -5,6 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const listVoices = authedProcedure
   .meta({
+    access: 'read',
     openapi: {
       method: 'GET',
       path: '/voices/list',

@@ -70,5 +70,13 @@ export const validBodies: Record<string, unknown> = {
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},
+  'POST /users': {
+    email: 'new-user@example.test',
+    name: 'New User',
+    role: 'member',
+    password: 'a-long-password',
+  },
+  'PATCH /users/{userId}': { name: 'Renamed user' },
+  'POST /auth/password': { currentPassword: 'not-the-password', newPassword: 'a-new-long-password' },
   'POST /api-keys': { name: 'CI', access: 'read' },
 };

@@ -11,14 +11,19 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...rest, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...extra };
 }
 
-/** Runs a script to completion; resolves with its exit code and output (never rejects on a non-zero exit). */
-export async function runScript(script: string, args: string[], env: Record<string, string>) {
+/**
+ * Runs a script to completion; resolves with its exit code and output (never rejects on a
+ * non-zero exit). `input`, when given, is written to its standard input, which then closes.
+ */
+export async function runScript(script: string, args: string[], env: Record<string, string>, input?: string) {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [script, ...args], {
+    const running = execFileAsync(process.execPath, [script, ...args], {
       cwd: projectRoot,
       env: childEnv(env),
       timeout: 60_000,
     });
+    if (input !== undefined) running.child.stdin?.end(input);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

@@ -1,0 +1,23 @@
+import { hashPassword, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
+import { unavailable } from '../errors.ts';
+
+/**
+ * Password hashing and checking as the routes need them: past the service's capacity for
+ * scrypt work (server/passwords.ts) the answer is a 503 with Retry-After, not a queue.
+ */
+async function withinCapacity<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof PasswordChecksBusy)) throw error;
+    throw unavailable('Too many password checks at once; try again in a moment', 1);
+  }
+}
+
+export function passwordMatches(password: string, hash: string): Promise<boolean> {
+  return withinCapacity(() => verifyPassword(password, hash));
+}
+
+export function hashNewPassword(password: string): Promise<string> {
+  return withinCapacity(() => hashPassword(password));
+}

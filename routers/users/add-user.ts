@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { organizationUserOutput } from '../../domain/users/user-output.ts';
+import * as users from '../../domain/users/users.ts';
+import { authedProcedure } from '../trpc.ts';
+import { emailAddress, password, userName, userRole } from './user.schema.ts';
+
+export const addUserInput = z.strictObject({ email: emailAddress, name: userName, role: userRole, password });
+
+export const addUser = authedProcedure
+  .meta({
+    access: 'owner',
+    openapi: {
+      method: 'POST',
+      path: '/users',
+      tags: ['users'],
+      summary: 'Add a user to the organization (e-mail unique: 409)',
+      errorResponses: [409],
+    },
+    successStatus: 201,
+  })
+  .input(addUserInput)
+  .output(organizationUserOutput)
+  .mutation(({ ctx, input }) => users.addUser(ctx, input));
