@@ -15,6 +15,7 @@ export const rotateSubscriptionSecret = authedProcedure
         'The new secret is shown in this answer only. During the grace period every message carries two ' +
         'signatures, new first (`webhook-signature: v1,<new> v1,<old>`). A rotation during a running grace ' +
         'period replaces the older secret: only the one just replaced keeps signing. Not a webhook → 409.',
+      errorResponses: [409],
     },
   })
   .input(
