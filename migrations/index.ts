@@ -10,6 +10,7 @@ import { Migration20261122140000_slide_positions } from './Migration202611221400
 import { Migration20261122154222_delivery_retries } from './Migration20261122154222_delivery_retries.ts';
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
+import { Migration20261123165400_delivery_pending_order } from './Migration20261123165400_delivery_pending_order.ts';
 
 export const migrations = [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -26,4 +27,8 @@ export const migrations = [
     class: Migration20261122160041_subscription_auto_disable,
   },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
+  {
+    name: 'Migration20261123165400_delivery_pending_order',
+    class: Migration20261123165400_delivery_pending_order,
+  },
 ];

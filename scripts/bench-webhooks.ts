@@ -42,6 +42,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 const KILL = process.env.BENCH_KILL !== 'false';
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_SECONDS ?? 240) * 1000;
 const EXPECTED = SUBSCRIPTIONS * EVENTS;
+// New users each time: a DATABASE_URL may hold those of an earlier run.
+const SUFFIX = Date.now().toString(36);
 
 /** What the receiver saw during one run. */
 interface Tally {
@@ -166,7 +168,7 @@ try {
 
   const runOnce = async (label: string, kill: boolean) => {
     tally = newTally();
-    const email = `bench-${label}@bench.test`;
+    const email = `bench-${label}-${SUFFIX}@bench.test`;
     const password = 'bench-password';
     await run(
       process.execPath,
@@ -174,7 +176,7 @@ try {
         'scripts/admin.ts',
         'create-user',
         '--organization',
-        `Bench ${label}`,
+        `Bench ${label} ${SUFFIX}`,
         '--email',
         email,
         '--password',
