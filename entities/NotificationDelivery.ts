@@ -17,7 +17,6 @@ const NotificationDeliverySchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { properties: ['subscription', 'createdAt'] },
-    { properties: ['subscription', 'aggregateKey', 'eventOccurredAt'] },
     { properties: ['status', 'nextAttemptAt'] },
     // A claim's "no earlier unfinished delivery of this aggregate" check: unfinished rows only
     // (`completed_at is null`, exactly the pending ones), so it stays a key lookup however much
