@@ -17,8 +17,15 @@ const NotificationDeliverySchema = defineEntity({
   extends: BaseEntity,
   indexes: [
     { properties: ['subscription', 'createdAt'] },
-    { properties: ['subscription', 'aggregateKey', 'eventOccurredAt'] },
     { properties: ['status', 'nextAttemptAt'] },
+    // A claim's "no earlier unfinished delivery of this aggregate" check: unfinished rows only
+    // (`completed_at is null`, exactly the pending ones), so it stays a key lookup however much
+    // history the table holds.
+    {
+      name: 'notification_delivery_pending_order_index',
+      expression:
+        'create index "notification_delivery_pending_order_index" on "notification_delivery" ("subscription_id", "aggregate_key", "event_occurred_at", "event_id") where "completed_at" is null',
+    },
   ],
   // One delivery per subscription and event, and one more per replay of it.
   uniques: [{ properties: ['subscription', 'event', 'replay'] }],

@@ -13,6 +13,7 @@ import { Migration20261122154222_delivery_retries } from './Migration20261122154
 import { Migration20261122160041_subscription_auto_disable } from './Migration20261122160041_subscription_auto_disable.ts';
 import { Migration20261122160811_delivery_replays } from './Migration20261122160811_delivery_replays.ts';
 import { Migration20261123163905_api_keys } from './Migration20261123163905_api_keys.ts';
+import { Migration20261123165400_delivery_pending_order } from './Migration20261123165400_delivery_pending_order.ts';
 import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
 import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
 
@@ -32,6 +33,10 @@ export const migrationsFor = (box: SecretBox) => [
   },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
   { name: 'Migration20261123163905_api_keys', class: Migration20261123163905_api_keys },
+  {
+    name: 'Migration20261123165400_delivery_pending_order',
+    class: Migration20261123165400_delivery_pending_order,
+  },
   {
     name: 'Migration20261123170000_sealed_webhook_secrets',
     class: Migration20261123170000_sealed_webhook_secrets(box),

@@ -15,21 +15,19 @@
  * the mix only (e.g. for a profile of one route alone).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, openSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startEmbeddedDatabase } from '../server/embedded-database.ts';
 import { createLogger } from '../server/logger.ts';
+import { cpuTimes, freePort, login, ROOT, run, waitForHttp } from './bench-service.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const WRK = '/usr/bin/wrk';
-const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 if (!existsSync(WRK)) {
   console.error(
@@ -107,7 +105,7 @@ try {
     ],
     childEnv,
   );
-  const cookie = await login(serviceUrl);
+  const cookie = await login(serviceUrl, 'bench@bench.test', 'bench-password');
   const setup = await createData(serviceUrl, cookie);
 
   const barePort = await freePort();
@@ -206,25 +204,6 @@ try {
   }
   await embeddedStop?.();
   await rm(work, { recursive: true, force: true });
-}
-
-/** CPU time (ms) of every process, by pid and command name, from /proc (Linux); undefined elsewhere. */
-function cpuTimes(): Map<number, { name: string; ms: number }> | undefined {
-  if (!existsSync('/proc/self/stat')) return undefined;
-  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
-  const times = new Map<number, { name: string; ms: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      times.set(Number(entry), { name, ms: (Number(fields[11]) + Number(fields[12])) / ticksPerMs });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return times;
 }
 
 /** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */
@@ -337,17 +316,6 @@ end
   return file;
 }
 
-async function login(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@bench.test', password: 'bench-password' }),
-  });
-  if (response.status !== 200) throw new Error(`login answered ${response.status}: ${await response.text()}`);
-  const session = response.headers.getSetCookie().find((c) => c.startsWith('session='));
-  return session!.split(';')[0]!;
-}
-
 /** A deck of 50 slides (the 10th a pricing slide) and an empty scratch deck per connection for create/delete. */
 async function createData(url: string, cookie: string) {
   const call = async (method: string, route: string, body?: unknown) => {
@@ -388,41 +356,4 @@ async function createData(url: string, cookie: string) {
     scratchDeckIds.push((await call('POST', '/decks', { name: `Scratch deck ${n}` })).id);
   }
   return { deckId: deck.id, pricingSlideId, scratchDeckIds };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForHttp(url: string, child: ChildProcess, headers: Record<string, string> = {}) {
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(url, { headers });
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`${url} did not answer within 2 minutes`);
-}
-
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
-    );
-  });
 }

@@ -69,7 +69,7 @@ const environmentSchema = z
     SEED_DEMO: booleanFlag.default(true),
     NOTIFICATIONS_ENABLED: booleanFlag.default(true),
     NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-    NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(8),
+    NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     WEBHOOK_RETRY_SCHEDULE_SECONDS: z
       .string()

@@ -81,8 +81,9 @@ export class WorkLoop<Job> {
     const { logger, name, concurrency } = this.#options;
     try {
       await this.#options.prepare?.();
-      const room = concurrency * 2 - this.#queue.size - this.#queue.pending;
-      if (room <= 0 || this.#stopped) {
+      const room = this.#room();
+      // Claims wait until a whole round of room is free: one claim for many jobs, not one each.
+      if (room < concurrency || this.#stopped) {
         this.#failedRounds = 0;
         return;
       }
@@ -115,7 +116,12 @@ export class WorkLoop<Job> {
     } finally {
       this.#running.delete(job);
     }
-    this.nudge();
+    if (this.#room() >= this.#options.concurrency) this.nudge();
+  }
+
+  /** Claimed jobs are kept to twice the concurrency: the next ones are at hand as runs end. */
+  #room(): number {
+    return this.#options.concurrency * 2 - this.#queue.size - this.#queue.pending;
   }
 
   /**

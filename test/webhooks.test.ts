@@ -290,10 +290,12 @@ describe('crashes and restarts lose nothing', () => {
     const t = await app();
     const user = await t.signedInClient();
     const hooks = await receiver();
-    await subscribe(user, hooks.url);
+    const subscription = await subscribe(user, hooks.url);
     const deck = (await user.post('/api/decks', { name: 'Orphan' })).body;
     await user.post(`/api/decks/${deck.id}/slides`, {});
     await eventually(() => hooks.received.length === 1);
+    // Recorded first: the outcome is written after the answer, and would overwrite the change below.
+    await latestDeliveryWhen(user, subscription.id, 'succeeded');
     // As a worker that claimed the delivery and died mid-send leaves it: pending, lease lapsed.
     await t.app.database.orm.em.getConnection().execute(
       `update notification_delivery set status = 'pending', completed_at = null,

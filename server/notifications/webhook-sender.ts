@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import dns from 'node:dns';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../domain/notifications/retry-policy.ts';
@@ -43,8 +43,22 @@ async function firstBytesOf(body: AsyncIterable<Buffer> & { destroy(): void }, k
 
 /** Standard Webhooks signature: `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, keyed by the secret's bytes. */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** Keys of the secrets in use: importing raw bytes as a key cost half of each send (profiled). */
+const signingKeys = new Map<string, KeyObject>();
+const SIGNING_KEYS_KEPT = 10_000;
+
+function signingKey(secret: string): KeyObject {
+  let key = signingKeys.get(secret);
+  if (!key) {
+    // Past the bound the map starts again: old secrets (rotated, deleted) do not pile up.
+    if (signingKeys.size >= SIGNING_KEYS_KEPT) signingKeys.clear();
+    key = createSecretKey(Buffer.from(secret.replace(/^whsec_/, ''), 'base64'));
+    signingKeys.set(secret, key);
+  }
+  return key;
 }
 
 /**
