@@ -10,7 +10,7 @@
  *
  * Run 1 is undisturbed. Run 2 kills the service with SIGKILL once half the deliveries are
  * verified (and every event is committed) and starts it again on the same database; claims
- * the dead process held come back when their lease lapses (WEBHOOK_TIMEOUT_MS + 50 s).
+ * the dead process held come back when their lease lapses (NOTIFICATIONS_LEASE_SECONDS, 15 s).
  *
  * Counted at the receiver by subscription + webhook-id: lost = expected − distinct verified,
  * duplicates = verified − distinct. Latency: the event's `timestamp` (taken in the transaction

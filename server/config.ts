@@ -70,6 +70,7 @@ const environmentSchema = z
     NOTIFICATIONS_ENABLED: booleanFlag.default(true),
     NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
     NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
+    NOTIFICATIONS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     WEBHOOK_RETRY_SCHEDULE_SECONDS: z
       .string()
@@ -242,6 +243,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       enabled: env.NOTIFICATIONS_ENABLED,
       pollIntervalMs: env.NOTIFICATIONS_POLL_INTERVAL_MS,
       concurrency: env.NOTIFICATIONS_CONCURRENCY,
+      /** How long a claim holds a delivery without being renewed: what a dead instance's claims wait. */
+      leaseSeconds: env.NOTIFICATIONS_LEASE_SECONDS,
       webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
       /** Delay before each retry; one more attempt than entries, then the delivery fails. */
       retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number),

@@ -141,4 +141,39 @@ describe('closing an instance with background work in hand', () => {
     await eventually(() => receiver.delivered().length === 1, 10_000);
     expect(receiver.delivered()[0]).toMatchObject({ id: receiver.received[0]!.id, verified: true });
   }, 60_000);
+
+  it('a send that outlasts its lease keeps it (renewed while held): a second instance never sends it again', async () => {
+    const receiver = await startWebhookReceiver((_request, count) => (count === 1 ? 'hang' : { status: 204 }));
+    cleanup.push(() => receiver.close());
+    const env = { GENERATION_ENABLED: 'false', WEBHOOK_TIMEOUT_MS: '30000', NOTIFICATIONS_LEASE_SECONDS: '1' };
+    const first = await instance(env);
+    await instance(env, first.databaseUrl);
+    const client = await first.signedInClient();
+    const subscription = await client.post('/api/notifications/subscriptions', {
+      name: 'Slow hook',
+      eventType: 'deck.created',
+      channel: 'webhook',
+      channelConfig: { url: receiver.url },
+    });
+    receiver.useSecret(subscription.body.secret);
+    const deckId = (await client.post('/api/decks', { name: 'Slow' })).body.id;
+    await eventually(() => receiver.received.length === 1);
+
+    const leaseOf = () =>
+      queryOne<{ locked_until: Date; attempts: number; status: string }>(
+        first.databaseUrl,
+        `select d.locked_until, d.attempts, d.status from notification_delivery d
+          join event e on e.id = d.event_id where e.aggregate_id = $1`,
+        [deckId],
+      );
+    const claimed = (await leaseOf()).locked_until.getTime();
+    // Three lease lengths go by while the receiver holds the request; both instances poll every 50 ms.
+    await eventually(async () => (await leaseOf()).locked_until.getTime() >= claimed + 3000, 10_000);
+    expect(receiver.received).toHaveLength(1);
+
+    receiver.answerHanging(204);
+    await eventually(async () => (await leaseOf()).status === 'succeeded');
+    expect(await leaseOf()).toEqual({ locked_until: null, attempts: 1, status: 'succeeded' });
+    expect(receiver.received).toHaveLength(1);
+  }, 60_000);
 });

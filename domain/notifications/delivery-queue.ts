@@ -336,5 +336,22 @@ export async function releaseDeliveries(em: EntityManager, deliveryIds: string[]
   );
 }
 
+/**
+ * Extends the leases of deliveries this instance still holds (queued, being sent, or their
+ * outcome not yet written), so a lease can be short — what a dead instance's claims wait for —
+ * whatever a send takes. Finished deliveries (lease cleared) are left alone.
+ */
+export async function renewDeliveryLeases(
+  em: EntityManager,
+  deliveryIds: string[],
+  leaseSeconds: number,
+): Promise<void> {
+  await em.execute(
+    `update notification_delivery set locked_until = now() + make_interval(secs => ?)
+      where id = any(cast(? as uuid[])) and status = 'pending' and locked_until is not null`,
+    [leaseSeconds, uuidArray(deliveryIds)],
+  );
+}
+
 /** A PostgreSQL array literal of uuids read from the database: nothing needs quoting. */
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;

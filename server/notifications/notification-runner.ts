@@ -5,6 +5,7 @@ import {
   type DeliveryJob,
   finishDeliveries,
   releaseDeliveries,
+  renewDeliveryLeases,
 } from '../../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
 import { groupCommit } from '../group-commit.ts';
@@ -13,14 +14,20 @@ import { WorkLoop } from '../work-loop.ts';
 
 /** Most outcomes one transaction records. */
 const FINISH_BATCH = 200;
+/** Leases are renewed three times a lease: two renewals may fail before one lapses. */
+const RENEWALS_PER_LEASE = 3;
 
 /**
  * Notification delivery in one instance: each round turns new events into deliveries,
- * then claims due deliveries and sends them.
+ * then claims due deliveries and sends them. The deliveries it holds are kept leased by a
+ * renewal timer, so the lease can be short: a killed instance's claims come back after
+ * `leaseSeconds`, not after the longest a send may take.
  */
 export function createNotificationRunner(orm: MikroORM, services: Services) {
   const { config, logger } = services;
-  const leaseSeconds = Math.ceil(config.notifications.webhookTimeoutMs / 1000) + 50;
+  const { leaseSeconds } = config.notifications;
+  /** Claimed and not yet written or released: the leases to renew. */
+  const held = new Set<string>();
   // Outcomes that arrive while one batch is being written go in the next: one transaction for
   // many deliveries rather than one each.
   const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(
@@ -37,33 +44,69 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       const em = orm.em.fork();
       while ((await dispatchEvents(em)) > 0) {}
     },
-    claim: (room) => claimDueDeliveries(orm.em.fork(), room, leaseSeconds),
+    async claim(room) {
+      const jobs = await claimDueDeliveries(orm.em.fork(), room, leaseSeconds);
+      for (const job of jobs) held.add(job.deliveryId);
+      return jobs;
+    },
     async run(job, signal) {
-      const outcome = await services.notifier.send(job, signal);
+      let outcome: AttemptOutcome;
+      try {
+        outcome = await services.notifier.send(job, signal);
+      } catch (error) {
+        // Not expected (send answers failures as outcomes): the lease is left to lapse.
+        if (!signal.aborted) held.delete(job.deliveryId);
+        throw error;
+      }
       // Cut short by a stop: not an attempt; the delivery is released for another instance.
       if (signal.aborted && !outcome.delivered) throw signal.reason;
       // The slot is free once the answer is in: the next send does not wait for the batch's
       // commit. The delivery stays leased (and its aggregate's next one unclaimable) until
       // then; should the write fail, the lease lapses and it is sent again (at least once).
-      const written = finish([job, outcome]).catch((error: unknown) =>
-        logger.error({ err: error, deliveryId: job.deliveryId }, 'could not record a delivery attempt'),
-      );
+      const written = finish([job, outcome])
+        .catch((error: unknown) =>
+          logger.error({ err: error, deliveryId: job.deliveryId }, 'could not record a delivery attempt'),
+        )
+        .finally(() => held.delete(job.deliveryId));
       unwritten.add(written);
       void written.finally(() => unwritten.delete(written));
     },
-    release: (jobs) =>
-      releaseDeliveries(
+    release(jobs) {
+      for (const job of jobs) held.delete(job.deliveryId);
+      return releaseDeliveries(
         orm.em.fork(),
         jobs.map((job) => job.deliveryId),
-      ),
+      );
+    },
   });
+
+  let renewal: NodeJS.Timeout | undefined;
+  let renewing = false;
+  const renew = async () => {
+    if (renewing || held.size === 0) return;
+    renewing = true;
+    try {
+      await renewDeliveryLeases(orm.em.fork(), [...held], leaseSeconds);
+    } catch (error) {
+      // The next renewal tries again; should the leases lapse, their deliveries are sent again.
+      logger.error({ err: error, deliveries: held.size }, 'could not renew delivery leases');
+    } finally {
+      renewing = false;
+    }
+  };
+
   return {
-    start: () => loop.start(),
+    start() {
+      renewal = setInterval(() => void renew(), (leaseSeconds * 1000) / RENEWALS_PER_LEASE);
+      renewal.unref();
+      loop.start();
+    },
     nudge: () => loop.nudge(),
     async stop(timeoutMs?: number) {
       await loop.stop(timeoutMs);
       // Outcomes of sends that finished: recorded rather than sent again by another instance.
       await Promise.all(unwritten);
+      clearInterval(renewal);
     },
   };
 }

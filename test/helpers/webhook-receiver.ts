@@ -45,7 +45,8 @@ export async function startWebhookReceiver(
 ) {
   const received: ReceivedWebhook[] = [];
   let secret = '';
-  const hanging = new Set<http.ServerResponse>();
+  /** Requests answered 'hang', until `answerHanging`. */
+  const hanging = new Map<http.ServerResponse, ReceivedWebhook>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
@@ -74,7 +75,7 @@ export async function startWebhookReceiver(
       received.push(record);
       const answer = reply(record, received.length);
       if (answer === 'hang') {
-        hanging.add(res);
+        hanging.set(res, record);
         return;
       }
       record.answeredWith = answer.status;
@@ -92,8 +93,16 @@ export async function startWebhookReceiver(
     useSecret(value: string) {
       secret = value;
     },
+    /** Answers the requests held so far (`'hang'`) with `status`. */
+    answerHanging(status = 204) {
+      for (const [res, record] of hanging) {
+        record.answeredWith = status;
+        res.writeHead(status).end();
+      }
+      hanging.clear();
+    },
     async close() {
-      for (const res of hanging) res.destroy();
+      for (const res of hanging.keys()) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
