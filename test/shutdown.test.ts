@@ -143,9 +143,15 @@ describe('closing an instance with background work in hand', () => {
   }, 60_000);
 
   it('a send that outlasts its lease keeps it (renewed while held): a second instance never sends it again', async () => {
-    const receiver = await startWebhookReceiver((_request, count) => (count === 1 ? 'hang' : { status: 204 }));
+    const receiver = await startWebhookReceiver((_request, count) =>
+      count === 1 ? 'hang' : { status: 204 },
+    );
     cleanup.push(() => receiver.close());
-    const env = { GENERATION_ENABLED: 'false', WEBHOOK_TIMEOUT_MS: '30000', NOTIFICATIONS_LEASE_SECONDS: '1' };
+    const env = {
+      GENERATION_ENABLED: 'false',
+      WEBHOOK_TIMEOUT_MS: '30000',
+      NOTIFICATIONS_LEASE_SECONDS: '1',
+    };
     const first = await instance(env);
     await instance(env, first.databaseUrl);
     const client = await first.signedInClient();
