@@ -16,12 +16,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startEmbeddedDatabase } from '../server/embedded-database.ts';
-import { createLogger } from '../server/logger.ts';
-import { cpuTimes, freePort, login, ROOT, run, waitForHttp } from './bench-service.ts';
+import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -45,36 +42,11 @@ interface WrkResult {
   failures: number;
 }
 
-const work = await mkdtemp(path.join(os.tmpdir(), 'deck-bench-http-'));
-// Run as root, the embedded PostgreSQL runs as `postgres` and must be able to enter it.
-await chmod(work, 0o711);
+const workspace = await openBenchWorkspace('http');
+const { work } = workspace;
 const children: ChildProcess[] = [];
-let embeddedStop: (() => Promise<void>) | undefined;
-
 try {
-  let databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    const embedded = await startEmbeddedDatabase({
-      dataDir: path.join(work, 'data'),
-      databaseName: 'deck_service',
-      logger: createLogger('warn'),
-    });
-    databaseUrl = embedded.url;
-    embeddedStop = () => embedded.stop();
-  }
-  const childEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: path.join(work, 'data'),
-    HOST: '127.0.0.1',
-    SEED_DEMO: 'false',
-    LOG_LEVEL: 'info',
-    LOG_FORMAT: 'json' as const,
-    // The limiter runs on every request, but wrk's thousands a second must not be refused.
-    RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    HEAVY_LIMIT_PER_MINUTE: process.env.HEAVY_LIMIT_PER_MINUTE ?? '1000000000',
-  };
-
+  const childEnv = workspace.serviceEnv;
   const servicePort = await freePort();
   const logFile = path.join(work, 'service.log');
   const profileDir = process.env.BENCH_CPU_PROF;
@@ -202,8 +174,7 @@ try {
       await exited;
     }
   }
-  await embeddedStop?.();
-  await rm(work, { recursive: true, force: true });
+  await workspace.close();
 }
 
 /** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */

@@ -1,14 +1,73 @@
 /**
- * What the benchmarks that run the service as a child process share: a free port, waiting for
- * an address to answer, running a command to completion, and signing in.
+ * What the benchmarks that run the service as a child process share: a work folder with a
+ * database, a free port, waiting for an address to answer, running a command to completion,
+ * and signing in.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startEmbeddedDatabase } from '../server/embedded-database.ts';
+import { createLogger } from '../server/logger.ts';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+export interface BenchWorkspace {
+  /** A fresh folder, removed by `close`. */
+  work: string;
+  /** The service's environment: DATABASE_URL, its own DATA_DIR, loopback, logging on as in production. */
+  serviceEnv: NodeJS.ProcessEnv;
+  close(): Promise<void>;
+}
+
+/**
+ * A work folder and a database: DATABASE_URL, or a throw-away embedded PostgreSQL owned by the
+ * script (so that it outlives a killed service).
+ */
+export async function openBenchWorkspace(name: string): Promise<BenchWorkspace> {
+  const work = await mkdtemp(path.join(os.tmpdir(), `deck-bench-${name}-`));
+  // Run as root, the embedded PostgreSQL runs as `postgres` and must be able to enter it.
+  await chmod(work, 0o711);
+  const dataDir = path.join(work, 'data');
+  let databaseUrl = process.env.DATABASE_URL;
+  let stopDatabase: (() => Promise<void>) | undefined;
+  try {
+    if (!databaseUrl) {
+      const embedded = await startEmbeddedDatabase({
+        dataDir,
+        databaseName: 'deck_service',
+        logger: createLogger('warn'),
+      });
+      databaseUrl = embedded.url;
+      stopDatabase = () => embedded.stop();
+    }
+  } catch (error) {
+    await rm(work, { recursive: true, force: true });
+    throw error;
+  }
+  return {
+    work,
+    serviceEnv: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      LOG_FORMAT: 'json',
+      // The limiter runs on every request, but a benchmark's thousands a second must not be refused.
+      RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
+      HEAVY_LIMIT_PER_MINUTE: process.env.HEAVY_LIMIT_PER_MINUTE ?? '1000000000',
+    },
+    async close() {
+      await stopDatabase?.();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();

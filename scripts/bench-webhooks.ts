@@ -26,15 +26,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { openSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { startEmbeddedDatabase } from '../server/embedded-database.ts';
-import { createLogger } from '../server/logger.ts';
-import { cpuTimes, freePort, login, ROOT, run, waitForHttp } from './bench-service.ts';
+import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -112,37 +109,11 @@ const whenSeen = (size: number) =>
     else tally.waiters.push({ size, resolve });
   });
 
-const work = await mkdtemp(path.join(os.tmpdir(), 'deck-bench-webhooks-'));
-// Run as root, the embedded PostgreSQL runs as `postgres` and must be able to enter it.
-await chmod(work, 0o711);
+const workspace = await openBenchWorkspace('webhooks');
+const { work } = workspace;
 let service: ChildProcess | undefined;
-let embeddedStop: (() => Promise<void>) | undefined;
-
 try {
-  let databaseUrl = process.env.DATABASE_URL;
-  if (!databaseUrl) {
-    const embedded = await startEmbeddedDatabase({
-      dataDir: path.join(work, 'data'),
-      databaseName: 'deck_service',
-      logger: createLogger('warn'),
-    });
-    databaseUrl = embedded.url;
-    embeddedStop = () => embedded.stop();
-  }
-  const childEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: path.join(work, 'data'),
-    HOST: '127.0.0.1',
-    SEED_DEMO: 'false',
-    // As in production: logging on.
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-    LOG_FORMAT: 'json' as const,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    // The limiter runs on every request, but the bench's 2,000 events a few seconds must not be refused.
-    RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    HEAVY_LIMIT_PER_MINUTE: process.env.HEAVY_LIMIT_PER_MINUTE ?? '1000000000',
-  };
+  const childEnv = { ...workspace.serviceEnv, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   receiver.keepAliveTimeout = 30_000;
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
@@ -286,8 +257,7 @@ try {
   }
   receiver.closeAllConnections();
   receiver.close();
-  await embeddedStop?.();
-  await rm(work, { recursive: true, force: true });
+  await workspace.close();
 }
 
 function percentile(values: number[], q: number): number {
