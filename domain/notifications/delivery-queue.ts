@@ -179,30 +179,46 @@ export async function finishDelivery(
  * Many finished deliveries at once (the worker collects those that end while a write is under
  * way): every plain success in one transaction (attempts, deliveries and the failure clocks
  * of their subscriptions in one statement each), anything else through `finishDelivery`.
+ * The batch holds other deliveries' outcomes, other organizations' among them: should its
+ * transaction fail, each is written on its own, so one bad row costs only itself; and each
+ * of the rest is attempted whatever happened to the others. Throws (an `AggregateError`) only
+ * when some outcome could not be written.
  */
 export async function finishDeliveries(
   em: EntityManager,
   finished: [DeliveryJob, AttemptOutcome][],
   policy: DeliveryPolicy,
 ): Promise<void> {
-  const successes = finished.filter(([, outcome]) => outcome.delivered && !outcome.gone);
+  const isPlainSuccess = ([, outcome]: [DeliveryJob, AttemptOutcome]) => outcome.delivered && !outcome.gone;
+  const successes = finished.filter(isPlainSuccess);
+  let oneByOne = finished.filter((item) => !isPlainSuccess(item));
   if (successes.length > 0) {
-    await em.transactional(async (tx) => {
-      await recordAttempts(tx, successes, policy.retryScheduleSeconds);
-      const webhookSubscriptions = [
-        ...new Set(
-          successes
-            .filter(([job]) => job.subscription.channel === 'webhook')
-            .map(([job]) => job.subscription.id),
-        ),
-      ];
-      if (webhookSubscriptions.length === 0) return;
-      await clearFailureClocks(tx, webhookSubscriptions);
-    });
+    try {
+      await em.transactional(async (tx) => {
+        await recordAttempts(tx, successes, policy.retryScheduleSeconds);
+        const webhookSubscriptions = [
+          ...new Set(
+            successes
+              .filter(([job]) => job.subscription.channel === 'webhook')
+              .map(([job]) => job.subscription.id),
+          ),
+        ];
+        if (webhookSubscriptions.length === 0) return;
+        await clearFailureClocks(tx, webhookSubscriptions);
+      });
+    } catch {
+      oneByOne = [...successes, ...oneByOne];
+    }
   }
-  for (const [job, outcome] of finished) {
-    if (!successes.some(([done]) => done === job)) await finishDelivery(em.fork(), job, outcome, policy);
+  const errors: unknown[] = [];
+  for (const [job, outcome] of oneByOne) {
+    try {
+      await finishDelivery(em.fork(), job, outcome, policy);
+    } catch (error) {
+      errors.push(error);
+    }
   }
+  if (errors.length > 0) throw new AggregateError(errors, `${errors.length} delivery outcomes not written`);
 }
 
 /**
@@ -246,7 +262,9 @@ async function recordAttempts(
        (id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, error, response_body)
      select v.attempt_id, v.id, v.attempts, now(), v.status_code, v.duration_ms, v.error, v.response_body
        from jsonb_to_recordset(cast(? as jsonb))
-         as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)`,
+         as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)
+      -- A delivery deleted while it was being sent (its subscription removed) has nothing to record.
+      where exists (select 1 from notification_delivery d where d.id = v.id)`,
     [values],
   );
   await tx.execute(

@@ -65,7 +65,10 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       // then; should the write fail, the lease lapses and it is sent again (at least once).
       const written = finish([job, outcome])
         .catch((error: unknown) =>
-          logger.error({ err: error, deliveryId: job.deliveryId }, 'could not record a delivery attempt'),
+          logger.error(
+            { err: error, deliveryId: job.deliveryId },
+            'delivery outcomes of its batch not all written (those not written are sent again once their lease lapses)',
+          ),
         )
         .finally(() => held.delete(job.deliveryId));
       unwritten.add(written);

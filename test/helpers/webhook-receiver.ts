@@ -110,13 +110,17 @@ export async function startWebhookReceiver(
 }
 
 /** Polls until the condition holds (the delivery worker runs in the background). */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  timeoutMs = 15_000,
+): Promise<Exclude<NonNullable<T>, false>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
     try {
       const value = await check();
-      if (value !== false && value !== undefined && value !== null) return value;
+      if (value !== false && value !== undefined && value !== null)
+        return value as Exclude<NonNullable<T>, false>;
     } catch (error) {
       lastError = error;
     }
