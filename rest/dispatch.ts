@@ -53,11 +53,12 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
 }
 
 /**
- * Before a route reads anything: its context (the caller) once, the route's declared access
- * checked (401 without a caller, 403 without the access: the procedure's own check, made early
- * so that nothing of a refused request is read), the caller's request counted
- * against the rate limits (RateLimit-* headers on every answer to a signed-in caller; 429 past
- * a limit, before anything runs), and a POST's Idempotency-Key checked (400 when malformed).
+ * Before a route reads anything: its context (the caller) once, the caller's request counted
+ * against the rate limits (RateLimit-* headers on every answer to a signed-in caller, a 403
+ * included; 429 past a limit, before anything runs; a refused request spends no heavy
+ * quota), the route's declared access checked (401 without a caller, 403 without the access:
+ * the procedure's own check, made early so that nothing of a refused request is read), and a
+ * POST's Idempotency-Key checked (400 when malformed).
  */
 function admit(route: RestRoute, options: DispatchOptions): Middleware {
   const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
@@ -65,13 +66,14 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
   return async (ctx, next) => {
     const context = await contextOf(ctx, options);
-    // Who is asking, and may they, before what is asked: 401, then 403, then the rest.
+    // Who is asking, and may they, before what is asked: 401, then 429, then 403, then the rest.
     const denied = accessDenial(route.access, context);
-    if (denied) throw denied;
     if (context.auth) {
-      const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavyCalls);
+      const heavy = denied ? 0 : heavyCalls;
+      const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavy);
       if (refused) throw refused;
     }
+    if (denied) throw denied;
     if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };

@@ -58,6 +58,17 @@ describe('rate limits', () => {
     const invalid = await user.post('/api/decks', { name: '' });
     expect(invalid.status).toBe(400);
     expect(limits(invalid).remaining).toBe(PER_CALLER - 3);
+    // A 403 too (REST checks access before reading anything, but after counting, as /trpc does).
+    const member = await t.signedInClient(undefined, 'member');
+    await member.get('/api/decks');
+    const forbidden = await member.post('/api/notifications/subscriptions', {
+      name: 'Hook',
+      eventType: '*',
+      channel: 'console',
+      channelConfig: {},
+    });
+    expectProblem(forbidden, 403, 'FORBIDDEN');
+    expect(limits(forbidden)).toMatchObject({ limit: PER_CALLER, remaining: PER_CALLER - 2 });
   });
 
   it('at the limit the request runs; one past it is a 429 with Retry-After that writes nothing', async () => {
