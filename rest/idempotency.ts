@@ -40,7 +40,8 @@ export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
  * or without a caller (they are refused anyway), `run` simply runs, with no database cost. With
  * it, the key is claimed first; a completed earlier request is replayed instead (same status,
  * body and headers, plus `Idempotent-Replayed: true`); a 2xx or 4xx answer is kept for 24 h,
- * a 5xx releases the key so that a retry runs again.
+ * a 5xx or a 429 releases the key so that a retry runs again (a 429 says "retry after", and
+ * keeping it would answer that retry with the same 429 for a day).
  */
 export async function runIdempotently(
   ctx: KoaContext,
@@ -76,7 +77,7 @@ export async function runIdempotently(
     ctx.type = 'application/json; charset=utf-8';
   } catch (error) {
     const shaped = problemFromError(error);
-    if (shaped.problem.status >= 500) {
+    if (shaped.problem.status >= 500 || shaped.problem.status === 429) {
       await releaseIdempotencyKey(em, request, claim.token).catch((releaseError: unknown) =>
         ctx.state.logger?.error({ err: releaseError }, 'releasing an idempotency key failed'),
       );

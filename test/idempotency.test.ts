@@ -136,6 +136,24 @@ describe('idempotent retries', () => {
     expect(await deckCount(user.organizationId, 'After outage')).toBe(1);
   });
 
+  it('a 429 is not kept: the retry its Retry-After asks for runs again', async () => {
+    const throttled = await t.signedInClient();
+    const wrong = { currentPassword: 'not-the-password', newPassword: 'a-new-password-1' };
+    let answer = await throttled.post('/api/auth/password', wrong);
+    for (let i = 0; i < 10 && answer.status !== 429; i++) {
+      answer = await throttled.post('/api/auth/password', wrong);
+    }
+    expectProblem(answer, 429, 'TOO_MANY_REQUESTS');
+    const key = newKey();
+    const first = await postWithKey(throttled, '/api/auth/password', wrong, key);
+    expectProblem(first, 429, 'TOO_MANY_REQUESTS');
+    expect(first.headers.get('retry-after')).not.toBeNull();
+    expect(await keyRows(key)).toEqual([]);
+    const retry = await postWithKey(throttled, '/api/auth/password', wrong, key);
+    expectProblem(retry, 429, 'TOO_MANY_REQUESTS');
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('while the first request runs, a repeat is a 409; afterwards it is the replay', async () => {
     const key = newKey();
     const lock = await openTransaction(t.databaseUrl);
