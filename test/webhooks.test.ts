@@ -669,6 +669,7 @@ describe('replay (api.md: webhook operations)', () => {
     const hour = 3_600_000;
     const refusals: [unknown, string][] = [
       [{ since: new Date(Date.now() + hour).toISOString() }, 'since'],
+      [{ since: start, until: new Date(Date.now() + hour).toISOString() }, 'until'],
       [{ since: start, until: start }, 'until'],
       [{ since: start, until: new Date(Date.parse(start) - hour).toISOString() }, 'until'],
       [{ since: new Date(Date.now() - 25 * hour).toISOString() }, 'since'],
@@ -678,11 +679,12 @@ describe('replay (api.md: webhook operations)', () => {
     ];
     for (const [body, field] of refusals) {
       const problem = expectProblem(await replay(body), 400, 'BAD_REQUEST');
+      // Only the field at fault: a future `since` says nothing of the `until` not sent.
       if (field)
         expect(
-          (problem.issues ?? []).map((i: { path: (string | number)[] }) => i.path[0]),
+          [...new Set((problem.issues ?? []).map((i: { path: (string | number)[] }) => i.path[0]))],
           JSON.stringify(body),
-        ).toContain(field);
+        ).toEqual([field]);
     }
     const tooMany = expectProblem(await replay({ since: start }), 400, 'BAD_REQUEST');
     expect(tooMany.detail).toBe('More than 2 events match this window: replay a shorter one');

@@ -4,12 +4,15 @@ import { findSubscription } from './find-subscription.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
 const DAY_MS = 86_400_000;
+/** How far a client's clock may run ahead of ours for an `until` of "now" (it is read as now). */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Delivers again every event of [since, until) that the subscription's filter matches, events
  * from before it existed included: new delivery rows (the n-th replay of an event is `replay`
  * n), each carrying the event's id as `webhook-id`, due now. Bounded: `since` at most
- * `maxDays` back (the reach of a replay) and not in the future, at most `maxEvents` events (a
+ * `maxDays` back (the reach of a replay) and not in the future, `until` after `since` and not
+ * in the future (a minute of clock skew allowed), at most `maxEvents` events (a
  * larger window is refused, not cut: the caller narrows it). Nothing is written when refused.
  */
 export async function replaySubscription(
@@ -19,7 +22,7 @@ export async function replaySubscription(
   const { maxDays, maxEvents } = services.config.notifications.replay;
   const now = Date.now();
   const since = Date.parse(input.since);
-  const until = input.until === undefined ? now : Date.parse(input.until);
+  const until = input.until === undefined ? now : Math.min(Date.parse(input.until), now);
   const issues: Issue[] = [];
   if (since > now) issues.push({ path: ['since'], message: 'must not be in the future' });
   else if (since < now - maxDays * DAY_MS) {
@@ -28,7 +31,14 @@ export async function replaySubscription(
       message: `must be within the last ${maxDays} days (the reach of a replay)`,
     });
   }
-  if (until <= since) issues.push({ path: ['until'], message: 'must be later than since' });
+  // Only a given `until` is judged: the default (now) is not the caller's mistake.
+  if (input.until !== undefined) {
+    if (Date.parse(input.until) > now + CLOCK_SKEW_MS) {
+      issues.push({ path: ['until'], message: 'must not be in the future (leave it out to mean now)' });
+    } else if (Date.parse(input.until) <= since) {
+      issues.push({ path: ['until'], message: 'must be later than since' });
+    }
+  }
   if (issues.length > 0) throw badRequest('The replay window is not valid: see issues', issues);
 
   return em.transactional(async (em) => {

@@ -14,7 +14,8 @@ export const replaySubscription = authedProcedure
       description:
         'New deliveries, due now, each with the event’s id as webhook-id; events from before the ' +
         'subscription existed included. `since` at most WEBHOOK_REPLAY_MAX_DAYS back and not in the ' +
-        'future; at most WEBHOOK_REPLAY_MAX_EVENTS events (a larger window is a 400).',
+        'future; `until` later than `since` and not in the future; at most WEBHOOK_REPLAY_MAX_EVENTS ' +
+        'events (a larger window is a 400).',
     },
     successStatus: 202,
   })
