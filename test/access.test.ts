@@ -19,11 +19,12 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 /** api.md's access table, restated route by route: the routes' declared access must agree. */
 function documentedAccess(method: string, path: string): ProcedureAccess {
   if (path === '/auth/login') return 'public';
-  if (path === '/auth/password') return 'user';
+  // Only a user has a session to change the password of or to end (decisions.md).
+  if (path === '/auth/password' || path === '/auth/logout') return 'user';
   // The two GETs the table names apart from "every GET": the user list and the API keys.
   if (path.startsWith('/api-keys')) return 'owner';
   if (path.startsWith('/users')) return method === 'GET' ? 'admin' : 'owner';
-  if (method === 'GET' || path === '/auth/logout') return 'read';
+  if (method === 'GET') return 'read';
   if (path.startsWith('/notifications/')) return 'admin';
   return 'write';
 }

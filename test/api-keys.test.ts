@@ -397,6 +397,14 @@ describe('authenticating with a key', () => {
       await quiet.close();
     }
   });
+  it('a key cannot log out (it has no session): 403, and a cookie sent beside it stays signed in', async () => {
+    const { secret } = await createKey(owner, 'read');
+    const user = await t.signedInClient();
+    const refused = await withKey(secret, 'POST', '/api/auth/logout', {}, user);
+    expectProblem(refused, 403, 'FORBIDDEN');
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect((await user.get('/api/auth/me')).status).toBe(200);
+  });
 });
 
 describe('secrets and actors', () => {

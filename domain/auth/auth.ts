@@ -96,7 +96,12 @@ export async function changePassword(
 }
 
 /** Ends the session the request presents (only that one: nobody can sign out someone else). */
-export async function logOut(ctx: { session: Session }): Promise<{ success: true }> {
+export async function logOut(
+  ctx: Pick<DomainContext, 'auth'> & { session: Session },
+): Promise<{ success: true }> {
+  // The procedure's access is 'user': an API key has no session to end (and is answered as the
+  // key even beside a cookie), and a 200 that cleared the cookie would leave that session alive.
+  requireUser(ctx.auth);
   await ctx.session.signOut();
   return { success: true };
 }

@@ -5,7 +5,7 @@ import { authedProcedure } from '../trpc.ts';
 
 export const logOut = authedProcedure
   .meta({
-    access: 'read',
+    access: 'user',
     openapi: {
       method: 'POST',
       path: '/auth/logout',
