@@ -6,7 +6,7 @@ import { badRequest, unavailable } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
-import { accessDenial } from '../routers/trpc.ts';
+import { accessDenial, refusalOf } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
@@ -73,7 +73,7 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
       const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavy);
       if (refused) throw refused;
     }
-    if (denied) throw denied;
+    if (denied) throw await refusalOf(denied, context, async () => ctx.params);
     if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };

@@ -1,6 +1,7 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { type Access, missingAccess, missingUser } from '../domain/auth/access.ts';
+import { missingResource } from '../domain/auth/resource-scope.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, type DomainError, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
@@ -93,13 +94,28 @@ export function accessDenial(
   return missingAccess(context.auth, access);
 }
 
+/**
+ * A 403 becomes the 404 of a resource the request names (by id) that the caller's organization
+ * does not have: another organization's resource stays a 404 whatever the access (api.md), and
+ * a missing one answers alike. Looked up only for a refused request; other refusals unchanged.
+ */
+export async function refusalOf(
+  denied: DomainError,
+  context: Pick<Context, 'auth' | 'em'>,
+  named: () => Promise<unknown>,
+): Promise<DomainError> {
+  if (denied.kind !== 'forbidden' || !context.auth) return denied;
+  const input = await named().catch(() => undefined);
+  return (await missingResource(context.em, context.auth.organizationId, input)) ?? denied;
+}
+
 // One middleware per kind of procedure, each enforcing the access its meta declares: each
 // level of tRPC's chain copies the call's options and context again, on every call.
 
 /** Anyone, or in-process operators: `ctx.auth` may be null. */
 export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
   const denied = accessDenial(meta?.access, ctx);
-  if (denied) throw trpcErrorFrom(denied);
+  if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
   return domainErrors(await next());
 });
@@ -112,7 +128,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, 
  */
 export const authedProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
   const denied = accessDenial(meta?.access, ctx) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
-  if (denied) throw trpcErrorFrom(denied);
+  if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
 });

@@ -192,3 +192,35 @@ describe('over /trpc', () => {
     ).toBe(200);
   });
 });
+
+describe('too little access for a resource that is not there', () => {
+  it("another organization's resource and a missing one are a 404 whatever the access; the caller's own a 403", async () => {
+    const owner = await t.signedInClient(ORGANIZATION, 'owner');
+    const deckId = (await owner.post('/api/decks', { name: 'Ours' })).body.id as string;
+    const strangerDeck = (await (await t.signedInClient()).post('/api/decks', { name: 'Theirs' })).body
+      .id as string;
+    const readKey = (await owner.post('/api/api-keys', { name: 'reader', access: 'read' })).body
+      .secret as string;
+    const reader = t.client();
+    const asReader = (method: string, path: string, json?: unknown) =>
+      reader.request(method, path, { json, headers: { authorization: `Bearer ${readKey}` } });
+    const member = await t.signedInClient(ORGANIZATION, 'member');
+    const strangerUser = await t.signedInClient();
+    const before = await snapshot(t);
+
+    expectProblem(await asReader('DELETE', `/api/decks/${deckId}`), 403, 'FORBIDDEN');
+    const theirs = expectProblem(await asReader('DELETE', `/api/decks/${strangerDeck}`), 404, 'NOT_FOUND');
+    const missingId = randomUUID();
+    const absent = expectProblem(await asReader('DELETE', `/api/decks/${missingId}`), 404, 'NOT_FOUND');
+    expect(theirs.detail).toBe(`Deck ${strangerDeck} was not found`);
+    expect(absent.detail).toBe(`Deck ${missingId} was not found`);
+    // Over /trpc alike.
+    const trpc = async (id: string) =>
+      (await asReader('POST', '/trpc/decks.deleteDeck', { deckId: id })).body.error.data.code;
+    expect([await trpc(deckId), await trpc(strangerDeck)]).toEqual(['FORBIDDEN', 'NOT_FOUND']);
+    // A member on the owner's routes: their own organization's user is a 403, another's a 404.
+    expectProblem(await member.patch(`/api/users/${owner.userId}`, { name: 'X' }), 403, 'FORBIDDEN');
+    expectProblem(await member.patch(`/api/users/${strangerUser.userId}`, { name: 'X' }), 404, 'NOT_FOUND');
+    expect(await snapshot(t)).toEqual(before);
+  });
+});
