@@ -124,6 +124,39 @@ describe('GET /api/notifications/events', () => {
     expect(response.body.pagination.total).toBe(1);
   });
 
+  it('leaves out the events of what the caller may not list: users below admin, API keys below owner', async () => {
+    const owner = await t.signedInClient('Listing Org', 'owner');
+    const admin = await t.signedInClient('Listing Org', 'admin');
+    const member = await t.signedInClient('Listing Org', 'member');
+    await owner.post('/api/decks', { name: 'Seen by all' });
+    const key = (await owner.post('/api/api-keys', { name: 'reader', access: 'read' })).body.secret as string;
+    const reader = t.client();
+    const asReader = (path: string) =>
+      reader.request('GET', path, { headers: { authorization: `Bearer ${key}` } });
+    const hour = 3_600_000;
+    // No filter (per-type counters); a range whose whole hours (hourly counters) hold the events; a type.
+    const filters = [
+      '',
+      `since=${new Date(Date.now() - 3 * hour).toISOString()}&until=${new Date(Date.now() + 2 * hour).toISOString()}`,
+      'aggregateType=user',
+      'eventType=deck.created',
+    ];
+    const seen = async (get: (path: string) => Promise<{ body: any }>) => {
+      const answers = [];
+      for (const filter of filters) {
+        const { body } = await get(`/api/notifications/events?limit=100&${filter}`);
+        // The total agrees with the rows under every filter.
+        expect(body.pagination.total, filter).toBe(body.events.length);
+        answers.push(body.events.map((e: { aggregateType: string }) => e.aggregateType));
+      }
+      return new Set(answers.flat());
+    };
+    expect(await seen((path) => owner.get(path))).toEqual(new Set(['deck', 'user', 'api_key']));
+    expect(await seen((path) => admin.get(path))).toEqual(new Set(['deck', 'user']));
+    expect(await seen((path) => member.get(path))).toEqual(new Set(['deck']));
+    expect(await seen(asReader)).toEqual(new Set(['deck']));
+  });
+
   it('shows the events the routes write, with their payloads', async () => {
     const deck = (await user.post('/api/decks', { name: 'Logged' })).body;
     const response = await query({ aggregateId: deck.id });
