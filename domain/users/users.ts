@@ -107,12 +107,16 @@ export async function addUser(
  * after another (two owners demoting or removing each other at once: the second waits for
  * the first, then sees one owner left), and answers the user to change.
  */
-async function lockUser(em: EntityManager, auth: DomainContext['auth'], userId: string): Promise<User> {
+async function findUserWithOrganizationLocked(
+  em: EntityManager,
+  auth: DomainContext['auth'],
+  userId: string,
+): Promise<User> {
   await lockRow(em, Organization, auth.organizationId);
   return findUser(em, auth, userId);
 }
 
-/** Refuses (409) when `user` is their organization's last owner; call after `lockUser`. */
+/** Refuses (409) when `user` is their organization's last owner; call after `findUserWithOrganizationLocked`. */
 async function keepAnOwner(em: EntityManager, user: User, detail: string): Promise<void> {
   if (user.role !== 'owner') return;
   const owners = await em.count(User, { organization: user.organization.id, role: 'owner' });
@@ -125,7 +129,7 @@ export async function updateUser(
   input: { userId: string; role?: UserRole | undefined; name?: string | undefined },
 ): Promise<OrganizationUserOutput> {
   return em.transactional(async (em) => {
-    const user = await lockUser(em, auth, input.userId);
+    const user = await findUserWithOrganizationLocked(em, auth, input.userId);
     if (input.role !== undefined && input.role !== 'owner') {
       await keepAnOwner(em, user, 'The organization’s last owner cannot stop being one');
     }
@@ -144,7 +148,7 @@ export async function updateUser(
  */
 export async function deleteUser({ em, auth }: DomainContext, userId: string): Promise<{ success: true }> {
   return em.transactional(async (em) => {
-    const user = await lockUser(em, auth, userId);
+    const user = await findUserWithOrganizationLocked(em, auth, userId);
     await keepAnOwner(em, user, 'The organization’s last owner cannot be removed');
     recordEvent(em, auth, 'user.deleted', { aggregateId: user.id, payload: toOrganizationUserOutput(user) });
     em.remove(user);
