@@ -89,7 +89,7 @@ export async function claimIdempotencyKey(
 
     const [row]: Row[] = await connection.execute(
       `select method, path, body_hash, state, response_status, response_body, response_headers,
-              state = 'running' and claimed_at <= now() - make_interval(secs => ?) as abandoned,
+              ${ABANDONED} as abandoned,
               expires_at <= now() as expired
          from idempotency_key where caller_key = ? and key = ?`,
       [times.abandonAfterSeconds, callerKey, key],
@@ -97,7 +97,7 @@ export async function claimIdempotencyKey(
     if (!row) continue;
     if (row.expired) {
       // Past its 24 hours but not swept yet: as if it were gone.
-      if (await takeOver(em, request, token, times, 'expires_at <= now()')) return { kind: 'run', token };
+      if (await takeOver(em, request, token, times, 'expired')) return { kind: 'run', token };
       continue;
     }
     if (row.method !== method || row.path !== path || row.body_hash !== bodyHash)
@@ -112,16 +112,7 @@ export async function claimIdempotencyKey(
         },
       };
     }
-    if (
-      row.abandoned &&
-      (await takeOver(
-        em,
-        request,
-        token,
-        times,
-        `state = 'running' and claimed_at <= now() - make_interval(secs => ${Number(times.abandonAfterSeconds)})`,
-      ))
-    ) {
+    if (row.abandoned && (await takeOver(em, request, token, times, 'abandoned'))) {
       return { kind: 'run', token };
     }
     throw idempotencyKeyInUse();
@@ -129,14 +120,22 @@ export async function claimIdempotencyKey(
   throw idempotencyKeyInUse();
 }
 
-/** One atomic update, guarded by `condition`: of several contenders only one sees its row change. */
+/** A running claim older than the takeover time (parameter: seconds): its request died. */
+const ABANDONED = `state = 'running' and claimed_at <= now() - make_interval(secs => ?)`;
+
+/**
+ * One atomic update, guarded by the condition that allowed it (checked again under the row's
+ * lock): of several contenders only one sees its row change.
+ */
 async function takeOver(
   em: EntityManager,
   request: IdempotentRequest,
   token: string,
   times: IdempotencyTimes,
-  condition: string,
+  because: 'expired' | 'abandoned',
 ): Promise<boolean> {
+  const [condition, conditionParams] =
+    because === 'expired' ? ['expires_at <= now()', []] : [ABANDONED, [times.abandonAfterSeconds]];
   const updated: unknown[] = await em.getConnection().execute(
     `update idempotency_key
         set method = ?, path = ?, body_hash = ?, state = 'running', claim_token = ?, claimed_at = now(),
@@ -144,7 +143,16 @@ async function takeOver(
             created_at = now(), expires_at = now() + make_interval(secs => ?)
       where caller_key = ? and key = ? and ${condition}
       returning 1`,
-    [request.method, request.path, request.bodyHash, token, times.ttlSeconds, request.callerKey, request.key],
+    [
+      request.method,
+      request.path,
+      request.bodyHash,
+      token,
+      times.ttlSeconds,
+      request.callerKey,
+      request.key,
+      ...conditionParams,
+    ],
   );
   return updated.length > 0;
 }
