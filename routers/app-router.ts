@@ -16,8 +16,8 @@ import { createCallerFactory, router } from './trpc.ts';
 import { usersRouter } from './users/users.router.ts';
 import { voicesRouter } from './voices/voices.router.ts';
 
-/** The whole API. Each resource's router lives in its folder; this file only composes. */
-export const appRouter = router({
+/** What HTTP callers reach (REST and /trpc): every resource's router, from its folder. */
+const httpRouters = {
   auth: authRouter,
   decks: decksRouter,
   branding: brandingRouter,
@@ -32,12 +32,20 @@ export const appRouter = router({
   generation: generationRouter,
   voices: voicesRouter,
   users: usersRouter,
-  admin: adminRouter,
   apiKeys: apiKeysRouter,
-});
+};
 
-/** For TypeScript clients: `createTRPCClient<AppRouter>(…)`. */
-export type AppRouter = typeof appRouter;
+/**
+ * The whole API: the HTTP routers and the operators' `admin` procedures, which only in-process
+ * callers reach (`access: 'operator'`; over HTTP they answer 404).
+ */
+export const appRouter = router({ ...httpRouters, admin: adminRouter });
+
+const httpRouter = router(httpRouters);
+/** For TypeScript clients over HTTP: `createTRPCClient<AppRouter>(…)`, without the operators' procedures. */
+export type AppRouter = typeof httpRouter;
+/** Everything, the operators' procedures included: the type of `createCaller`'s callers. */
+export type FullAppRouter = typeof appRouter;
 
 /** For in-process callers (scripts, seeding): `createCaller(context)`. */
 export const createCaller = createCallerFactory(appRouter);

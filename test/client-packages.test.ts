@@ -100,6 +100,10 @@ export function neverCalled() {
   // @ts-expect-error a deck's name is a string: the client's types are the router's
   return client.decks.createDeck.mutate({ name: 42 });
 }
+export function notOverHttp() {
+  // @ts-expect-error the operators' procedures are in-process only: not in the client's types
+  return client.admin.createUser.mutate({ organization: 'X', email: 'x@example.com', password: 'p' });
+}
 console.log(JSON.stringify({ id: deck.id, name: fetched.name, listed: listed.decks.map((d) => d.id), missing }));
 `,
       },
