@@ -26,6 +26,11 @@ const NotificationDeliverySchema = defineEntity({
       expression:
         'create index "notification_delivery_pending_order_index" on "notification_delivery" ("subscription_id", "aggregate_key", "event_occurred_at", "event_id") where "completed_at" is null',
     },
+    // Deliveries waiting behind an earlier one of their aggregate, by age: see `wakeWaitingDeliveries`.
+    {
+      name: 'notification_delivery_waiting_index',
+      expression: `create index "notification_delivery_waiting_index" on "notification_delivery" ("created_at") where "next_attempt_at" = 'infinity'`,
+    },
   ],
   // One delivery per subscription and event, and one more per replay of it.
   uniques: [{ properties: ['subscription', 'event', 'replay'] }],
@@ -37,8 +42,11 @@ const NotificationDeliverySchema = defineEntity({
     eventOccurredAt: p.datetime(),
     status: p.enum(DELIVERY_STATUSES).default('pending'),
     attempts: p.integer().default(0),
+    /** Infinity while an earlier delivery of the same subscription and aggregate is pending. */
     nextAttemptAt: p.datetime(),
     lockedUntil: p.datetime().nullable(),
+    /** The current claim's token, with `lockedUntil`: only that claim may renew or finish it. */
+    claimToken: p.uuid().nullable(),
     lastStatusCode: p.integer().nullable(),
     lastError: p.text().nullable(),
     completedAt: p.datetime().nullable(),

@@ -16,6 +16,7 @@ import { Migration20261123163905_api_keys } from './Migration20261123163905_api_
 import { Migration20261123165400_delivery_pending_order } from './Migration20261123165400_delivery_pending_order.ts';
 import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
 import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
+import { Migration20261123200000_delivery_waiting_and_claims } from './Migration20261123200000_delivery_waiting_and_claims.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -42,4 +43,8 @@ export const migrationsFor = (box: SecretBox) => [
     class: Migration20261123170000_sealed_webhook_secrets(box),
   },
   { name: 'Migration20261123180000_idempotency_keys', class: Migration20261123180000_idempotency_keys },
+  {
+    name: 'Migration20261123200000_delivery_waiting_and_claims',
+    class: Migration20261123200000_delivery_waiting_and_claims,
+  },
 ];

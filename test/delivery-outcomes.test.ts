@@ -1,30 +1,60 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AttemptOutcome,
+  claimDueDeliveries,
   type DeliveryJob,
   finishDeliveries,
+  renewDeliveryLeases,
+  wakeWaitingDeliveries,
 } from '../domain/notifications/delivery-queue.ts';
+import { dispatchEvents } from '../domain/notifications/dispatch-events.ts';
+import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
-import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
- * Outcomes are written in batches that hold other deliveries' outcomes (other organizations'
- * among them): one that cannot be written must not take the others with it.
+ * The delivery queue's bookkeeping, driven step by step (the instance's own worker is off):
+ * outcomes are written in batches that hold other organizations' outcomes, only by the claim
+ * that holds the delivery, and deliveries of one aggregate wait in order without being scanned.
  */
 let t: TestApp;
+let user: HttpClient & { organizationId: string };
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ NOTIFICATIONS_ENABLED: 'false' });
+  user = await t.signedInClient();
 });
 afterAll(() => t?.close());
 
-interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  attempts: number;
-  retry_from_attempt: number;
+const em = () => t.app.database.orm.em.fork();
+const sql = <T>(text: string, params: unknown[] = []) => em().getConnection().execute<T[]>(text, params);
+const policy = () => t.app.services.config.notifications;
+const ok: AttemptOutcome = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
+
+async function subscribe(name: string): Promise<string> {
+  const response = await user.post('/api/notifications/subscriptions', {
+    name,
+    eventType: 'deck.*',
+    channel: 'console',
+    channelConfig: {},
+  });
+  return response.body.id;
 }
-const sql = <T>(text: string, params: unknown[] = []) =>
-  t.app.database.orm.em.getConnection().execute<T[]>(text, params);
+
+/** Turns every new event into deliveries, then claims every due one (of this test's subscriptions). */
+async function dispatchAndClaim(subscriptions: string[]): Promise<DeliveryJob[]> {
+  while ((await dispatchEvents(em())) > 0) {}
+  const jobs = await claimDueDeliveries(em(), 1000, 60);
+  return jobs.filter((job) => subscriptions.includes(job.subscription.id));
+}
+
+async function delivery(id: string) {
+  const [row] = await sql<{ status: string; attempts: number; waiting: boolean; leased: boolean }>(
+    `select status, attempts, next_attempt_at = 'infinity' as waiting, locked_until > now() as leased
+       from notification_delivery where id = ?`,
+    [id],
+  );
+  return row;
+}
+
 const attemptsOf = async (deliveryId: string) =>
   (
     await sql<{ n: number }>('select count(*)::int as n from delivery_attempt where delivery_id = ?', [
@@ -32,96 +62,42 @@ const attemptsOf = async (deliveryId: string) =>
     ])
   )[0]!.n;
 
-const ok: AttemptOutcome = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
-const failed: AttemptOutcome = {
-  delivered: false,
-  statusCode: 500,
-  error: 'receiver answered 500',
-  durationMs: 1,
-};
-
-/** Two console subscriptions and one delivered event each: their deliveries' rows and a job for each. */
-async function twoDeliveries() {
-  const user = await t.signedInClient();
-  const subscribe = async (name: string) =>
-    (
-      await user.post('/api/notifications/subscriptions', {
-        name,
-        eventType: 'deck.created',
-        channel: 'console',
-        channelConfig: {},
-      })
-    ).body.id as string;
-  const [a, b] = [await subscribe('A'), await subscribe('B')];
-  await user.post('/api/decks', { name: 'Announced' });
-  const rows: DeliveryRow[] = await eventually(async () => {
-    const found = await sql<DeliveryRow>(
-      `select id, subscription_id, attempts, retry_from_attempt from notification_delivery
-        where subscription_id in (?, ?) and status = 'succeeded'`,
-      [a, b],
-    );
-    return found.length === 2 ? found : undefined;
-  });
-  const job = (row: DeliveryRow): DeliveryJob => ({
-    deliveryId: row.id,
-    attempts: row.attempts,
-    retryFromAttempt: row.retry_from_attempt,
-    subscription: {
-      id: row.subscription_id,
-      organizationId: user.organizationId,
-      name: 'console',
-      channel: 'console',
-      channelConfig: {},
-      sealedSecrets: { sealedSecret: null, sealedPreviousSecret: null, previousSecretExpiresAt: null },
-      isActive: true,
-    },
-    event: {
-      id: row.id,
-      eventType: 'deck.created',
-      aggregateType: 'deck',
-      aggregateId: row.id,
-      deckId: null,
-      occurredAt: new Date(),
-      payload: {},
-    },
-  });
-  const rowA = rows.find((row) => row.subscription_id === a)!;
-  const rowB = rows.find((row) => row.subscription_id === b)!;
-  return { user, a, jobA: job(rowA), jobB: job(rowB), rowB };
-}
-
-describe('writing a batch of delivery outcomes', () => {
+describe('writing delivery outcomes', () => {
   it('a delivery deleted while in flight (its subscription removed) is skipped; the rest of the batch is written', async () => {
-    const { user, a, jobA, jobB, rowB } = await twoDeliveries();
+    const [a, b] = [await subscribe('A'), await subscribe('B')];
+    await user.post('/api/decks', { name: 'Announced' });
+    const jobs = await dispatchAndClaim([a, b]);
+    const jobA = jobs.find((job) => job.subscription.id === a)!;
+    const jobB = jobs.find((job) => job.subscription.id === b)!;
     expect((await user.request('DELETE', `/api/notifications/subscriptions/${a}`)).status).toBe(200);
-    const before = await attemptsOf(rowB.id);
 
     await finishDeliveries(
-      t.app.database.orm.em.fork(),
+      em(),
       [
         [jobA, ok],
         [jobB, ok],
-        [jobB, failed],
       ],
-      t.app.services.config.notifications,
+      policy(),
     );
 
-    expect(await attemptsOf(rowB.id)).toBe(before + 2);
-    expect(await attemptsOf(jobA.deliveryId)).toBe(0);
+    expect(await delivery(jobB.deliveryId)).toMatchObject({ status: 'succeeded', attempts: 1 });
+    expect(await attemptsOf(jobB.deliveryId)).toBe(1);
+    expect(await delivery(jobA.deliveryId)).toBeUndefined();
   });
 
-  it('a batch whose transaction fails is written one by one: only the bad outcome is lost, and said so', async () => {
-    const { jobB, rowB } = await twoDeliveries();
-    const bad: DeliveryJob = { ...jobB, deliveryId: 'not-a-uuid' };
-    const before = await attemptsOf(rowB.id);
+  it('a batch that fails on one row is written one by one: only that outcome is lost, and said so', async () => {
+    const b = await subscribe('B');
+    await user.post('/api/decks', { name: 'Announced' });
+    const [jobB] = await dispatchAndClaim([b]);
+    const bad: DeliveryJob = { ...jobB!, deliveryId: 'not-a-uuid' };
 
     const error = await finishDeliveries(
-      t.app.database.orm.em.fork(),
+      em(),
       [
         [bad, ok],
-        [jobB, ok],
+        [jobB!, ok],
       ],
-      t.app.services.config.notifications,
+      policy(),
     ).then(
       () => null,
       (thrown: unknown) => thrown,
@@ -129,11 +105,90 @@ describe('writing a batch of delivery outcomes', () => {
 
     expect(error).toBeInstanceOf(AggregateError);
     expect((error as AggregateError).errors).toHaveLength(1);
-    expect(await attemptsOf(rowB.id)).toBe(before + 1);
-    const [row] = await sql<{ status: string; attempts: number }>(
-      'select status, attempts from notification_delivery where id = ?',
-      [rowB.id],
+    expect(await delivery(jobB!.deliveryId)).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('a claim whose lease lapsed and was taken over neither renews nor writes; the new claim does', async () => {
+    const b = await subscribe('B');
+    await user.post('/api/decks', { name: 'Announced' });
+    const [stale] = await dispatchAndClaim([b]);
+    // Its instance stalled: the lease lapsed, and another claim took the delivery.
+    await sql(`update notification_delivery set locked_until = now() - interval '1 second' where id = ?`, [
+      stale!.deliveryId,
+    ]);
+    const [current] = await dispatchAndClaim([b]);
+    expect(current!.deliveryId).toBe(stale!.deliveryId);
+    expect(current!.claimToken).not.toBe(stale!.claimToken);
+    const [{ until }] = (await sql<{ until: Date }>(
+      'select locked_until as until from notification_delivery where id = ?',
+      [current!.deliveryId],
+    )) as [{ until: Date }];
+
+    await renewDeliveryLeases(em(), [stale!], 3600);
+    const failed: AttemptOutcome = { delivered: false, statusCode: 500, error: 'late', durationMs: 1 };
+    await finishDeliveries(em(), [[stale!, failed]], policy());
+    const [after] = await sql<{ until: Date }>(
+      'select locked_until as until from notification_delivery where id = ?',
+      [current!.deliveryId],
     );
-    expect(row).toEqual({ status: 'succeeded', attempts: rowB.attempts + 1 });
+    expect(after!.until).toEqual(until);
+    expect(await attemptsOf(current!.deliveryId)).toBe(0);
+
+    await finishDeliveries(em(), [[current!, ok]], policy());
+    expect(await delivery(current!.deliveryId)).toMatchObject({
+      status: 'succeeded',
+      attempts: 1,
+      leased: null,
+    });
+    expect(await attemptsOf(current!.deliveryId)).toBe(1);
+  });
+});
+
+describe('deliveries of one aggregate', () => {
+  it('wait behind the first (not due, not claimed) and become due one after another as each is done', async () => {
+    const s = await subscribe('Ordered');
+    const deckId = (await user.post('/api/decks', { name: 'v1' })).body.id;
+    await user.patch(`/api/decks/${deckId}`, { name: 'v2' });
+    await user.patch(`/api/decks/${deckId}`, { name: 'v3' });
+
+    const [first, ...others] = await dispatchAndClaim([s]);
+    expect(others).toEqual([]);
+    expect(first!.event.eventType).toBe('deck.created');
+    const rows = await sql<{ id: string; event_type: string }>(
+      `select id, event_type from notification_delivery where subscription_id = ? order by event_occurred_at, event_id`,
+      [s],
+    );
+    expect(await delivery(rows[1]!.id)).toMatchObject({ status: 'pending', waiting: true });
+    expect(await delivery(rows[2]!.id)).toMatchObject({ status: 'pending', waiting: true });
+    // The listing shows a waiting delivery with no due time.
+    const listed = await user.get(`/api/notifications/subscriptions/${s}/deliveries`);
+    const waitingOutput = listed.body.deliveries.find((d: { id: string }) => d.id === rows[2]!.id);
+    expect(waitingOutput).toMatchObject({ status: 'pending', nextAttemptAt: null });
+
+    await finishDeliveries(em(), [[first!, ok]], policy());
+    const [second, ...none] = await dispatchAndClaim([s]);
+    expect(none).toEqual([]);
+    expect(second!.deliveryId).toBe(rows[1]!.id);
+    expect(await delivery(rows[2]!.id)).toMatchObject({ waiting: true });
+    await finishDeliveries(em(), [[second!, ok]], policy());
+    const [third] = await dispatchAndClaim([s]);
+    expect(third!.deliveryId).toBe(rows[2]!.id);
+  });
+
+  it('a waiting delivery whose wake was missed (its predecessor finished in a concurrent transaction) is woken by the sweep', async () => {
+    const s = await subscribe('Missed');
+    const deckId = (await user.post('/api/decks', { name: 'v1' })).body.id;
+    await user.patch(`/api/decks/${deckId}`, { name: 'v2' });
+    const [first] = await dispatchAndClaim([s]);
+    // The predecessor ends without the wake (as when it could not see the new delivery yet).
+    await sql(
+      `update notification_delivery set status = 'succeeded', completed_at = now(), locked_until = null where id = ?`,
+      [first!.deliveryId],
+    );
+    expect(await dispatchAndClaim([s])).toEqual([]);
+
+    expect(await wakeWaitingDeliveries(em(), new Date(Date.now() - 60_000))).toBeGreaterThanOrEqual(1);
+    const [next] = await dispatchAndClaim([s]);
+    expect(next!.event.eventType).toBe('deck.updated');
   });
 });

@@ -9,10 +9,10 @@ export const deliveryOutput = z
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES),
     attempts: z.int(),
-    nextAttemptAt: z.iso
-      .datetime()
-      .nullable()
-      .meta({ description: 'When the next try is due (pending only)' }),
+    nextAttemptAt: z.iso.datetime().nullable().meta({
+      description:
+        'When the next try is due (pending only; null while it waits for an earlier delivery of the same aggregate)',
+    }),
     lastStatusCode: z.int().nullable(),
     lastError: z.string().nullable(),
     createdAt: z.iso.datetime(),
@@ -68,7 +68,11 @@ export function toDeliveryOutput(row: DeliveryRow): DeliveryOutput {
     eventType: row.event_type,
     status: row.status,
     attempts: row.attempts,
-    nextAttemptAt: row.status === 'pending' ? iso(row.next_attempt_at) : null,
+    // Null also while it waits for an earlier delivery of its aggregate (infinity in the table).
+    nextAttemptAt:
+      row.status === 'pending' && Number.isFinite(new Date(row.next_attempt_at).getTime())
+        ? iso(row.next_attempt_at)
+        : null,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
     createdAt: iso(row.created_at),

@@ -23,6 +23,8 @@ export interface EventToDeliver {
 /** A claimed delivery with what it takes to send it. */
 export interface DeliveryJob {
   deliveryId: string;
+  /** This claim's own token: only it renews the lease and writes the outcome. */
+  claimToken: string;
   attempts: number;
   /** Attempts made before the last manual retry: the retry schedule counts from there. */
   retryFromAttempt: number;
@@ -66,8 +68,10 @@ export interface AttemptOutcome {
  * For the same reason the candidates must be read in `next_attempt_at` order from the
  * `(status, next_attempt_at)` index, so that the scan stops after `limit` claimable rows: with
  * stale statistics the planner read every pending row (bitmap scan, order check on each, sort)
- * and a claim cost 25–70 ms at 15,000 pending. Bitmap scans and sorts are therefore switched
- * off for this one transaction.
+ * and a claim cost 25–70 ms at 15,000 pending; with fresh ones it ran the check as a sequential
+ * scan. Bitmap scans, sorts and sequential scans are therefore switched off for this one
+ * transaction. Deliveries waiting behind an earlier one of their aggregate are not due
+ * (`next_attempt_at` infinity, see `dispatchEvents`), so the scan does not walk through them.
  */
 export async function claimDueDeliveries(
   em: EntityManager,
@@ -76,11 +80,12 @@ export async function claimDueDeliveries(
 ): Promise<DeliveryJob[]> {
   const rows = await em.transactional(async (tx) => {
     await tx.execute(
-      `select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)`,
+      `select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
+              set_config('enable_seqscan', 'off', true)`,
     );
     return tx.execute<any[]>(
       `with claimed as (
-       update notification_delivery d set locked_until = now() + make_interval(secs => ?)
+       update notification_delivery d set locked_until = now() + make_interval(secs => ?), claim_token = gen_random_uuid()
         where d.id in (
           select c.id from notification_delivery c
            where c.status = 'pending' and c.next_attempt_at <= now()
@@ -92,8 +97,8 @@ export async function claimDueDeliveries(
                   and (earlier.event_occurred_at, earlier.event_id) < (c.event_occurred_at, c.event_id)
                 offset 0)
            order by c.next_attempt_at limit ? for update skip locked)
-       returning d.id, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
-     select c.id as delivery_id, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
+       returning d.id, d.claim_token, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
+     select c.id as delivery_id, c.claim_token, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
             s.channel_config, s.sealed_secret, s.sealed_previous_secret, s.previous_secret_expires_at, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
             e.aggregate_id, e.deck_id, e.occurred_at, e.payload
        from claimed c
@@ -104,6 +109,7 @@ export async function claimDueDeliveries(
   });
   return rows.map((row) => ({
     deliveryId: row.delivery_id,
+    claimToken: row.claim_token,
     attempts: row.attempts,
     retryFromAttempt: row.retry_from_attempt,
     subscription: {
@@ -153,7 +159,8 @@ export async function finishDelivery(
   { retryScheduleSeconds, disableAfterHours }: DeliveryPolicy,
 ): Promise<void> {
   await em.transactional(async (tx) => {
-    await recordAttempts(tx, [[job, outcome]], retryScheduleSeconds);
+    // A claim that lost its lease (another instance took the delivery over) records nothing.
+    if ((await recordAttempts(tx, [[job, outcome]], retryScheduleSeconds)).size === 0) return;
     if (outcome.gone) {
       const subscription = await tx.findOne(NotificationSubscription, job.subscription.id);
       if (subscription && applyChanges(subscription, { isActive: false })) {
@@ -180,9 +187,10 @@ export async function finishDelivery(
  * way): every plain success in one transaction (attempts, deliveries and the failure clocks
  * of their subscriptions in one statement each), anything else through `finishDelivery`.
  * The batch holds other deliveries' outcomes, other organizations' among them: should its
- * transaction fail, each is written on its own, so one bad row costs only itself; and each
- * of the rest is attempted whatever happened to the others. Throws (an `AggregateError`) only
- * when some outcome could not be written.
+ * transaction fail for something one row can cause (a data or constraint error), each is
+ * written on its own, so one bad row costs only itself; a database that is down or slow fails
+ * the batch once (its leases lapse and the deliveries are sent again), rather than once per
+ * row. Throws (an `AggregateError`) when some outcome could not be written.
  */
 export async function finishDeliveries(
   em: EntityManager,
@@ -195,18 +203,20 @@ export async function finishDeliveries(
   if (successes.length > 0) {
     try {
       await em.transactional(async (tx) => {
-        await recordAttempts(tx, successes, policy.retryScheduleSeconds);
+        const owned = await recordAttempts(tx, successes, policy.retryScheduleSeconds);
         const webhookSubscriptions = [
           ...new Set(
             successes
-              .filter(([job]) => job.subscription.channel === 'webhook')
+              .filter(([job]) => owned.has(job.deliveryId) && job.subscription.channel === 'webhook')
               .map(([job]) => job.subscription.id),
           ),
         ];
         if (webhookSubscriptions.length === 0) return;
         await clearFailureClocks(tx, webhookSubscriptions);
       });
-    } catch {
+    } catch (error) {
+      if (!isRowError(error))
+        throw new AggregateError([error], 'a batch of delivery outcomes was not written');
       oneByOne = [...successes, ...oneByOne];
     }
   }
@@ -221,15 +231,36 @@ export async function finishDeliveries(
   if (errors.length > 0) throw new AggregateError(errors, `${errors.length} delivery outcomes not written`);
 }
 
+/** SQLSTATE classes 22 (data) and 23 (integrity): errors one row can cause. */
+function isRowError(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
+}
+
 /**
  * The attempts and the deliveries' new state, in one statement each however many there are:
- * delivered, retry later (schedule or Retry-After) or failed for good.
+ * delivered, retry later (schedule or Retry-After) or failed for good. Only deliveries still
+ * held by the claim that sent them are written (locked first, in id order); a delivery whose
+ * lease lapsed and that another instance claimed again, or that was deleted meanwhile, is left
+ * to its new owner. A delivery that is done makes the next one of its aggregate due. Answers
+ * the ids written.
  */
 async function recordAttempts(
   tx: EntityManager,
   finished: [DeliveryJob, AttemptOutcome][],
   retryScheduleSeconds: number[],
-): Promise<void> {
+): Promise<Set<string>> {
+  const locked = await tx.execute<{ id: string }[]>(
+    `select d.id from notification_delivery d
+       join unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
+         on d.id = held.id and d.claim_token = held.token
+      where d.status = 'pending'
+      order by d.id for update of d`,
+    [uuidArray(finished.map(([job]) => job.deliveryId)), uuidArray(finished.map(([job]) => job.claimToken))],
+  );
+  const owned = new Set(locked.map((row) => row.id));
+  finished = finished.filter(([job]) => owned.has(job.deliveryId));
+  if (finished.length === 0) return owned;
   const rows = finished.map(([job, outcome]) => {
     const attemptNumber = job.attempts + 1;
     const retryIn =
@@ -262,15 +293,13 @@ async function recordAttempts(
        (id, delivery_id, attempt_number, attempted_at, status_code, duration_ms, error, response_body)
      select v.attempt_id, v.id, v.attempts, now(), v.status_code, v.duration_ms, v.error, v.response_body
        from jsonb_to_recordset(cast(? as jsonb))
-         as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)
-      -- A delivery deleted while it was being sent (its subscription removed) has nothing to record.
-      where exists (select 1 from notification_delivery d where d.id = v.id)`,
+         as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)`,
     [values],
   );
   await tx.execute(
     `update notification_delivery d
         set attempts = v.attempts, status = v.status, last_status_code = v.status_code, last_error = v.error,
-            locked_until = null, next_attempt_at = now() + make_interval(secs => v.retry_in), updated_at = now(),
+            locked_until = null, claim_token = null, next_attempt_at = now() + make_interval(secs => v.retry_in), updated_at = now(),
             completed_at = case when v.status = 'pending' then null else now() end
        from jsonb_to_recordset(cast(? as jsonb))
          as v(id uuid, attempts int, status text, status_code int, error text, retry_in float8)
@@ -278,6 +307,49 @@ async function recordAttempts(
     // The ids again as an array: the planner then looks them up by key rather than scanning.
     [values, uuidArray(rows.map(({ job }) => job.deliveryId))],
   );
+  await wakeNextOfAggregates(tx, [...owned]);
+  return owned;
+}
+
+/**
+ * Makes due the first pending delivery of each given delivery's subscription and aggregate when
+ * it was waiting (`next_attempt_at` infinity): called as deliveries finish, in their transaction.
+ * A delivery still pending (to be retried) is its aggregate's first itself: nothing changes.
+ */
+async function wakeNextOfAggregates(tx: EntityManager, deliveryIds: string[]): Promise<void> {
+  await tx.execute(
+    `update notification_delivery w set next_attempt_at = now(), updated_at = now()
+      where w.next_attempt_at = 'infinity'
+        and w.id in (
+          select (select h.id from notification_delivery h
+                   where h.subscription_id = f.subscription_id and h.aggregate_key = f.aggregate_key
+                     and h.completed_at is null
+                   order by h.event_occurred_at, h.event_id limit 1)
+            from notification_delivery f where f.id = any(cast(? as uuid[])))`,
+    [uuidArray(deliveryIds)],
+  );
+}
+
+/**
+ * The backstop of `wakeNextOfAggregates`: a delivery made while the one before it was finishing
+ * in another transaction may see it pending and wait, while that finish could not see the new
+ * one to wake it. Wakes every waiting delivery made since `since` (all of them when null, as at
+ * start) that no earlier pending one precedes. Cheap: waiting deliveries are indexed by age.
+ */
+export async function wakeWaitingDeliveries(em: EntityManager, since: Date | null): Promise<number> {
+  const woken = await em.execute<{ id: string }[]>(
+    `update notification_delivery w set next_attempt_at = now(), updated_at = now()
+      where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
+        and not exists (
+          select 1 from notification_delivery earlier
+           where earlier.subscription_id = w.subscription_id and earlier.aggregate_key = w.aggregate_key
+             and earlier.completed_at is null
+             and (earlier.event_occurred_at, earlier.event_id) < (w.event_occurred_at, w.event_id)
+           offset 0)
+      returning w.id`,
+    [since ? since.toISOString() : '-infinity'],
+  );
+  return woken.length;
 }
 
 /**
@@ -346,11 +418,12 @@ async function clearFailureClocks(tx: EntityManager, subscriptionIds: string[]):
  * Ends the leases of deliveries this instance stops working on (no attempt is recorded), so
  * another instance sends them at once rather than when the lease lapses.
  */
-export async function releaseDeliveries(em: EntityManager, deliveryIds: string[]): Promise<void> {
+export async function releaseDeliveries(em: EntityManager, jobs: DeliveryJob[]): Promise<void> {
   await em.execute(
-    `update notification_delivery set locked_until = null, updated_at = now()
-      where id = any(cast(? as uuid[])) and status = 'pending'`,
-    [uuidArray(deliveryIds)],
+    `update notification_delivery d set locked_until = null, claim_token = null, updated_at = now()
+       from unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
+      where d.id = held.id and d.claim_token = held.token and d.status = 'pending'`,
+    [uuidArray(jobs.map((job) => job.deliveryId)), uuidArray(jobs.map((job) => job.claimToken))],
   );
 }
 
@@ -361,13 +434,18 @@ export async function releaseDeliveries(em: EntityManager, deliveryIds: string[]
  */
 export async function renewDeliveryLeases(
   em: EntityManager,
-  deliveryIds: string[],
+  claims: { deliveryId: string; claimToken: string }[],
   leaseSeconds: number,
 ): Promise<void> {
   await em.execute(
-    `update notification_delivery set locked_until = now() + make_interval(secs => ?)
-      where id = any(cast(? as uuid[])) and status = 'pending' and locked_until is not null`,
-    [leaseSeconds, uuidArray(deliveryIds)],
+    `update notification_delivery d set locked_until = now() + make_interval(secs => ?)
+       from unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
+      where d.id = held.id and d.claim_token = held.token and d.status = 'pending'`,
+    [
+      leaseSeconds,
+      uuidArray(claims.map((claim) => claim.deliveryId)),
+      uuidArray(claims.map((claim) => claim.claimToken)),
+    ],
   );
 }
 

@@ -2,26 +2,45 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
 /**
+ * Of a new delivery `m` (subscription_id, aggregate_key, event_occurred_at, event_id): an
+ * earlier delivery of its subscription and aggregate is still pending, so `m` waits for it.
+ */
+export const WAITS_BEHIND_EARLIER = `exists (
+  select 1 from notification_delivery earlier
+   where earlier.subscription_id = m.subscription_id and earlier.aggregate_key = m.aggregate_key
+     and earlier.completed_at is null
+     and (earlier.event_occurred_at, earlier.event_id) < (m.event_occurred_at, m.event_id))`;
+
+/**
  * Turns committed events into deliveries, in one statement: takes up to `batch` events the
  * dispatcher has not handled (the outbox: `dispatched_at is null`; `skip locked`, so
  * instances share the work), inserts a delivery for every active subscription that
  * matches (exact type, `<aggregate>.*` or `*`; deck filter), and marks the events handled.
  * Returns how many events it handled.
+ *
+ * A delivery with an earlier one of its subscription and aggregate still pending (in the table
+ * or in this batch) waits: `next_attempt_at` infinity, out of the claim's way, until that one
+ * is done (`WAITS_BEHIND_EARLIER`, `wakeNextOfAggregates`).
  */
 export async function dispatchEvents(em: EntityManager, batch = 500): Promise<number> {
   const [row] = await em.execute<{ handled: number }[]>(
     `with taken as (
        select id from event where dispatched_at is null
         order by occurred_at, id limit ? for update skip locked
+     ), matched as (
+       select s.id as subscription_id, e.id as event_id, e.event_type,
+              e.aggregate_type || ':' || e.aggregate_id as aggregate_key, e.occurred_at as event_occurred_at,
+              row_number() over (partition by s.id, e.aggregate_type, e.aggregate_id order by e.occurred_at, e.id) as place
+         from taken t
+         join event e on e.id = t.id
+         join notification_subscription s on s.is_active and ${SUBSCRIPTION_MATCHES_EVENT}
      ), deliveries as (
        insert into notification_delivery
          (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
           status, attempts, next_attempt_at, created_at, updated_at)
-       select gen_random_uuid(), s.id, e.id, e.event_type, e.aggregate_type || ':' || e.aggregate_id, e.occurred_at,
-              'pending', 0, now(), now(), now()
-         from taken t
-         join event e on e.id = t.id
-         join notification_subscription s on s.is_active and ${SUBSCRIPTION_MATCHES_EVENT}
+       select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
+              'pending', 0, case when m.place = 1 and not ${WAITS_BEHIND_EARLIER} then now() else 'infinity' end, now(), now()
+         from matched m
        on conflict (subscription_id, event_id, replay) do nothing
      ), handled as (
        update event set dispatched_at = now() where id in (select id from taken) returning 1

@@ -1,5 +1,6 @@
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, type Issue } from '../errors.ts';
+import { WAITS_BEHIND_EARLIER } from './dispatch-events.ts';
 import { findSubscription } from './find-subscription.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
@@ -61,15 +62,22 @@ export async function replaySubscription(
       ]);
     }
     const [row] = await em.execute<{ queued: number }[]>(
-      `with queued as (
+      // As in dispatchEvents: of one aggregate, only the first (with nothing earlier pending) is due.
+      `with matched as (
+         select s.id as subscription_id, e.id as event_id, e.event_type,
+                e.aggregate_type || ':' || e.aggregate_id as aggregate_key, e.occurred_at as event_occurred_at,
+                row_number() over (partition by e.aggregate_type, e.aggregate_id order by e.occurred_at, e.id) as place
+           ${matching}
+       ), queued as (
          insert into notification_delivery
            (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
             status, attempts, next_attempt_at, created_at, updated_at, replay)
-         select gen_random_uuid(), s.id, e.id, e.event_type, e.aggregate_type || ':' || e.aggregate_id, e.occurred_at,
-                'pending', 0, now(), now(), now(),
+         select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
+                'pending', 0, case when m.place = 1 and not ${WAITS_BEHIND_EARLIER} then now() else 'infinity' end,
+                now(), now(),
                 (select coalesce(max(d.replay), 0) + 1 from notification_delivery d
-                  where d.subscription_id = s.id and d.event_id = e.id)
-           ${matching}
+                  where d.subscription_id = m.subscription_id and d.event_id = m.event_id)
+           from matched m
          returning 1)
        select count(*)::int as queued from queued`,
       window,

@@ -22,6 +22,8 @@ export async function testSubscription(
   const subscription = await findSubscription(em, auth, subscriptionId);
   const outcome = await services.notifier.send({
     deliveryId: newId(),
+    // Not a row: nothing is claimed, renewed or written.
+    claimToken: newId(),
     attempts: 0,
     retryFromAttempt: 0,
     subscription: {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import {
   type AttemptOutcome,
@@ -6,6 +7,7 @@ import {
   finishDeliveries,
   releaseDeliveries,
   renewDeliveryLeases,
+  wakeWaitingDeliveries,
 } from '../../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
 import { groupCommit } from '../group-commit.ts';
@@ -16,6 +18,10 @@ import { WorkLoop } from '../work-loop.ts';
 const FINISH_BATCH = 200;
 /** Leases are renewed three times a lease: two renewals may fail before one lapses. */
 const RENEWALS_PER_LEASE = 3;
+/** How often waiting deliveries a concurrent finish missed are looked for: see `prepare`. */
+const SWEEP_EVERY_MS = 10_000;
+/** Far longer than a transaction that makes deliveries may run (each statement is bounded). */
+const SWEEP_MARGIN_MS = 60_000;
 
 /**
  * Notification delivery in one instance: each round turns new events into deliveries,
@@ -26,8 +32,10 @@ const RENEWALS_PER_LEASE = 3;
 export function createNotificationRunner(orm: MikroORM, services: Services) {
   const { config, logger } = services;
   const { leaseSeconds } = config.notifications;
-  /** Claimed and not yet written or released: the leases to renew. */
-  const held = new Set<string>();
+  /** Claims not yet written or released, by claim token: the leases to renew. */
+  const held = new Map<string, string>();
+  /** When the last sweep for waiting deliveries a concurrent finish missed began (null: never). */
+  let lastSweep: Date | null = null;
   // Outcomes that arrive while one batch is being written go in the next: one transaction for
   // many deliveries rather than one each.
   const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(
@@ -43,10 +51,17 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     async prepare() {
       const em = orm.em.fork();
       while ((await dispatchEvents(em)) > 0) {}
+      // The first sweep reads every waiting delivery; later ones, every few seconds, those made
+      // since the one before, with a margin wider than any transaction that could have missed
+      // its wake.
+      const started = new Date();
+      if (lastSweep && started.getTime() - lastSweep.getTime() < SWEEP_EVERY_MS) return;
+      await wakeWaitingDeliveries(em, lastSweep && new Date(lastSweep.getTime() - SWEEP_MARGIN_MS));
+      lastSweep = started;
     },
     async claim(room) {
       const jobs = await claimDueDeliveries(orm.em.fork(), room, leaseSeconds);
-      for (const job of jobs) held.add(job.deliveryId);
+      for (const job of jobs) held.set(job.claimToken, job.deliveryId);
       return jobs;
     },
     async run(job, signal) {
@@ -55,7 +70,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
         outcome = await services.notifier.send(job, signal);
       } catch (error) {
         // Not expected (send answers failures as outcomes): the lease is left to lapse.
-        if (!signal.aborted) held.delete(job.deliveryId);
+        if (!signal.aborted) held.delete(job.claimToken);
         throw error;
       }
       // Cut short by a stop: not an attempt; the delivery is released for another instance.
@@ -70,16 +85,13 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
             'delivery outcomes of its batch not all written (those not written are sent again once their lease lapses)',
           ),
         )
-        .finally(() => held.delete(job.deliveryId));
+        .finally(() => held.delete(job.claimToken));
       unwritten.add(written);
       void written.finally(() => unwritten.delete(written));
     },
     release(jobs) {
-      for (const job of jobs) held.delete(job.deliveryId);
-      return releaseDeliveries(
-        orm.em.fork(),
-        jobs.map((job) => job.deliveryId),
-      );
+      for (const job of jobs) held.delete(job.claimToken);
+      return releaseDeliveries(orm.em.fork(), jobs);
     },
   });
 
@@ -89,7 +101,8 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     if (renewing || held.size === 0) return;
     renewing = true;
     try {
-      await renewDeliveryLeases(orm.em.fork(), [...held], leaseSeconds);
+      const claims = [...held].map(([claimToken, deliveryId]) => ({ claimToken, deliveryId }));
+      await renewDeliveryLeases(orm.em.fork(), claims, leaseSeconds);
     } catch (error) {
       // The next renewal tries again; should the leases lapse, their deliveries are sent again.
       logger.error({ err: error, deliveries: held.size }, 'could not renew delivery leases');
@@ -105,10 +118,17 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       loop.start();
     },
     nudge: () => loop.nudge(),
-    async stop(timeoutMs?: number) {
+    async stop(timeoutMs = Number.POSITIVE_INFINITY) {
+      const deadline = performance.now() + timeoutMs;
       await loop.stop(timeoutMs);
-      // Outcomes of sends that finished: recorded rather than sent again by another instance.
-      await Promise.all(unwritten);
+      // Outcomes of sends that finished: recorded rather than sent again by another instance,
+      // within what is left of the timeout (a stalled database must not hold the shutdown:
+      // what is not written is sent again once its lease lapses).
+      const left = Math.max(0, deadline - performance.now());
+      const written = Promise.all(unwritten);
+      await (Number.isFinite(left)
+        ? Promise.race([written, sleep(left, undefined, { ref: false })])
+        : written);
       clearInterval(renewal);
     },
   };
