@@ -192,3 +192,36 @@ describe('deliveries of one aggregate', () => {
     expect(next!.event.eventType).toBe('deck.updated');
   });
 });
+
+describe('the deliveries list', () => {
+  it('leaves out deliveries of events the caller may not see in the log: users below admin, API keys below owner', async () => {
+    const owner = await t.signedInClient('Hidden Deliveries Org', 'owner');
+    const admin = await t.signedInClient('Hidden Deliveries Org', 'admin');
+    const member = await t.signedInClient('Hidden Deliveries Org', 'member');
+    const subscription = await owner.post('/api/notifications/subscriptions', {
+      name: 'Everything',
+      eventType: '*',
+      channel: 'console',
+      channelConfig: {},
+    });
+    await owner.post('/api/decks', { name: 'Seen by all' });
+    await owner.post('/api/api-keys', { name: 'reader', access: 'read' });
+    await owner.post('/api/users', {
+      email: `u${Date.now()}@example.com`,
+      name: 'U',
+      role: 'member',
+      password: 'a-long-password',
+    });
+    while ((await dispatchEvents(em())) > 0) {}
+    const types = async (client: HttpClient) => {
+      const { body } = await client.get(
+        `/api/notifications/subscriptions/${subscription.body.id}/deliveries?limit=100`,
+      );
+      expect(body.pagination.total).toBe(body.deliveries.length);
+      return new Set(body.deliveries.map((d: { eventType: string }) => d.eventType.split('.')[0]));
+    };
+    expect(await types(owner)).toEqual(new Set(['deck', 'api_key', 'user', 'notification_subscription']));
+    expect(await types(admin)).toEqual(new Set(['deck', 'user', 'notification_subscription']));
+    expect(await types(member)).toEqual(new Set(['deck', 'notification_subscription']));
+  });
+});

@@ -32,7 +32,8 @@ const LISTED_ONLY_WITH: [aggregateType: string, access: Access][] = [
   ['api_key', 'owner'],
 ];
 
-function hiddenAggregateTypes(auth: Auth): string[] {
+/** The aggregate types whose events `auth` may not see (event log, deliveries list). */
+export function hiddenAggregateTypes(auth: Auth): string[] {
   return LISTED_ONLY_WITH.filter(([, access]) => missingAccess(auth, access)).map(([type]) => type);
 }
 

@@ -1,6 +1,6 @@
 import type { DomainContext } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
-import type { Page } from '../events/event-log.ts';
+import { hiddenAggregateTypes, type Page } from '../events/event-log.ts';
 import { type DeliveryOutput, type DeliveryRow, toDeliveryOutput } from './delivery-output.ts';
 import { findSubscription } from './find-subscription.ts';
 
@@ -13,21 +13,26 @@ const DELIVERY_COLUMNS = `d.id, d.event_id, d.event_type, d.status, d.attempts, 
       order by a.attempt_number desc)
     from delivery_attempt a where a.delivery_id = d.id), '[]') as attempt_log`;
 
-/** The subscription's deliveries, newest first, each with every attempt. */
+/**
+ * The subscription's deliveries, newest first, each with every attempt; those of events the
+ * caller may not see in the event log (users' below admin, API keys' below owner) left out.
+ */
 export async function listDeliveries(
   { em, auth }: DomainContext,
   input: { subscriptionId: string; limit: number; offset: number },
 ): Promise<{ deliveries: DeliveryOutput[]; pagination: Page }> {
   const subscription = await findSubscription(em, auth, input.subscriptionId);
+  const hidden = `{${hiddenAggregateTypes(auth).join(',')}}`;
+  const visible = `split_part(d.aggregate_key, ':', 1) <> all(cast(? as text[]))`;
   const [rows, [count]] = await Promise.all([
     em.execute<DeliveryRow[]>(
-      `select ${DELIVERY_COLUMNS} from notification_delivery d where d.subscription_id = ?
+      `select ${DELIVERY_COLUMNS} from notification_delivery d where d.subscription_id = ? and ${visible}
         order by d.created_at desc, d.id desc limit ? offset ?`,
-      [subscription.id, input.limit, input.offset],
+      [subscription.id, hidden, input.limit, input.offset],
     ),
     em.execute<{ total: number }[]>(
-      'select count(*)::int as total from notification_delivery where subscription_id = ?',
-      [subscription.id],
+      `select count(*)::int as total from notification_delivery d where d.subscription_id = ? and ${visible}`,
+      [subscription.id, hidden],
     ),
   ]);
   return {
