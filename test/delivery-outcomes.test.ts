@@ -16,10 +16,11 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  * outcomes are written in batches that hold other organizations' outcomes, only by the claim
  * that holds the delivery, and deliveries of one aggregate wait in order without being scanned.
  */
+const REPLAY_MAX = 3;
 let t: TestApp;
 let user: HttpClient & { organizationId: string };
 beforeAll(async () => {
-  t = await startTestApp({ NOTIFICATIONS_ENABLED: 'false' });
+  t = await startTestApp({ NOTIFICATIONS_ENABLED: 'false', WEBHOOK_REPLAY_MAX_EVENTS: String(REPLAY_MAX) });
   user = await t.signedInClient();
 });
 afterAll(() => t?.close());
@@ -223,5 +224,39 @@ describe('the deliveries list', () => {
     expect(await types(owner)).toEqual(new Set(['deck', 'api_key', 'user', 'notification_subscription']));
     expect(await types(admin)).toEqual(new Set(['deck', 'user', 'notification_subscription']));
     expect(await types(member)).toEqual(new Set(['deck', 'notification_subscription']));
+  });
+});
+
+describe('replays', () => {
+  it('are refused (409, nothing queued) while the subscription has WEBHOOK_REPLAY_MAX_EVENTS deliveries pending', async () => {
+    const admin = await t.signedInClient();
+    const s = (
+      await admin.post('/api/notifications/subscriptions', {
+        name: 'Backlog',
+        eventType: 'deck.created',
+        channel: 'console',
+        channelConfig: {},
+      })
+    ).body.id as string;
+    const since = new Date(Date.now() - 1000).toISOString();
+    const pendingCount = async () =>
+      (
+        await sql<{ n: number }>(
+          'select count(*)::int as n from notification_delivery where subscription_id = ? and completed_at is null',
+          [s],
+        )
+      )[0]!.n;
+    await admin.post('/api/decks', { name: 'one' });
+    await admin.post('/api/decks', { name: 'two' });
+    while ((await dispatchEvents(em())) > 0) {}
+    expect(await pendingCount()).toBe(REPLAY_MAX - 1);
+    const below = await admin.post(`/api/notifications/subscriptions/${s}/replay`, { since });
+    expect(below.status, below.text).toBe(202);
+    expect(await pendingCount()).toBe(2 * (REPLAY_MAX - 1));
+
+    const refused = await admin.post(`/api/notifications/subscriptions/${s}/replay`, { since });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.detail).toContain('deliveries pending');
+    expect(await pendingCount()).toBe(2 * (REPLAY_MAX - 1));
   });
 });

@@ -13,7 +13,8 @@ const CLOCK_SKEW_MS = 60_000;
  * from before it existed included: new delivery rows (the n-th replay of an event is `replay`
  * n), each carrying the event's id as `webhook-id`, due now. Bounded: `since` at most
  * `maxDays` back (the reach of a replay) and not in the future, `until` after `since` and not
- * in the future (a minute of clock skew allowed), at most `maxEvents` events (a
+ * in the future (a minute of clock skew allowed), refused (409) while `maxEvents` deliveries of
+ * the subscription are still pending, at most `maxEvents` events (a
  * larger window is refused, not cut: the caller narrows it). Nothing is written when refused.
  */
 export async function replaySubscription(
@@ -47,6 +48,18 @@ export async function replaySubscription(
     const subscription = await findSubscription(em, auth, input.subscriptionId, { lock: true });
     if (!subscription.isActive) {
       throw conflict(`Subscription ${subscription.id} is switched off: switch it on before replaying`);
+    }
+    // Replays queue behind what is still pending; past a bound they would only grow the table
+    // (a receiver that is down, replayed again and again): the caller waits for the queue.
+    const [pending] = await em.execute<{ n: number }[]>(
+      `select count(*)::int as n from (select 1 from notification_delivery
+         where subscription_id = ? and completed_at is null limit ?) bounded`,
+      [subscription.id, maxEvents],
+    );
+    if (pending!.n >= maxEvents) {
+      throw conflict(
+        `Subscription ${subscription.id} has ${maxEvents} or more deliveries pending: replay once they are delivered`,
+      );
     }
     const window = [subscription.id, new Date(since).toISOString(), new Date(until).toISOString()];
     const matching = `from event e join notification_subscription s on s.id = ? and ${SUBSCRIPTION_MATCHES_EVENT}

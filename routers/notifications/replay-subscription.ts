@@ -15,7 +15,8 @@ export const replaySubscription = authedProcedure
         'New deliveries, due now, each with the event’s id as webhook-id; events from before the ' +
         'subscription existed included. `since` at most WEBHOOK_REPLAY_MAX_DAYS back and not in the ' +
         'future; `until` later than `since` and not in the future; at most WEBHOOK_REPLAY_MAX_EVENTS ' +
-        'events (a larger window is a 400).',
+        'events (a larger window is a 400). A switched-off subscription, or one with ' +
+        'WEBHOOK_REPLAY_MAX_EVENTS deliveries still pending, is a 409.',
     },
     successStatus: 202,
   })
