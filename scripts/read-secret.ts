@@ -28,8 +28,9 @@ function withoutNewline(text: string): string {
 /** A line typed at the terminal, read in raw mode so nothing is echoed; Ctrl-C aborts. */
 function typeWithoutEcho(prompt: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed as soon as it appears is never echoed.
   input.setRawMode(true);
+  process.stderr.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise<string>((resolve, reject) => {
