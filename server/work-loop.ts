@@ -14,7 +14,8 @@ export interface WorkLoopOptions<Job> {
   pollIntervalMs: number;
   concurrency: number;
   logger: Logger;
-  prepare?: () => Promise<void>;
+  /** Work before the claim; answers true when it left some undone (the next round starts at once). */
+  prepare?: () => Promise<boolean | undefined>;
   claim: (room: number) => Promise<Job[]>;
   /** Does the job; `signal` aborts when the instance stops: give up without recording an outcome. */
   run: (job: Job, signal: AbortSignal) => Promise<void>;
@@ -80,7 +81,7 @@ export class WorkLoop<Job> {
   async #runRound(): Promise<void> {
     const { logger, name, concurrency } = this.#options;
     try {
-      await this.#options.prepare?.();
+      if (await this.#options.prepare?.()) this.#again = true;
       const room = this.#room();
       // Claims wait until a whole round of room is free: one claim for many jobs, not one each.
       if (room < concurrency || this.#stopped) {

@@ -16,6 +16,9 @@ import { WorkLoop } from '../work-loop.ts';
 
 /** Most outcomes one transaction records. */
 const FINISH_BATCH = 200;
+/** Events one dispatch statement turns into deliveries, and statements per round at most. */
+const DISPATCH_BATCH = 500;
+const DISPATCH_BATCHES_PER_ROUND = 2;
 /** Leases are renewed three times a lease: two renewals may fail before one lapses. */
 const RENEWALS_PER_LEASE = 3;
 /** How often waiting deliveries a concurrent finish missed are looked for: see `prepare`. */
@@ -50,14 +53,21 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     logger,
     async prepare() {
       const em = orm.em.fork();
-      while ((await dispatchEvents(em)) > 0) {}
+      // A bounded share of the outbox per round, then the claims: while events keep coming,
+      // "dispatch until none is left" never ended and nothing was delivered until they stopped.
+      let more = false;
+      for (let batch = 0; batch < DISPATCH_BATCHES_PER_ROUND; batch++) {
+        more = (await dispatchEvents(em, DISPATCH_BATCH)) === DISPATCH_BATCH;
+        if (!more) break;
+      }
       // The first sweep reads every waiting delivery; later ones, every few seconds, those made
       // since the one before, with a margin wider than any transaction that could have missed
       // its wake.
       const started = new Date();
-      if (lastSweep && started.getTime() - lastSweep.getTime() < SWEEP_EVERY_MS) return;
+      if (lastSweep && started.getTime() - lastSweep.getTime() < SWEEP_EVERY_MS) return more;
       await wakeWaitingDeliveries(em, lastSweep && new Date(lastSweep.getTime() - SWEEP_MARGIN_MS));
       lastSweep = started;
+      return more;
     },
     async claim(room) {
       const jobs = await claimDueDeliveries(orm.em.fork(), room, leaseSeconds);
@@ -88,6 +98,10 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
         .finally(() => held.delete(job.claimToken));
       unwritten.add(written);
       void written.finally(() => unwritten.delete(written));
+      // Backpressure: while a batch's worth of outcomes waits to be written, slots wait for
+      // theirs, so sends cannot run ahead of the writes (each unwritten outcome is a message
+      // sent again should the instance die: bench:webhooks saw 2,000 duplicates without this).
+      if (unwritten.size > FINISH_BATCH) await written;
     },
     release(jobs) {
       for (const job of jobs) held.delete(job.claimToken);
