@@ -5,6 +5,7 @@ import type { Channel } from '../../entities/NotificationSubscription.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { earlierPending } from './delivery-order.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import type { SealedWebhookSecrets } from './webhook-secret.ts';
@@ -90,12 +91,7 @@ export async function claimDueDeliveries(
           select c.id from notification_delivery c
            where c.status = 'pending' and c.next_attempt_at <= now()
              and (c.locked_until is null or c.locked_until < now())
-             and not exists (
-               select 1 from notification_delivery earlier
-                where earlier.subscription_id = c.subscription_id and earlier.aggregate_key = c.aggregate_key
-                  and earlier.completed_at is null
-                  and (earlier.event_occurred_at, earlier.event_id) < (c.event_occurred_at, c.event_id)
-                offset 0)
+             and not ${earlierPending('c')}
            order by c.next_attempt_at limit ? for update skip locked)
        returning d.id, d.claim_token, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
      select c.id as delivery_id, c.claim_token, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
@@ -340,12 +336,7 @@ export async function wakeWaitingDeliveries(em: EntityManager, since: Date | nul
   const woken = await em.execute<{ id: string }[]>(
     `update notification_delivery w set next_attempt_at = now(), updated_at = now()
       where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
-        and not exists (
-          select 1 from notification_delivery earlier
-           where earlier.subscription_id = w.subscription_id and earlier.aggregate_key = w.aggregate_key
-             and earlier.completed_at is null
-             and (earlier.event_occurred_at, earlier.event_id) < (w.event_occurred_at, w.event_id)
-           offset 0)
+        and not ${earlierPending('w')}
       returning w.id`,
     [since ? since.toISOString() : '-infinity'],
   );

@@ -1,15 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { earlierPending } from './delivery-order.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
-
-/**
- * Of a new delivery `m` (subscription_id, aggregate_key, event_occurred_at, event_id): an
- * earlier delivery of its subscription and aggregate is still pending, so `m` waits for it.
- */
-export const WAITS_BEHIND_EARLIER = `exists (
-  select 1 from notification_delivery earlier
-   where earlier.subscription_id = m.subscription_id and earlier.aggregate_key = m.aggregate_key
-     and earlier.completed_at is null
-     and (earlier.event_occurred_at, earlier.event_id) < (m.event_occurred_at, m.event_id))`;
 
 /**
  * Turns committed events into deliveries, in one statement: takes up to `batch` events the
@@ -20,7 +11,7 @@ export const WAITS_BEHIND_EARLIER = `exists (
  *
  * A delivery with an earlier one of its subscription and aggregate still pending (in the table
  * or in this batch) waits: `next_attempt_at` infinity, out of the claim's way, until that one
- * is done (`WAITS_BEHIND_EARLIER`, `wakeNextOfAggregates`).
+ * is done (`earlierPending`, `wakeNextOfAggregates`).
  */
 export async function dispatchEvents(em: EntityManager, batch = 500): Promise<number> {
   const [row] = await em.execute<{ handled: number }[]>(
@@ -39,7 +30,7 @@ export async function dispatchEvents(em: EntityManager, batch = 500): Promise<nu
          (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
           status, attempts, next_attempt_at, created_at, updated_at)
        select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
-              'pending', 0, case when m.place = 1 and not ${WAITS_BEHIND_EARLIER} then now() else 'infinity' end, now(), now()
+              'pending', 0, case when m.place = 1 and not ${earlierPending('m')} then now() else 'infinity' end, now(), now()
          from matched m
        on conflict (subscription_id, event_id, replay) do nothing
      ), handled as (

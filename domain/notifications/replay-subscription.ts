@@ -1,6 +1,6 @@
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, type Issue } from '../errors.ts';
-import { WAITS_BEHIND_EARLIER } from './dispatch-events.ts';
+import { earlierPending } from './delivery-order.ts';
 import { findSubscription } from './find-subscription.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
@@ -86,7 +86,7 @@ export async function replaySubscription(
            (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
             status, attempts, next_attempt_at, created_at, updated_at, replay)
          select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
-                'pending', 0, case when m.place = 1 and not ${WAITS_BEHIND_EARLIER} then now() else 'infinity' end,
+                'pending', 0, case when m.place = 1 and not ${earlierPending('m')} then now() else 'infinity' end,
                 now(), now(),
                 (select coalesce(max(d.replay), 0) + 1 from notification_delivery d
                   where d.subscription_id = m.subscription_id and d.event_id = m.event_id)
