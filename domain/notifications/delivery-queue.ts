@@ -5,7 +5,7 @@ import type { Channel } from '../../entities/NotificationSubscription.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
-import { earlierPending } from './delivery-order.ts';
+import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import type { SealedWebhookSecrets } from './webhook-secret.ts';
@@ -313,6 +313,7 @@ async function recordAttempts(
  * A delivery still pending (to be retried) is its aggregate's first itself: nothing changes.
  */
 async function wakeNextOfAggregates(tx: EntityManager, deliveryIds: string[]): Promise<void> {
+  await tx.execute(LOCK_GROUPS_OF, [uuidArray(deliveryIds)]);
   await tx.execute(
     `update notification_delivery w set next_attempt_at = now(), updated_at = now()
       where w.next_attempt_at = 'infinity'
@@ -329,18 +330,25 @@ async function wakeNextOfAggregates(tx: EntityManager, deliveryIds: string[]): P
 /**
  * The backstop of `wakeNextOfAggregates`: a delivery made while the one before it was finishing
  * in another transaction may see it pending and wait, while that finish could not see the new
- * one to wake it. Wakes every waiting delivery made since `since` (all of them when null, as at
- * start) that no earlier pending one precedes. Cheap: waiting deliveries are indexed by age.
+ * one to wake it. Wakes every waiting delivery made since `since` (all of them when null) that
+ * no earlier pending one precedes. Cheap: waiting deliveries are indexed by age. Answers how
+ * many it woke and the database's time when it looked (`since` for the next sweep: made on the
+ * database's clock, as `created_at` is).
  */
-export async function wakeWaitingDeliveries(em: EntityManager, since: Date | null): Promise<number> {
-  const woken = await em.execute<{ id: string }[]>(
-    `update notification_delivery w set next_attempt_at = now(), updated_at = now()
-      where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
-        and not ${earlierPending('w')}
-      returning w.id`,
+export async function wakeWaitingDeliveries(
+  em: EntityManager,
+  since: Date | null,
+): Promise<{ woken: number; at: Date }> {
+  const [row] = await em.execute<{ woken: number; at: Date | string }[]>(
+    `with woken as (
+       update notification_delivery w set next_attempt_at = now(), updated_at = now()
+        where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
+          and not ${earlierPending('w')}
+        returning 1)
+     select (select count(*)::int from woken) as woken, now() as at`,
     [since ? since.toISOString() : '-infinity'],
   );
-  return woken.length;
+  return { woken: row!.woken, at: new Date(row!.at) };
 }
 
 /**

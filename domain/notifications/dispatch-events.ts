@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { earlierPending } from './delivery-order.ts';
+import { DISPATCH_LOCK, earlierPending } from './delivery-order.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
 
 /**
@@ -15,8 +15,13 @@ import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
  */
 export async function dispatchEvents(em: EntityManager, batch = 500): Promise<number> {
   const [row] = await em.execute<{ handled: number }[]>(
-    `with taken as (
-       select id from event where dispatched_at is null
+    `with gate as (
+       -- One dispatcher at a time: another instance's batch, not yet committed, could hold an
+       -- earlier event of an aggregate whose later event this one would make due at once.
+       -- Busy: this round dispatches nothing (the other instance is at it).
+       select pg_try_advisory_xact_lock(${DISPATCH_LOCK}) as open
+     ), taken as (
+       select id from event where dispatched_at is null and (select open from gate)
         order by occurred_at, id limit ? for update skip locked
      ), matched as (
        select s.id as subscription_id, e.id as event_id, e.event_type,

@@ -25,6 +25,7 @@ const RENEWALS_PER_LEASE = 3;
 const SWEEP_EVERY_MS = 10_000;
 /** Far longer than a transaction that makes deliveries may run (each statement is bounded). */
 const SWEEP_MARGIN_MS = 60_000;
+const FULL_SWEEP_EVERY_MS = 5 * 60_000;
 
 /**
  * Notification delivery in one instance: each round turns new events into deliveries,
@@ -37,8 +38,9 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
   const { leaseSeconds } = config.notifications;
   /** Claims not yet written or released, by claim token: the leases to renew. */
   const held = new Map<string, string>();
-  /** When the last sweep for waiting deliveries a concurrent finish missed began (null: never). */
-  let lastSweep: Date | null = null;
+  /** The last sweep for waiting deliveries a missed wake left behind: when it ran (this clock), and its database time. */
+  let lastSweep: { ranAt: number; databaseTime: Date } | null = null;
+  let lastFullSweepAt = 0;
   // Outcomes that arrive while one batch is being written go in the next: one transaction for
   // many deliveries rather than one each.
   const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(
@@ -60,13 +62,16 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
         more = (await dispatchEvents(em, DISPATCH_BATCH)) === DISPATCH_BATCH;
         if (!more) break;
       }
-      // The first sweep reads every waiting delivery; later ones, every few seconds, those made
-      // since the one before, with a margin wider than any transaction that could have missed
-      // its wake.
-      const started = new Date();
-      if (lastSweep && started.getTime() - lastSweep.getTime() < SWEEP_EVERY_MS) return more;
-      await wakeWaitingDeliveries(em, lastSweep && new Date(lastSweep.getTime() - SWEEP_MARGIN_MS));
-      lastSweep = started;
+      // Every few seconds, the waiting deliveries made since the sweep before (with a margin
+      // wider than any transaction that could have missed its wake); at start, and every few
+      // minutes as a backstop for whatever else could leave one waiting, all of them.
+      const now = Date.now();
+      if (lastSweep && now - lastSweep.ranAt < SWEEP_EVERY_MS) return more;
+      const full = !lastSweep || now - lastFullSweepAt >= FULL_SWEEP_EVERY_MS;
+      const since = full || !lastSweep ? null : new Date(lastSweep.databaseTime.getTime() - SWEEP_MARGIN_MS);
+      const { at } = await wakeWaitingDeliveries(em, since);
+      lastSweep = { ranAt: now, databaseTime: at };
+      if (full) lastFullSweepAt = now;
       return more;
     },
     async claim(room) {
