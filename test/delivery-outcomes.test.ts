@@ -188,7 +188,9 @@ describe('deliveries of one aggregate', () => {
     );
     expect(await dispatchAndClaim([s])).toEqual([]);
 
-    expect((await wakeWaitingDeliveries(em(), new Date(Date.now() - 60_000))).woken).toBeGreaterThanOrEqual(1);
+    expect((await wakeWaitingDeliveries(em(), new Date(Date.now() - 60_000))).woken).toBeGreaterThanOrEqual(
+      1,
+    );
     const [next] = await dispatchAndClaim([s]);
     expect(next!.event.eventType).toBe('deck.updated');
   });
