@@ -4,17 +4,20 @@ import {
   claimDueDeliveries,
   type DeliveryJob,
   finishDeliveries,
+  finishDelivery,
   renewDeliveryLeases,
   wakeWaitingDeliveries,
 } from '../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../domain/notifications/dispatch-events.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 /**
  * The delivery queue's bookkeeping, driven step by step (the instance's own worker is off):
  * outcomes are written in batches that hold other organizations' outcomes, only by the claim
- * that holds the delivery, and deliveries of one aggregate wait in order without being scanned.
+ * that holds the delivery, and deliveries of one aggregate wait in order without being scanned,
+ * also when two instances (two transactions here) write at once.
  */
 const REPLAY_MAX = 3;
 let t: TestApp;
@@ -29,6 +32,9 @@ const em = () => t.app.database.orm.em.fork();
 const sql = <T>(text: string, params: unknown[] = []) => em().getConnection().execute<T[]>(text, params);
 const policy = () => t.app.services.config.notifications;
 const ok: AttemptOutcome = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
+const gone: AttemptOutcome = { delivered: false, gone: true, statusCode: 410, error: 'gone', durationMs: 1 };
+const waitingLocks = async () =>
+  (await sql<{ n: number }>('select count(*)::int as n from pg_locks where not granted'))[0]!.n;
 
 async function subscribe(name: string): Promise<string> {
   const response = await user.post('/api/notifications/subscriptions', {
@@ -40,9 +46,16 @@ async function subscribe(name: string): Promise<string> {
   return response.body.id;
 }
 
+const dispatchAll = async () => {
+  while ((await dispatchEvents(em())) > 0) {}
+};
+/** Claims every due delivery, and answers those of `subscription`. */
+const claim = async (subscription: string) =>
+  (await claimDueDeliveries(em(), 1000, 60)).filter((job) => job.subscription.id === subscription);
+
 /** Turns every new event into deliveries, then claims every due one (of this test's subscriptions). */
 async function dispatchAndClaim(subscriptions: string[]): Promise<DeliveryJob[]> {
-  while ((await dispatchEvents(em())) > 0) {}
+  await dispatchAll();
   const jobs = await claimDueDeliveries(em(), 1000, 60);
   return jobs.filter((job) => subscriptions.includes(job.subscription.id));
 }
@@ -260,5 +273,86 @@ describe('replays', () => {
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body.detail).toContain('deliveries pending');
     expect(await pendingCount()).toBe(2 * (REPLAY_MAX - 1));
+  });
+});
+
+describe('deliveries of one aggregate, two instances at once', () => {
+  it('dispatchers run one at a time: a later event is never made due while an earlier one is being dispatched', async () => {
+    await dispatchAll();
+    const s = await subscribe('Order');
+    await dispatchAll();
+    const deckId = (await user.post('/api/decks', { name: 'v1' })).body.id;
+    await user.patch(`/api/decks/${deckId}`, { name: 'v2' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let took!: () => void;
+    const taken = new Promise<void>((resolve) => {
+      took = resolve;
+    });
+    // Instance 1 has taken deck.created and not committed yet.
+    const first = em().transactional(async (tx) => {
+      expect(await dispatchEvents(tx, 1)).toBe(1);
+      took();
+      await gate;
+    });
+    await taken;
+    // Instance 2 does not take deck.updated meanwhile.
+    expect(await dispatchEvents(em(), 1)).toBe(0);
+    expect(await claim(s)).toEqual([]);
+    release();
+    await first;
+    await dispatchAll();
+    expect((await claim(s)).map((job) => job.event.eventType)).toEqual(['deck.created']);
+  });
+
+  it('two deliveries of a group finishing in overlapping transactions: the one behind them is woken', async () => {
+    const s = await subscribe('Overlap');
+    const deckId = (await user.post('/api/decks', { name: 'v1' })).body.id;
+    await user.patch(`/api/decks/${deckId}`, { name: 'v2' });
+    await user.patch(`/api/decks/${deckId}`, { name: 'v3' });
+    await dispatchAll();
+    const [d1] = await claim(s);
+    await finishDeliveries(em(), [[d1!, ok]], policy());
+    const [d2] = await claim(s);
+    // D1 retried by hand while D2 is being sent: two of the group in flight.
+    expect((await user.post(`/api/notifications/deliveries/${d1!.deliveryId}/retry`)).status).toBe(202);
+    const [d1again] = await claim(s);
+    expect(d1again!.deliveryId).toBe(d1!.deliveryId);
+    // Waiting longer than the periodic sweep looks back.
+    await sql(
+      `update notification_delivery set created_at = now() - interval '10 minutes'
+        where subscription_id = ? and next_attempt_at = 'infinity'`,
+      [s],
+    );
+
+    // Instance X records D1's 410 and is held (its subscription update waits on a lock held
+    // here); instance Y meanwhile records D2's success.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = em().transactional(async (tx) => {
+      await tx.execute('select 1 from notification_subscription where id = ? for update', [s]);
+      locked();
+      await gate;
+    });
+    await isLocked;
+    const before = await waitingLocks();
+    const x = finishDelivery(em(), d1again!, gone, policy());
+    await eventually(async () => (await waitingLocks()) > before);
+    const y = finishDeliveries(em(), [[d2!, ok]], policy());
+    await eventually(async () => (await waitingLocks()) > before + 1);
+    release();
+    await Promise.all([holder, x, y]);
+
+    const [third] = await claim(s);
+    expect(third?.event.eventType).toBe('deck.updated');
+    expect(third?.deliveryId).not.toBe(d2!.deliveryId);
   });
 });

@@ -247,12 +247,9 @@ async function recordAttempts(
   retryScheduleSeconds: number[],
 ): Promise<Set<string>> {
   const locked = await tx.execute<{ id: string }[]>(
-    `select d.id from notification_delivery d
-       join unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
-         on d.id = held.id and d.claim_token = held.token
-      where d.status = 'pending'
-      order by d.id for update of d`,
-    [uuidArray(finished.map(([job]) => job.deliveryId)), uuidArray(finished.map(([job]) => job.claimToken))],
+    `select d.id from notification_delivery d, ${HELD}
+      where ${HELD_BY_CLAIM} order by d.id for update of d`,
+    heldParameters(finished.map(([job]) => job)),
   );
   const owned = new Set(locked.map((row) => row.id));
   finished = finished.filter(([job]) => owned.has(job.deliveryId));
@@ -420,9 +417,8 @@ async function clearFailureClocks(tx: EntityManager, subscriptionIds: string[]):
 export async function releaseDeliveries(em: EntityManager, jobs: DeliveryJob[]): Promise<void> {
   await em.execute(
     `update notification_delivery d set locked_until = null, claim_token = null, updated_at = now()
-       from unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
-      where d.id = held.id and d.claim_token = held.token and d.status = 'pending'`,
-    [uuidArray(jobs.map((job) => job.deliveryId)), uuidArray(jobs.map((job) => job.claimToken))],
+       from ${HELD} where ${HELD_BY_CLAIM}`,
+    heldParameters(jobs),
   );
 }
 
@@ -433,20 +429,27 @@ export async function releaseDeliveries(em: EntityManager, jobs: DeliveryJob[]):
  */
 export async function renewDeliveryLeases(
   em: EntityManager,
-  claims: { deliveryId: string; claimToken: string }[],
+  claims: Pick<DeliveryJob, 'deliveryId' | 'claimToken'>[],
   leaseSeconds: number,
 ): Promise<void> {
   await em.execute(
     `update notification_delivery d set locked_until = now() + make_interval(secs => ?)
-       from unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)
-      where d.id = held.id and d.claim_token = held.token and d.status = 'pending'`,
-    [
-      leaseSeconds,
-      uuidArray(claims.map((claim) => claim.deliveryId)),
-      uuidArray(claims.map((claim) => claim.claimToken)),
-    ],
+       from ${HELD} where ${HELD_BY_CLAIM}`,
+    [leaseSeconds, ...heldParameters(claims)],
   );
 }
+
+/**
+ * Claims as rows (`held`: id, token; parameters from `heldParameters`), and the condition that a
+ * delivery `d` is pending and still held by that claim: what renewals, outcomes and releases
+ * may touch.
+ */
+const HELD = 'unnest(cast(? as uuid[]), cast(? as uuid[])) as held(id, token)';
+const HELD_BY_CLAIM = `d.id = held.id and d.claim_token = held.token and d.status = 'pending'`;
+const heldParameters = (claims: Pick<DeliveryJob, 'deliveryId' | 'claimToken'>[]) => [
+  uuidArray(claims.map((claim) => claim.deliveryId)),
+  uuidArray(claims.map((claim) => claim.claimToken)),
+];
 
 /** A PostgreSQL array literal of uuids read from the database: nothing needs quoting. */
 const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;

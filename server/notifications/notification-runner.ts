@@ -36,8 +36,8 @@ const FULL_SWEEP_EVERY_MS = 5 * 60_000;
 export function createNotificationRunner(orm: MikroORM, services: Services) {
   const { config, logger } = services;
   const { leaseSeconds } = config.notifications;
-  /** Claims not yet written or released, by claim token: the leases to renew. */
-  const held = new Map<string, string>();
+  /** Claims not yet written or released (each claim its own job object): the leases to renew. */
+  const held = new Set<DeliveryJob>();
   /** The last sweep for waiting deliveries a missed wake left behind: when it ran (this clock), and its database time. */
   let lastSweep: { ranAt: number; databaseTime: Date } | null = null;
   let lastFullSweepAt = 0;
@@ -76,7 +76,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     },
     async claim(room) {
       const jobs = await claimDueDeliveries(orm.em.fork(), room, leaseSeconds);
-      for (const job of jobs) held.set(job.claimToken, job.deliveryId);
+      for (const job of jobs) held.add(job);
       return jobs;
     },
     async run(job, signal) {
@@ -85,7 +85,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
         outcome = await services.notifier.send(job, signal);
       } catch (error) {
         // Not expected (send answers failures as outcomes): the lease is left to lapse.
-        if (!signal.aborted) held.delete(job.claimToken);
+        if (!signal.aborted) held.delete(job);
         throw error;
       }
       // Cut short by a stop: not an attempt; the delivery is released for another instance.
@@ -100,7 +100,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
             'delivery outcomes of its batch not all written (those not written are sent again once their lease lapses)',
           ),
         )
-        .finally(() => held.delete(job.claimToken));
+        .finally(() => held.delete(job));
       unwritten.add(written);
       void written.finally(() => unwritten.delete(written));
       // Backpressure: while a batch's worth of outcomes waits to be written, slots wait for
@@ -109,7 +109,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
       if (unwritten.size > FINISH_BATCH) await written;
     },
     release(jobs) {
-      for (const job of jobs) held.delete(job.claimToken);
+      for (const job of jobs) held.delete(job);
       return releaseDeliveries(orm.em.fork(), jobs);
     },
   });
@@ -120,8 +120,7 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
     if (renewing || held.size === 0) return;
     renewing = true;
     try {
-      const claims = [...held].map(([claimToken, deliveryId]) => ({ claimToken, deliveryId }));
-      await renewDeliveryLeases(orm.em.fork(), claims, leaseSeconds);
+      await renewDeliveryLeases(orm.em.fork(), [...held], leaseSeconds);
     } catch (error) {
       // The next renewal tries again; should the leases lapse, their deliveries are sent again.
       logger.error({ err: error, deliveries: held.size }, 'could not renew delivery leases');
