@@ -129,42 +129,49 @@ try {
   }
 
   console.log(`\nmix against the service (p99 goal < 50 ms each):`);
-  const mix: [string, () => Promise<WrkResult>][] = [
+  // [name, the service's run, the bare handler's run of the same route when it has one]
+  const mix: [string, (url: string) => Promise<WrkResult>, boolean][] = [
     [
       `GET  /api/decks/{id}/slides (50 slides)`,
-      () => wrk(`${serviceUrl}/api/decks/${setup.deckId}/slides`, headers),
+      (url) => wrk(`${url}/api/decks/${setup.deckId}/slides`, headers),
+      true,
     ],
     [
       `GET  /api/slides/{id}/product-data`,
-      () => wrk(`${serviceUrl}/api/slides/${setup.pricingSlideId}/product-data`, headers),
+      (url) => wrk(`${url}/api/slides/${setup.pricingSlideId}/product-data`, headers),
+      false,
     ],
-    [`GET  /api/notifications/events`, () => wrk(`${serviceUrl}/api/notifications/events`, headers)],
+    [`GET  /api/notifications/events`, (url) => wrk(`${url}/api/notifications/events`, headers), true],
     [
       `POST /api/decks/{id}/slides + DELETE /api/slides/{id} (a deck per connection)`,
-      async () =>
-        wrk(serviceUrl, headers, {
+      async (url) =>
+        wrk(url, headers, {
           script: await createThenDeleteScript(setup.scratchDeckIds),
         }),
+      false,
     ],
     [
       `  … the same, all ${CONNECTIONS} connections in one deck (serialised)`,
-      async () =>
-        wrk(serviceUrl, headers, {
+      async (url) =>
+        wrk(url, headers, {
           script: await createThenDeleteScript(setup.scratchDeckIds.slice(0, 1)),
         }),
+      false,
     ],
   ];
   const only = process.env.BENCH_MIX;
   const chosen = only === 'false' ? [] : only ? mix.filter(([name]) => name.includes(only)) : mix;
-  for (const [name, measure] of chosen) {
-    const before = cpuTimes();
-    const result = await measure();
-    const after = cpuTimes();
-    const cpu =
-      before && after
-        ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [service.pid!]: 'node' })}`
-        : '';
-    console.log(`  ${name.padEnd(70)} ${line(result)}${cpu}`);
+  for (const [name, measure, hasBare] of chosen) {
+    const runs: [string, string, number][] = [[name, serviceUrl, service.pid!]];
+    if (hasBare) runs.push(['    … the bare handler, the same route', bareUrl, bare.pid!]);
+    for (const [label, url, pid] of runs) {
+      const before = cpuTimes();
+      const result = await measure(url);
+      const after = cpuTimes();
+      const cpu =
+        before && after ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [pid]: 'node' })}` : '';
+      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}`);
+    }
   }
 } finally {
   for (const child of children) {

@@ -23,7 +23,7 @@ import type { Services } from './services.ts';
 import { createServices } from './services.ts';
 import { deleteExpiredSessions } from './sessions.ts';
 import { isLocalStorage } from './storage/create-storage.ts';
-import { createWorkers } from './workers.ts';
+import { createWorkers, nudgeOnCommit } from './workers.ts';
 
 export interface RunningApp {
   services: Services;
@@ -117,10 +117,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const workers = createWorkers(database.orm, services);
   for (const worker of workers) worker.start();
   // Commits that wrote events or queued jobs wake the workers at once.
-  const nudge = () => {
-    for (const worker of workers) worker.nudge?.();
-  };
-  database.orm.em.getEventManager().registerSubscriber({ afterFlush: nudge, afterTransactionCommit: nudge });
+  database.orm.em.getEventManager().registerSubscriber(nudgeOnCommit(workers));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;

@@ -1,4 +1,13 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type {
+  EntityClass,
+  EventSubscriber,
+  FlushEventArgs,
+  MikroORM,
+  TransactionEventArgs,
+} from '@mikro-orm/postgresql';
+import { ChangeSetType } from '@mikro-orm/postgresql';
+import { Event } from '../entities/Event.ts';
+import { GenerationJob } from '../entities/GenerationJob.ts';
 import { createIdempotencySweeper } from './idempotency-sweep.ts';
 import { createKbSweeper } from './kb-sweep.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
@@ -8,8 +17,10 @@ import { createGenerationRunner } from './speech/generation-runner.ts';
 /** A background worker of this instance. Work that must survive a crash is claimed from PostgreSQL. */
 export interface BackgroundWorker {
   start(): void;
-  /** New work was committed (events, jobs): look now rather than at the next poll. */
+  /** New work was committed: look now rather than at the next poll. */
   nudge?(): void;
+  /** The entities whose new rows are this worker's work: a commit that creates one nudges it. */
+  wokenBy?: EntityClass<object>[];
   /** Stops within `timeoutMs`; unfinished claimed work is released for another instance. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -17,14 +28,55 @@ export interface BackgroundWorker {
 /**
  * Every background worker, in one list: a new worker is added here (and its settings to
  * `server/config.ts`). `server/app.ts` starts them after the server listens, nudges them after
- * each commit, and stops them at shutdown.
+ * commits that create their work (`nudgeOnCommit`), and stops them at shutdown.
  */
 export function createWorkers(orm: MikroORM, services: Services): BackgroundWorker[] {
   const { config } = services;
   return [
-    ...(config.notifications.enabled ? [createNotificationRunner(orm, services)] : []),
-    ...(config.generation.enabled ? [createGenerationRunner(orm, services)] : []),
+    ...(config.notifications.enabled
+      ? [{ ...createNotificationRunner(orm, services), wokenBy: [Event] }]
+      : []),
+    ...(config.generation.enabled
+      ? [{ ...createGenerationRunner(orm, services), wokenBy: [GenerationJob] }]
+      : []),
     createKbSweeper(orm, services),
     createIdempotencySweeper(orm, services),
   ];
+}
+
+/**
+ * Nudges each worker once a commit has created rows of the entities it is woken by: after the
+ * flush when it ran in its own transaction, after the commit of the enclosing transaction
+ * otherwise (before it, the worker would not see the rows). Only creations, and only of those
+ * entities: the workers' own commits (claims, outcomes) would otherwise nudge them again, and
+ * an idle instance ran rounds back to back, thousands of statements a second. Work queued by
+ * plain SQL (a delivery retried, a replay) and rows written inside a savepoint are found by the
+ * next poll.
+ */
+export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
+  const awaitingCommit = new WeakMap<object, Set<BackgroundWorker>>();
+  const nudge = (woken: Iterable<BackgroundWorker>) => {
+    for (const worker of woken) worker.nudge?.();
+  };
+  return {
+    afterFlush({ em, uow }: FlushEventArgs) {
+      const created = new Set<unknown>();
+      for (const changeSet of uow.getChangeSets()) {
+        if (changeSet.type === ChangeSetType.CREATE) created.add(changeSet.meta.class);
+      }
+      const woken = workers.filter((worker) => worker.wokenBy?.some((entity) => created.has(entity)));
+      if (woken.length === 0) return;
+      const transaction = em.getTransactionContext<object>();
+      if (!transaction) return nudge(woken);
+      const pending = awaitingCommit.get(transaction) ?? new Set();
+      for (const worker of woken) pending.add(worker);
+      awaitingCommit.set(transaction, pending);
+    },
+    afterTransactionCommit({ transaction }: TransactionEventArgs) {
+      const pending = transaction && awaitingCommit.get(transaction);
+      if (!pending) return;
+      awaitingCommit.delete(transaction);
+      nudge(pending);
+    },
+  };
 }

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { statementsDuring } from './helpers/statements.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+import { FAST_WEBHOOKS, subscribe } from './helpers/webhook-scenario.ts';
+
+/**
+ * Workers poll once a minute here: what they do within a test's time they were nudged to do by
+ * the commit that created their work, and an idle instance sends (next to) no statements.
+ */
+const MINUTE_POLLS = { NOTIFICATIONS_POLL_INTERVAL_MS: '60000', GENERATION_POLL_INTERVAL_MS: '60000' };
+let t: TestApp;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+beforeAll(async () => {
+  t = await startTestApp({ ...FAST_WEBHOOKS, ...MINUTE_POLLS });
+  receiver = await startWebhookReceiver();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+});
+
+it('a committed event is delivered at once, not at the next poll; then the instance is quiet', async () => {
+  const user = await t.signedInClient();
+  const deck = (await user.post('/api/decks', { name: 'Nudged' })).body;
+  const subscription = await subscribe(user, receiver.url);
+  receiver.useSecret(subscription.secret);
+  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'One' })).body;
+  await eventually(() => receiver.delivered().some((r) => r.body.data?.aggregateId === slide.id), 10_000);
+  await eventually(
+    async () =>
+      (await user.get(`/api/notifications/subscriptions/${subscription.id}/deliveries`)).body.deliveries[0]
+        ?.status === 'succeeded',
+    10_000,
+  );
+
+  // A measured window, not a wait for something: the workers' own commits (claims, outcomes)
+  // used to nudge them again, and an idle instance ran rounds back to back.
+  const statements = await statementsDuring(t, () => sleep(1000));
+  expect(statements.length).toBeLessThan(10);
+});
+
+it('a queued narration job starts at once, not at the next poll', async () => {
+  const user = await t.signedInClient();
+  const deck = (await user.post('/api/decks', { name: 'Narrated' })).body;
+  await user.post(`/api/decks/${deck.id}/slides`, { narrationScript: 'Hello there.' });
+  expect((await user.post(`/api/decks/${deck.id}/generate`, {})).status).toBe(202);
+  await eventually(
+    async () => (await user.get(`/api/decks/${deck.id}/generate/status`)).body.status === 'completed',
+    10_000,
+  );
+});
