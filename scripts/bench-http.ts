@@ -148,7 +148,7 @@ try {
         wrk(url, headers, {
           script: await createThenDeleteScript(setup.scratchDeckIds),
         }),
-      false,
+      true,
     ],
     [
       `  … the same, all ${CONNECTIONS} connections in one deck (serialised)`,

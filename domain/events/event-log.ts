@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../../server/prepared-statements.ts';
 import { type Access, missingAccess } from '../auth/access.ts';
 import type { Auth, DomainContext } from '../context.ts';
@@ -44,10 +43,11 @@ export interface Page {
 }
 
 /**
- * The organization's event log, newest first (occurredAt, then id), filtered and paged.
- * Each filter has an index leading with (organization, filter) and ending with the order,
- * so the page is read in index order. The total: see `countEvents`. Events of aggregates the
- * caller may not list are left out (`LISTED_ONLY_WITH`).
+ * The organization's event log, newest first (occurredAt, then id), filtered and paged: the page
+ * and its total in one statement (one round trip; the page comes as one JSON array, read by
+ * PostgreSQL in index order). Each filter has an index leading with (organization, filter) and
+ * ending with the order, so the page is read in index order. The total: see `totalOf`. Events
+ * of aggregates the caller may not list are left out (`LISTED_ONLY_WITH`).
  */
 export async function listEvents(
   { em, auth }: DomainContext,
@@ -59,51 +59,62 @@ export async function listEvents(
     ]);
   }
   const hidden = hiddenAggregateTypes(auth);
-  const { where, params } = whereOf(auth.organizationId, input, hidden);
-  const [rows, total] = await Promise.all([
-    readRows<EventOutput>(
-      em,
-      // Aliases differ from the column names: ORDER BY would otherwise sort by the formatted text.
-      `select id, event_type as "eventType", aggregate_type as "aggregateType", aggregate_id as "aggregateId",
-              ${isoTimestamp('occurred_at')} as "occurredAt", payload
-         from event where ${where} order by occurred_at desc, id desc
-        limit $${params.length + 1} offset $${params.length + 2}`,
-      [...params, input.limit, input.offset],
-      PLAN_EACH_CALL,
-    ),
-    countEvents(em, auth.organizationId, input, hidden),
-  ]);
+  const params = new Parameters();
+  const where = whereOf(params, auth.organizationId, input, hidden);
+  const total = totalOf(params, where, auth.organizationId, input, hidden);
+  const [row] = await readRows<{ total: number; events: EventOutput[] }>(
+    em,
+    `select (${total})::int as total,
+            (select coalesce(json_agg(json_build_object(
+                      'id', id, 'eventType', event_type, 'aggregateType', aggregate_type,
+                      'aggregateId', aggregate_id, 'occurredAt', ${isoTimestamp('occurred_at')},
+                      'payload', payload) order by occurred_at desc, id desc), '[]')
+               from (select id, event_type, aggregate_type, aggregate_id, occurred_at, payload
+                       from event where ${where} order by occurred_at desc, id desc
+                      limit ${params.add(input.limit)} offset ${params.add(input.offset)}) page) as events`,
+    params.values,
+    PLAN_EACH_CALL,
+  );
   return {
-    events: rows,
-    pagination: { total, limit: input.limit, offset: input.offset },
+    events: row!.events,
+    pagination: { total: row!.total, limit: input.limit, offset: input.offset },
   };
 }
 
+/** The parameters of one statement: `add` gives the placeholder of a value. */
+class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /**
- * The total, exact, without counting millions of rows. Counters kept by triggers in the
- * transaction that writes the events (see the migration `event-counts`): without a time range
- * (nor an aggregate id) it is a sum of the organization's per-type counters; a time range alone
- * sums the hourly counters of its whole hours and counts the events of its partial first and last
- * hours along the time index. With an aggregate id, or a type and a time range, the matching
- * events are counted along their own index, which the filter keeps short.
+ * The total as a scalar subquery: exact, without counting millions of rows. Counters kept by
+ * triggers in the transaction that writes the events (see the migration `event-counts`):
+ * without a time range (nor an aggregate id) it is a sum of the organization's per-type
+ * counters; a time range alone sums the hourly counters of its whole hours and counts the events
+ * of its partial first and last hours along the time index. With an aggregate id, or a type and
+ * a time range, the matching events are counted along their own index, which the filter keeps
+ * short.
  */
-async function countEvents(
-  em: EntityManager,
+function totalOf(
+  params: Parameters,
+  where: string,
   organizationId: string,
   filter: EventLogFilter,
   hidden: string[],
-): Promise<number> {
+): string {
   const ranged = filter.since !== undefined || filter.until !== undefined;
   const typed = filter.eventType !== undefined || filter.aggregateType !== undefined;
-  const { where, params } = whereOf(organizationId, filter, hidden);
-  let statement = `select count(*)::int as total from event where ${where}`;
   if (filter.aggregateId === undefined && !ranged) {
-    statement = `select coalesce(sum(count), 0)::int as total from event_count where ${where}`;
-  } else if (filter.aggregateId === undefined && !typed) {
-    return countTimeRange(em, organizationId, filter.since ?? null, filter.until ?? null, hidden);
+    return `select coalesce(sum(count), 0) from event_count where ${where}`;
   }
-  const [row] = await readRows<{ total: number }>(em, statement, params, PLAN_EACH_CALL);
-  return row!.total;
+  if (filter.aggregateId === undefined && !typed) {
+    return timeRangeTotal(params, organizationId, filter.since ?? null, filter.until ?? null, hidden);
+  }
+  return `select count(*) from event where ${where}`;
 }
 
 /**
@@ -113,50 +124,42 @@ async function countEvents(
  * The hourly counters do not know aggregate types: hidden events of the whole hours are counted
  * along their own index and taken off (they are few: users and API keys change rarely).
  */
-async function countTimeRange(
-  em: EntityManager,
+function timeRangeTotal(
+  params: Parameters,
   organizationId: string,
   since: string | null,
   until: string | null,
   hidden: string[],
-): Promise<number> {
-  const [row] = await readRows<{ total: number }>(
-    em,
-    `with bounds as (
+): string {
+  const organization = params.add(organizationId);
+  const hiddenTypes = params.add(hidden);
+  return `with bounds as (
        select coalesce(s, '-infinity') as since, coalesce(u, 'infinity') as until,
               coalesce(case when date_trunc('hour', s, 'UTC') = s then s
                             else date_trunc('hour', s, 'UTC') + interval '1 hour' end, '-infinity') as first_hour,
               coalesce(date_trunc('hour', u, 'UTC'), 'infinity') as last_hour
-         from (select $1::timestamptz as s, $2::timestamptz as u) given)
-     select ((select coalesce(sum(h.count), 0) from event_count_by_hour h, bounds b
-               where h.organization_id = $3 and h.hour >= b.first_hour and h.hour < b.last_hour)
+         from (select ${params.add(since)}::timestamptz as s, ${params.add(until)}::timestamptz as u) given)
+     select (select coalesce(sum(h.count), 0) from event_count_by_hour h, bounds b
+               where h.organization_id = ${organization} and h.hour >= b.first_hour and h.hour < b.last_hour)
            - (select count(*) from event e, bounds b
-               where e.organization_id = $3 and e.aggregate_type = any($4::text[])
+               where e.organization_id = ${organization} and e.aggregate_type = any(${hiddenTypes}::text[])
                  and e.occurred_at >= b.first_hour and e.occurred_at < b.last_hour)
            + (select count(*) from event e, bounds b
-               where e.organization_id = $3 and e.aggregate_type <> all($4::text[])
+               where e.organization_id = ${organization} and e.aggregate_type <> all(${hiddenTypes}::text[])
                  and e.occurred_at >= b.since and e.occurred_at < least(b.first_hour, b.until))
            + (select count(*) from event e, bounds b
-               where e.organization_id = $3 and e.aggregate_type <> all($4::text[])
-                 and e.occurred_at >= greatest(b.last_hour, b.first_hour, b.since) and e.occurred_at < b.until)
-           )::int as total`,
-    [since, until, organizationId, hidden],
-    PLAN_EACH_CALL,
-  );
-  return row!.total;
+               where e.organization_id = ${organization} and e.aggregate_type <> all(${hiddenTypes}::text[])
+                 and e.occurred_at >= greatest(b.last_hour, b.first_hour, b.since) and e.occurred_at < b.until)`;
 }
 
 function whereOf(
+  params: Parameters,
   organizationId: string,
   filter: EventLogFilter,
   hidden: string[],
-): { where: string; params: unknown[] } {
-  const conditions = ['organization_id = $1'];
-  const params: unknown[] = [organizationId];
-  if (hidden.length > 0) {
-    params.push(hidden);
-    conditions.push(`aggregate_type <> all($${params.length}::text[])`);
-  }
+): string {
+  const conditions = [`organization_id = ${params.add(organizationId)}`];
+  if (hidden.length > 0) conditions.push(`aggregate_type <> all(${params.add(hidden)}::text[])`);
   const filters: [string, string | undefined][] = [
     ['event_type =', filter.eventType],
     ['aggregate_type =', filter.aggregateType],
@@ -165,9 +168,7 @@ function whereOf(
     ['occurred_at <', filter.until],
   ];
   for (const [condition, value] of filters) {
-    if (value === undefined) continue;
-    params.push(value);
-    conditions.push(`${condition} $${params.length}`);
+    if (value !== undefined) conditions.push(`${condition} ${params.add(value)}`);
   }
-  return { where: conditions.join(' and '), params };
+  return conditions.join(' and ');
 }

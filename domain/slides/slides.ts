@@ -9,7 +9,7 @@ import { badRequest, conflict, type Issue, missing, notFound } from '../errors.t
 import { recordEvent } from '../events/record-event.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
-import { findSlide } from './find-slide.ts';
+import { findSlide, lockDeckOfSlide } from './find-slide.ts';
 import type { ProductData } from './product-data.ts';
 import { type SlideOutput, toSlideOutput } from './slide-output.ts';
 
@@ -43,17 +43,15 @@ export async function createSlide(
   return em.transactional(async (em) => {
     // The deck's row lock serialises concurrent creates: each sees the count the last one left.
     const deck = await findDeck(em, auth, input.deckId, { lock: true });
-    const count = await em.count(Slide, { deck });
+    const { count, highest, taken } = await slideNumbers(em, deck.id, input.slideId ?? null);
     const orderIndex = input.orderIndex ?? count;
     if (orderIndex > count) {
       throw badRequest(`orderIndex must be between 0 and ${count} (the deck has ${count} slides)`, [
         { path: ['orderIndex'], message: `must be at most ${count}` },
       ]);
     }
-    const slideId = input.slideId ?? (await nextHumanSlideId(em, deck.id));
-    if (input.slideId && (await em.count(Slide, { deck, slideId }))) {
-      throw conflict(`The deck already has a slide ${slideId}`);
-    }
+    const slideId = input.slideId ?? `slide-${highest + 1}`;
+    if (taken) throw conflict(`The deck already has a slide ${slideId}`);
     if (orderIndex < count) {
       await em.execute(
         'update slide set order_index = order_index + 1 where deck_id = ? and order_index >= ?',
@@ -84,13 +82,23 @@ export async function createSlide(
   });
 }
 
-/** slide-<n+1>, where n is the highest number among the deck's slide ids. */
-async function nextHumanSlideId(em: EntityManager, deckId: string): Promise<string> {
-  const [row] = await em.execute<{ n: number | null }[]>(
-    `select max(substring(slide_id from 7)::bigint) as n from slide where deck_id = ? and slide_id ~ '^slide-[0-9]+$'`,
-    [deckId],
+/**
+ * Under the deck's lock, in one statement: how many slides the deck has, the highest n among its
+ * `slide-<n>` ids (a new slide without an id gets slide-<n+1>), and whether `slideId` is taken.
+ */
+async function slideNumbers(
+  em: EntityManager,
+  deckId: string,
+  slideId: string | null,
+): Promise<{ count: number; highest: number; taken: boolean }> {
+  const [row] = await em.execute<{ count: number; highest: string | null; taken: boolean }[]>(
+    `select count(*)::int as count,
+            max(substring(slide_id from 7)::bigint) filter (where slide_id ~ '^slide-[0-9]+$') as highest,
+            coalesce(bool_or(slide_id = ?), false) as taken
+       from slide where deck_id = ?`,
+    [slideId, deckId],
   );
-  return `slide-${Number(row?.n ?? 0) + 1}`;
+  return { count: row!.count, highest: Number(row!.highest ?? 0), taken: row!.taken };
 }
 
 /**
@@ -146,11 +154,11 @@ export async function updateSlide(
 /** The slides after it move up. */
 export async function deleteSlide({ em, auth }: DomainContext, slideId: string): Promise<{ success: true }> {
   return em.transactional(async (em) => {
-    const { deck } = await findSlide(em, auth, slideId);
-    await findDeck(em, auth, deck.id, { lock: true });
+    await lockDeckOfSlide(em, auth, slideId);
     // Re-read under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
     const slide = await em.findOne(Slide, slideId, { refresh: true });
     if (!slide) throw notFound('Slide', slideId);
+    const { deck } = slide;
     recordEvent(em, auth, 'slide.deleted', {
       aggregateId: slide.id,
       deckId: deck.id,
