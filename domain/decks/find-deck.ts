@@ -23,3 +23,17 @@ export async function findDeck(
   if (!deck) throw notFound('Deck', deckId);
   return deck;
 }
+
+/**
+ * Locks the caller's deck (inside a transaction) in one plain statement and answers its id, or
+ * NOT_FOUND, for changes that need the lock but none of the deck's fields: a change to its
+ * slide order waits for the one before it, and then sees every slide that one committed.
+ */
+export async function lockDeck(em: EntityManager, auth: Auth, deckId: string): Promise<string> {
+  const rows = await em.execute('select id from deck where id = ? and organization_id = ? for update', [
+    deckId,
+    auth.organizationId,
+  ]);
+  if (rows.length === 0) throw notFound('Deck', deckId);
+  return deckId;
+}

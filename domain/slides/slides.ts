@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Deck } from '../../entities/Deck.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide, type SlideType } from '../../entities/Slide.ts';
 import { readRows } from '../../server/prepared-statements.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
-import { findDeck } from '../decks/find-deck.ts';
+import { lockDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
@@ -42,7 +43,7 @@ export async function createSlide(
 
   return em.transactional(async (em) => {
     // The deck's row lock serialises concurrent creates: each sees the count the last one left.
-    const deck = await findDeck(em, auth, input.deckId, { lock: true });
+    const deck = em.getReference(Deck, await lockDeck(em, auth, input.deckId));
     const { count, highest, taken } = await slideNumbers(em, deck.id, input.slideId ?? null);
     const orderIndex = input.orderIndex ?? count;
     if (orderIndex > count) {
@@ -106,11 +107,15 @@ async function slideNumbers(
  * hot read: no entities are built). A deck of another organization gives no row, like a
  * missing one; an empty deck gives one row without a slide.
  */
+/** A slide row as the answer's fields (`s`: the slide table), as the list reads them and a delete returns them. */
+const SLIDE_OUTPUT_COLUMNS = `
+  s.id, s.deck_id as "deckId", s.slide_id as "slideId", s.title, s.narration_script as "narrationScript",
+  s.bullets, s.slide_context as "slideContext", s.audio_url as "audioUrl", s.hero_img as "heroImg",
+  s.order_index as "orderIndex", s.slide_type as "slideType", s.product_data as "productData",
+  ${isoTimestamp('s.created_at')} as "createdAt", ${isoTimestamp('s.updated_at')} as "updatedAt"`;
+
 const LIST_SLIDES = `
-  select s.id, d.id as "deckId", s.slide_id as "slideId", s.title, s.narration_script as "narrationScript",
-         s.bullets, s.slide_context as "slideContext", s.audio_url as "audioUrl", s.hero_img as "heroImg",
-         s.order_index as "orderIndex", s.slide_type as "slideType", s.product_data as "productData",
-         ${isoTimestamp('s.created_at')} as "createdAt", ${isoTimestamp('s.updated_at')} as "updatedAt"
+  select ${SLIDE_OUTPUT_COLUMNS}
     from deck d left join slide s on s.deck_id = d.id
    where d.id = $1 and d.organization_id = $2
    order by s.order_index`;
@@ -155,21 +160,18 @@ export async function updateSlide(
 export async function deleteSlide({ em, auth }: DomainContext, slideId: string): Promise<{ success: true }> {
   return em.transactional(async (em) => {
     await lockDeckOfSlide(em, auth, slideId);
-    // Re-read under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
-    const slide = await em.findOne(Slide, slideId, { refresh: true });
+    // Under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
+    const [slide] = await em.execute<SlideOutput[]>(
+      `delete from slide s where s.id = ? returning ${SLIDE_OUTPUT_COLUMNS}`,
+      [slideId],
+    );
     if (!slide) throw notFound('Slide', slideId);
-    const { deck } = slide;
-    recordEvent(em, auth, 'slide.deleted', {
-      aggregateId: slide.id,
-      deckId: deck.id,
-      payload: toSlideOutput(slide),
-    });
-    em.remove(slide);
-    await em.flush();
     await em.execute('update slide set order_index = order_index - 1 where deck_id = ? and order_index > ?', [
-      deck.id,
+      slide.deckId,
       slide.orderIndex,
     ]);
+    recordEvent(em, auth, 'slide.deleted', { aggregateId: slide.id, deckId: slide.deckId, payload: slide });
+    await em.flush();
     return { success: true as const };
   });
 }
@@ -220,19 +222,19 @@ export async function reorderSlides(
   return em.transactional(async (em) => {
     // The deck's lock comes first, in a statement of its own: the check below then sees every
     // slide committed by whoever held it before (a statement's snapshot is taken when it starts).
-    const deck = await findDeck(em, auth, input.deckId, { lock: true });
+    const deckId = await lockDeck(em, auth, input.deckId);
     // A PostgreSQL array literal: the ids are validated UUIDs, so nothing needs quoting.
     const ids = `{${input.slideIds.join(',')}}`;
-    const [result] = await em.execute<{ ok: boolean }[]>(REORDER, [ids, deck.id, deck.id]);
+    const [result] = await em.execute<{ ok: boolean }[]>(REORDER, [ids, deckId, deckId]);
     if (!result?.ok) {
       // Refused (nothing was moved): say exactly what is wrong, which only a refusal pays for.
-      const rows = await em.execute<{ id: string }[]>('select id from slide where deck_id = ?', [deck.id]);
+      const rows = await em.execute<{ id: string }[]>('select id from slide where deck_id = ?', [deckId]);
       const issues = orderIssues(input.slideIds, new Set(rows.map((row) => row.id)));
       throw badRequest('slideIds must list every slide of the deck exactly once', issues);
     }
     recordEvent(em, auth, 'deck.slides_reordered', {
-      aggregateId: deck.id,
-      deckId: deck.id,
+      aggregateId: deckId,
+      deckId,
       payload: { slideIds: input.slideIds },
     });
     await em.flush();
