@@ -6,7 +6,8 @@
  * (`bench-http-bare.ts`), each in a child process. Drives both with wrk at 64 connections, in
  * alternating rounds, and prints req/s, p50 and p99 for each and their ratio; then a mix against
  * the service: a 50-slide deck's slides, a pricing slide's product data, the event log's first
- * page, and create-then-delete a slide.
+ * page, and create-then-delete a slide, each but the product data followed by the bare handler's
+ * naive version of the same route (its floor on this machine).
  *
  * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
  * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
