@@ -6,6 +6,7 @@ import type {
   TransactionEventArgs,
 } from '@mikro-orm/postgresql';
 import { ChangeSetType } from '@mikro-orm/postgresql';
+import { type QueuedWork, takeQueued } from '../domain/queued-work.ts';
 import { Event } from '../entities/Event.ts';
 import { GenerationJob } from '../entities/GenerationJob.ts';
 import { createIdempotencySweeper } from './idempotency-sweep.ts';
@@ -19,8 +20,11 @@ export interface BackgroundWorker {
   start(): void;
   /** New work was committed: look now rather than at the next poll. */
   nudge?(): void;
-  /** The entities whose new rows are this worker's work: a commit that creates one nudges it. */
-  wokenBy?: EntityClass<object>[];
+  /**
+   * What is this worker's work: entities whose new rows a commit creates, or work a transaction
+   * marks as queued (`domain/queued-work.ts`). Such a commit nudges it.
+   */
+  wokenBy?: (EntityClass<object> | QueuedWork)[];
   /** Stops within `timeoutMs`; unfinished claimed work is released for another instance. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -34,7 +38,7 @@ export function createWorkers(orm: MikroORM, services: Services): BackgroundWork
   const { config } = services;
   return [
     ...(config.notifications.enabled
-      ? [{ ...createNotificationRunner(orm, services), wokenBy: [Event] }]
+      ? [{ ...createNotificationRunner(orm, services), wokenBy: [Event, 'deliveries' as const] }]
       : []),
     ...(config.generation.enabled
       ? [{ ...createGenerationRunner(orm, services), wokenBy: [GenerationJob] }]
@@ -50,8 +54,9 @@ export function createWorkers(orm: MikroORM, services: Services): BackgroundWork
  * otherwise (before it, the worker would not see the rows). Only creations, and only of those
  * entities: the workers' own commits (claims, outcomes) would otherwise nudge them again, and
  * an idle instance ran rounds back to back, thousands of statements a second. Work queued by
- * plain SQL (a delivery retried, a replay) and rows written inside a savepoint are found by the
- * next poll.
+ * plain SQL (a delivery retried, a replay) is marked by its transaction (`markQueued`). A nested
+ * transaction (a savepoint) reports its own commit: rows created or marked in one nudge then, before
+ * the outer commit, and are found by the next poll (nothing in the service nests transactions).
  */
 export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
   const awaitingCommit = new WeakMap<object, Set<BackgroundWorker>>();
@@ -73,9 +78,16 @@ export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
       awaitingCommit.set(transaction, pending);
     },
     afterTransactionCommit({ transaction }: TransactionEventArgs) {
-      const pending = transaction && awaitingCommit.get(transaction);
-      if (!pending) return;
+      if (!transaction) return;
+      const pending = awaitingCommit.get(transaction) ?? new Set();
       awaitingCommit.delete(transaction);
+      const queued = takeQueued(transaction);
+      if (queued) {
+        for (const worker of workers) {
+          if (worker.wokenBy?.some((work) => typeof work === 'string' && queued.has(work)))
+            pending.add(worker);
+        }
+      }
       nudge(pending);
     },
   };

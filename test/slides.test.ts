@@ -55,6 +55,18 @@ describe('POST /api/decks/{deckId}/slides', () => {
     expect((await slidesOf())[0]).toEqual(slide);
   });
 
+  it('a deck id in capitals names the same deck: answers and events carry the stored spelling', async () => {
+    const slide = await addSlide({ title: 'Shouted' }, deckId.toUpperCase());
+    expect(slide.deckId).toBe(deckId);
+    const reordered = await user.put(`/api/decks/${deckId.toUpperCase()}/slides/reorder`, {
+      slideIds: [slide.id],
+    });
+    expect(reordered.status, reordered.text).toBe(200);
+    expect(await eventTypes(deckId)).toEqual(['deck.created', 'deck.slides_reordered']);
+    const created = (await user.get(`/api/notifications/events?aggregateId=${slide.id}`)).body.events[0];
+    expect(created.payload.deckId).toBe(deckId);
+  });
+
   it('defaults: standard type, empty bullets, null texts, appended last, slide-<n> assigned', async () => {
     const first = await addSlide({});
     const second = await addSlide({ slideId: 'slide-41' });

@@ -12,9 +12,11 @@ import { FAST_WEBHOOKS, subscribe } from './helpers/webhook-scenario.ts';
 const MINUTE_POLLS = { NOTIFICATIONS_POLL_INTERVAL_MS: '60000', GENERATION_POLL_INTERVAL_MS: '60000' };
 let t: TestApp;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+/** While set, the receiver holds its answers (`answerHanging`). */
+let holding = false;
 beforeAll(async () => {
   t = await startTestApp({ ...FAST_WEBHOOKS, ...MINUTE_POLLS });
-  receiver = await startWebhookReceiver();
+  receiver = await startWebhookReceiver(() => (holding ? 'hang' : { status: 204 }));
 });
 afterAll(async () => {
   await receiver?.close();
@@ -50,4 +52,43 @@ it('a queued narration job starts at once, not at the next poll', async () => {
     async () => (await user.get(`/api/decks/${deck.id}/generate/status`)).body.status === 'completed',
     10_000,
   );
+});
+
+it('the next delivery of a resource goes out once the one before it is written, not at the next poll', async () => {
+  const user = await t.signedInClient();
+  const deck = (await user.post('/api/decks', { name: 'Chained' })).body;
+  const subscription = await subscribe(user, receiver.url);
+  receiver.useSecret(subscription.secret);
+  holding = true;
+  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: '0' })).body;
+  await eventually(() => receiver.received.some((r) => r.body.data?.aggregateId === slide.id));
+  // Queued behind the held one: each waits for the one before it to be written.
+  for (const title of ['1', '2', '3']) await user.patch(`/api/slides/${slide.id}`, { title });
+  holding = false;
+  receiver.answerHanging(204);
+  const titles = () =>
+    receiver
+      .delivered()
+      .filter((r) => r.body.data?.aggregateId === slide.id)
+      .map((r) => r.body.data.payload.title);
+  await eventually(() => titles().length === 4, 10_000);
+  expect(titles()).toEqual(['0', '1', '2', '3']);
+});
+
+it('a retried delivery goes out at once, not at the next poll', async () => {
+  const user = await t.signedInClient();
+  const deck = (await user.post('/api/decks', { name: 'Retried' })).body;
+  const subscription = await subscribe(user, receiver.url);
+  receiver.useSecret(subscription.secret);
+  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'Again' })).body;
+  const ofSlide = () => receiver.delivered().filter((r) => r.body.data?.aggregateId === slide.id);
+  await eventually(() => ofSlide().length === 1, 10_000);
+  const delivery = await eventually(async () => {
+    const [latest] = (await user.get(`/api/notifications/subscriptions/${subscription.id}/deliveries`)).body
+      .deliveries;
+    return latest?.status === 'succeeded' && latest;
+  }, 10_000);
+  const retried = await user.post(`/api/notifications/deliveries/${delivery.id}/retry`, {});
+  expect(retried.status, retried.text).toBe(202);
+  await eventually(() => ofSlide().length === 2, 10_000);
 });

@@ -30,10 +30,11 @@ export async function findDeck(
  * slide order waits for the one before it, and then sees every slide that one committed.
  */
 export async function lockDeck(em: EntityManager, auth: Auth, deckId: string): Promise<string> {
-  const rows = await em.execute('select id from deck where id = ? and organization_id = ? for update', [
-    deckId,
-    auth.organizationId,
-  ]);
-  if (rows.length === 0) throw notFound('Deck', deckId);
-  return deckId;
+  const [row] = await em.execute<{ id: string }[]>(
+    'select id from deck where id = ? and organization_id = ? for update',
+    [deckId, auth.organizationId],
+  );
+  if (!row) throw notFound('Deck', deckId);
+  // The stored spelling: a uuid given in capitals names the same deck, and events must agree.
+  return row.id;
 }

@@ -1,6 +1,7 @@
 import type { DomainContext } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
 import { hiddenAggregateTypes, type Page } from '../events/event-log.ts';
+import { markQueued } from '../queued-work.ts';
 import { type DeliveryOutput, type DeliveryRow, toDeliveryOutput } from './delivery-output.ts';
 import { findSubscription } from './find-subscription.ts';
 
@@ -71,6 +72,7 @@ export async function retryDelivery(
         where id = ?`,
       [deliveryId],
     );
+    markQueued(em, 'deliveries');
     const [row] = await em.execute<DeliveryRow[]>(
       `select ${DELIVERY_COLUMNS} from notification_delivery d where d.id = ?`,
       [deliveryId],

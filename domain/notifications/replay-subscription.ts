@@ -1,5 +1,6 @@
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, type Issue } from '../errors.ts';
+import { markQueued } from '../queued-work.ts';
 import { earlierPending } from './delivery-order.ts';
 import { findSubscription } from './find-subscription.ts';
 import { SUBSCRIPTION_MATCHES_EVENT } from './subscription-filter.ts';
@@ -95,6 +96,7 @@ export async function replaySubscription(
        select count(*)::int as queued from queued`,
       window,
     );
+    if (row!.queued > 0) markQueued(em, 'deliveries');
     return { queued: row!.queued };
   });
 }

@@ -102,11 +102,6 @@ async function slideNumbers(
   return { count: row!.count, highest: Number(row!.highest ?? 0), taken: row!.taken };
 }
 
-/**
- * The deck and its slides in one prepared statement, the rows already in the answer's shape (a
- * hot read: no entities are built). A deck of another organization gives no row, like a
- * missing one; an empty deck gives one row without a slide.
- */
 /** A slide row as the answer's fields (`s`: the slide table), as the list reads them and a delete returns them. */
 const SLIDE_OUTPUT_COLUMNS = `
   s.id, s.deck_id as "deckId", s.slide_id as "slideId", s.title, s.narration_script as "narrationScript",
@@ -114,6 +109,11 @@ const SLIDE_OUTPUT_COLUMNS = `
   s.order_index as "orderIndex", s.slide_type as "slideType", s.product_data as "productData",
   ${isoTimestamp('s.created_at')} as "createdAt", ${isoTimestamp('s.updated_at')} as "updatedAt"`;
 
+/**
+ * The deck and its slides in one prepared statement, the rows already in the answer's shape (a
+ * hot read: no entities are built). A deck of another organization gives no row, like a
+ * missing one; an empty deck gives one row without a slide.
+ */
 const LIST_SLIDES = `
   select ${SLIDE_OUTPUT_COLUMNS}
     from deck d left join slide s on s.deck_id = d.id

@@ -43,10 +43,16 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
   let lastFullSweepAt = 0;
   // Outcomes that arrive while one batch is being written go in the next: one transaction for
   // many deliveries rather than one each.
-  const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(
-    (finished) => finishDeliveries(orm.em.fork(), finished, config.notifications),
-    FINISH_BATCH,
-  );
+  // A written batch may have made the next delivery of each of its aggregates due (they wait
+  // for the one before them): the loop looks at once, not at the next poll. Only after outcomes,
+  // which only sends make: an idle instance is not nudged.
+  const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(async (finished) => {
+    try {
+      await finishDeliveries(orm.em.fork(), finished, config.notifications);
+    } finally {
+      loop.nudge();
+    }
+  }, FINISH_BATCH);
   const unwritten = new Set<Promise<void>>();
   const loop = new WorkLoop<DeliveryJob>({
     name: 'notifications',
