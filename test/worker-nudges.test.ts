@@ -60,12 +60,17 @@ it('the next delivery of a resource goes out once the one before it is written, 
   const subscription = await subscribe(user, receiver.url);
   receiver.useSecret(subscription.secret);
   holding = true;
-  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: '0' })).body;
-  await eventually(() => receiver.received.some((r) => r.body.data?.aggregateId === slide.id));
-  // Queued behind the held one: each waits for the one before it to be written.
-  for (const title of ['1', '2', '3']) await user.patch(`/api/slides/${slide.id}`, { title });
-  holding = false;
-  receiver.answerHanging(204);
+  let slide: { id: string };
+  try {
+    slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: '0' })).body;
+    await eventually(() => receiver.received.some((r) => r.body.data?.aggregateId === slide.id));
+    // Queued behind the held one: each waits for the one before it to be written.
+    for (const title of ['1', '2', '3']) await user.patch(`/api/slides/${slide.id}`, { title });
+  } finally {
+    // Even when the test fails here: the next tests share the receiver.
+    holding = false;
+    receiver.answerHanging(204);
+  }
   const titles = () =>
     receiver
       .delivered()
@@ -90,5 +95,20 @@ it('a retried delivery goes out at once, not at the next poll', async () => {
   }, 10_000);
   const retried = await user.post(`/api/notifications/deliveries/${delivery.id}/retry`, {});
   expect(retried.status, retried.text).toBe(202);
+  await eventually(() => ofSlide().length === 2, 10_000);
+});
+
+it('a replay goes out at once, not at the next poll', async () => {
+  const user = await t.signedInClient();
+  const since = new Date(Date.now() - 60_000).toISOString();
+  const deck = (await user.post('/api/decks', { name: 'Replayed' })).body;
+  const subscription = await subscribe(user, receiver.url);
+  receiver.useSecret(subscription.secret);
+  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'Twice' })).body;
+  const ofSlide = () => receiver.delivered().filter((r) => r.body.data?.aggregateId === slide.id);
+  await eventually(() => ofSlide().length === 1, 10_000);
+  const replayed = await user.post(`/api/notifications/subscriptions/${subscription.id}/replay`, { since });
+  expect(replayed.status, replayed.text).toBe(202);
+  expect(replayed.body.queued).toBeGreaterThan(0);
   await eventually(() => ofSlide().length === 2, 10_000);
 });
