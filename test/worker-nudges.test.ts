@@ -80,14 +80,20 @@ it('the next delivery of a resource goes out once the one before it is written, 
   expect(titles()).toEqual(['0', '1', '2', '3']);
 });
 
-it('a retried delivery goes out at once, not at the next poll', async () => {
+/** A subscribed organization with one slide whose creation has been delivered once. */
+async function deliveredSlide() {
   const user = await t.signedInClient();
-  const deck = (await user.post('/api/decks', { name: 'Retried' })).body;
+  const deck = (await user.post('/api/decks', { name: 'Delivered' })).body;
   const subscription = await subscribe(user, receiver.url);
   receiver.useSecret(subscription.secret);
   const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'Again' })).body;
-  const ofSlide = () => receiver.delivered().filter((r) => r.body.data?.aggregateId === slide.id);
-  await eventually(() => ofSlide().length === 1, 10_000);
+  const deliveriesOfSlide = () => receiver.delivered().filter((r) => r.body.data?.aggregateId === slide.id);
+  await eventually(() => deliveriesOfSlide().length === 1, 10_000);
+  return { user, subscription, deliveriesOfSlide };
+}
+
+it('a retried delivery goes out at once, not at the next poll', async () => {
+  const { user, subscription, deliveriesOfSlide } = await deliveredSlide();
   const delivery = await eventually(async () => {
     const [latest] = (await user.get(`/api/notifications/subscriptions/${subscription.id}/deliveries`)).body
       .deliveries;
@@ -95,20 +101,14 @@ it('a retried delivery goes out at once, not at the next poll', async () => {
   }, 10_000);
   const retried = await user.post(`/api/notifications/deliveries/${delivery.id}/retry`, {});
   expect(retried.status, retried.text).toBe(202);
-  await eventually(() => ofSlide().length === 2, 10_000);
+  await eventually(() => deliveriesOfSlide().length === 2, 10_000);
 });
 
 it('a replay goes out at once, not at the next poll', async () => {
-  const user = await t.signedInClient();
   const since = new Date(Date.now() - 60_000).toISOString();
-  const deck = (await user.post('/api/decks', { name: 'Replayed' })).body;
-  const subscription = await subscribe(user, receiver.url);
-  receiver.useSecret(subscription.secret);
-  const slide = (await user.post(`/api/decks/${deck.id}/slides`, { title: 'Twice' })).body;
-  const ofSlide = () => receiver.delivered().filter((r) => r.body.data?.aggregateId === slide.id);
-  await eventually(() => ofSlide().length === 1, 10_000);
+  const { user, subscription, deliveriesOfSlide } = await deliveredSlide();
   const replayed = await user.post(`/api/notifications/subscriptions/${subscription.id}/replay`, { since });
   expect(replayed.status, replayed.text).toBe(202);
   expect(replayed.body.queued).toBeGreaterThan(0);
-  await eventually(() => ofSlide().length === 2, 10_000);
+  await eventually(() => deliveriesOfSlide().length === 2, 10_000);
 });
