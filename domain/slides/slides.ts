@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Deck } from '../../entities/Deck.ts';
 import { newId } from '../../entities/ids.ts';
-import { Slide, type SlideType } from '../../entities/Slide.ts';
+import type { SlideType } from '../../entities/Slide.ts';
 import { readRows } from '../../server/prepared-statements.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
@@ -43,7 +42,7 @@ export async function createSlide(
 
   return em.transactional(async (em) => {
     // The deck's row lock serialises concurrent creates: each sees the count the last one left.
-    const deck = em.getReference(Deck, await lockDeck(em, auth, input.deckId));
+    const deck = { id: await lockDeck(em, auth, input.deckId) };
     const { count, highest, taken } = await slideNumbers(em, deck.id, input.slideId ?? null);
     const orderIndex = input.orderIndex ?? count;
     if (orderIndex > count) {
@@ -59,27 +58,23 @@ export async function createSlide(
         [deck.id, orderIndex],
       );
     }
-    const now = new Date();
-    const slide = em.create(Slide, {
-      id: newId(),
-      deck,
+    const [output] = await em.execute<SlideOutput[]>(INSERT_SLIDE, [
+      newId(),
+      deck.id,
       slideId,
-      title: input.title ?? null,
-      narrationScript: input.narrationScript ?? null,
-      bullets: input.bullets ?? [],
-      slideContext: input.slideContext ?? null,
-      audioUrl: input.audioUrl ?? null,
-      heroImg: input.heroImg ?? null,
+      input.title ?? null,
+      input.narrationScript ?? null,
+      JSON.stringify(input.bullets ?? []),
+      input.slideContext ?? null,
+      input.audioUrl ?? null,
+      input.heroImg ?? null,
       orderIndex,
-      slideType: input.slideType,
-      productData: input.productData ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const output = toSlideOutput(slide);
-    recordEvent(em, auth, 'slide.created', { aggregateId: slide.id, deckId: deck.id, payload: output });
+      input.slideType,
+      input.productData ? JSON.stringify(input.productData) : null,
+    ]);
+    recordEvent(em, auth, 'slide.created', { aggregateId: output!.id, deckId: deck.id, payload: output! });
     await em.flush();
-    return output;
+    return output!;
   });
 }
 
@@ -108,6 +103,17 @@ const SLIDE_OUTPUT_COLUMNS = `
   s.bullets, s.slide_context as "slideContext", s.audio_url as "audioUrl", s.hero_img as "heroImg",
   s.order_index as "orderIndex", s.slide_type as "slideType", s.product_data as "productData",
   ${isoTimestamp('s.created_at')} as "createdAt", ${isoTimestamp('s.updated_at')} as "updatedAt"`;
+
+/**
+ * A new slide, answered in the answer's shape: a hot write, like delete it builds no entity
+ * (the unit of work still writes its event). `created_at` and `updated_at` are the transaction's
+ * time, read back as every other answer reads them.
+ */
+const INSERT_SLIDE = `
+  insert into slide as s (id, deck_id, slide_id, title, narration_script, bullets, slide_context, audio_url,
+                          hero_img, order_index, slide_type, product_data, created_at, updated_at)
+  values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?::jsonb, now(), now())
+  returning ${SLIDE_OUTPUT_COLUMNS}`;
 
 /**
  * The deck and its slides in one prepared statement, the rows already in the answer's shape (a
