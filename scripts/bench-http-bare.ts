@@ -77,24 +77,7 @@ const routes: [string, RegExp, (ctx: Koa.Context, user: Caller, match: RegExpExe
         const slides = await pool.query('select * from slide where deck_id = $1 order by order_index', [
           match[1],
         ]);
-        ctx.body = {
-          slides: slides.rows.map((s) => ({
-            id: s.id,
-            deckId: s.deck_id,
-            slideId: s.slide_id,
-            title: s.title,
-            narrationScript: s.narration_script,
-            bullets: s.bullets,
-            slideContext: s.slide_context,
-            audioUrl: s.audio_url,
-            heroImg: s.hero_img,
-            orderIndex: s.order_index,
-            slideType: s.slide_type,
-            productData: s.product_data,
-            createdAt: timestamp(s.created_at),
-            updatedAt: timestamp(s.updated_at),
-          })),
-        };
+        ctx.body = { slides: slides.rows.map(slideOutput) };
       },
     ],
     [

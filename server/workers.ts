@@ -59,9 +59,12 @@ export function createWorkers(orm: MikroORM, services: Services): BackgroundWork
  * the outer commit, and are found by the next poll (nothing in the service nests transactions).
  */
 export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
-  const awaitingCommit = new WeakMap<object, Set<BackgroundWorker>>();
-  const nudge = (woken: Iterable<BackgroundWorker>) => {
-    for (const worker of woken) worker.nudge?.();
+  /** What flushes inside a transaction created, until it commits. */
+  const createdIn = new WeakMap<object, Set<unknown>>();
+  const nudgeWokenBy = (work: Set<unknown>) => {
+    for (const worker of workers) {
+      if (worker.wokenBy?.some((what) => work.has(what))) worker.nudge?.();
+    }
   };
   return {
     afterFlush({ em, uow }: FlushEventArgs) {
@@ -69,26 +72,19 @@ export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
       for (const changeSet of uow.getChangeSets()) {
         if (changeSet.type === ChangeSetType.CREATE) created.add(changeSet.meta.class);
       }
-      const woken = workers.filter((worker) => worker.wokenBy?.some((entity) => created.has(entity)));
-      if (woken.length === 0) return;
+      if (created.size === 0) return;
       const transaction = em.getTransactionContext<object>();
-      if (!transaction) return nudge(woken);
-      const pending = awaitingCommit.get(transaction) ?? new Set();
-      for (const worker of woken) pending.add(worker);
-      awaitingCommit.set(transaction, pending);
+      if (!transaction) return nudgeWokenBy(created);
+      createdIn.set(transaction, new Set([...(createdIn.get(transaction) ?? []), ...created]));
     },
     afterTransactionCommit({ transaction }: TransactionEventArgs) {
       if (!transaction) return;
-      const pending = awaitingCommit.get(transaction) ?? new Set();
-      awaitingCommit.delete(transaction);
-      const queued = takeQueued(transaction);
-      if (queued) {
-        for (const worker of workers) {
-          if (worker.wokenBy?.some((work) => typeof work === 'string' && queued.has(work)))
-            pending.add(worker);
-        }
-      }
-      nudge(pending);
+      const work = new Set<unknown>([
+        ...(createdIn.get(transaction) ?? []),
+        ...(takeQueued(transaction) ?? []),
+      ]);
+      createdIn.delete(transaction);
+      nudgeWokenBy(work);
     },
   };
 }

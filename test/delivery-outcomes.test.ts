@@ -283,14 +283,8 @@ describe('deliveries of one aggregate, two instances at once', () => {
     await dispatchAll();
     const deckId = (await user.post('/api/decks', { name: 'v1' })).body.id;
     await user.patch(`/api/decks/${deckId}`, { name: 'v2' });
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let took!: () => void;
-    const taken = new Promise<void>((resolve) => {
-      took = resolve;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
+    const { promise: taken, resolve: took } = Promise.withResolvers<void>();
     // Instance 1 has taken deck.created and not committed yet.
     const first = em().transactional(async (tx) => {
       expect(await dispatchEvents(tx, 1)).toBe(1);
@@ -329,14 +323,8 @@ describe('deliveries of one aggregate, two instances at once', () => {
 
     // Instance X records D1's 410 and is held (its subscription update waits on a lock held
     // here); instance Y meanwhile records D2's success.
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const { promise: gate, resolve: release } = Promise.withResolvers<void>();
+    const { promise: isLocked, resolve: locked } = Promise.withResolvers<void>();
     const holder = em().transactional(async (tx) => {
       await tx.execute('select 1 from notification_subscription where id = ? for update', [s]);
       locked();

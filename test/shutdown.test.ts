@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+import { subscribe } from './helpers/webhook-scenario.ts';
 
 /**
  * Closing an instance while it holds claimed background work: close() returns within
@@ -115,14 +116,8 @@ describe('closing an instance with background work in hand', () => {
     cleanup.push(() => receiver.close());
     const first = await instance({ GENERATION_ENABLED: 'false', WEBHOOK_TIMEOUT_MS: '30000' });
     const client = await first.signedInClient();
-    const subscription = await client.post('/api/notifications/subscriptions', {
-      name: 'Hook',
-      eventType: 'deck.*',
-      channel: 'webhook',
-      channelConfig: { url: receiver.url },
-    });
-    expect(subscription.status).toBe(201);
-    receiver.useSecret(subscription.body.secret);
+    const subscription = await subscribe(client, receiver.url, { eventType: 'deck.*' });
+    receiver.useSecret(subscription.secret);
     const deckId = (await client.post('/api/decks', { name: 'Announced' })).body.id;
     await eventually(() => receiver.received.length === 1);
 
@@ -155,13 +150,11 @@ describe('closing an instance with background work in hand', () => {
     const first = await instance(env);
     await instance(env, first.databaseUrl);
     const client = await first.signedInClient();
-    const subscription = await client.post('/api/notifications/subscriptions', {
+    const subscription = await subscribe(client, receiver.url, {
       name: 'Slow hook',
       eventType: 'deck.created',
-      channel: 'webhook',
-      channelConfig: { url: receiver.url },
     });
-    receiver.useSecret(subscription.body.secret);
+    receiver.useSecret(subscription.secret);
     const deckId = (await client.post('/api/decks', { name: 'Slow' })).body.id;
     await eventually(() => receiver.received.length === 1);
 

@@ -42,8 +42,8 @@ export async function createSlide(
 
   return em.transactional(async (em) => {
     // The deck's row lock serialises concurrent creates: each sees the count the last one left.
-    const deck = { id: await lockDeck(em, auth, input.deckId) };
-    const { count, highest, taken } = await slideNumbers(em, deck.id, input.slideId ?? null);
+    const deckId = await lockDeck(em, auth, input.deckId);
+    const { count, highest, taken } = await slideNumbers(em, deckId, input.slideId ?? null);
     const orderIndex = input.orderIndex ?? count;
     if (orderIndex > count) {
       throw badRequest(`orderIndex must be between 0 and ${count} (the deck has ${count} slides)`, [
@@ -55,12 +55,12 @@ export async function createSlide(
     if (orderIndex < count) {
       await em.execute(
         'update slide set order_index = order_index + 1 where deck_id = ? and order_index >= ?',
-        [deck.id, orderIndex],
+        [deckId, orderIndex],
       );
     }
     const [output] = await em.execute<SlideOutput[]>(INSERT_SLIDE, [
       newId(),
-      deck.id,
+      deckId,
       slideId,
       input.title ?? null,
       input.narrationScript ?? null,
@@ -72,7 +72,7 @@ export async function createSlide(
       input.slideType,
       input.productData ? JSON.stringify(input.productData) : null,
     ]);
-    recordEvent(em, auth, 'slide.created', { aggregateId: output!.id, deckId: deck.id, payload: output! });
+    recordEvent(em, auth, 'slide.created', { aggregateId: output!.id, deckId, payload: output! });
     await em.flush();
     return output!;
   });

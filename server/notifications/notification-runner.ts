@@ -42,10 +42,9 @@ export function createNotificationRunner(orm: MikroORM, services: Services) {
   let lastSweep: { ranAt: number; databaseTime: Date } | null = null;
   let lastFullSweepAt = 0;
   // Outcomes that arrive while one batch is being written go in the next: one transaction for
-  // many deliveries rather than one each.
-  // A written batch may have made the next delivery of each of its aggregates due (they wait
-  // for the one before them): the loop looks at once, not at the next poll. Only after outcomes,
-  // which only sends make: an idle instance is not nudged.
+  // many deliveries rather than one each. A written batch may have made the next delivery of
+  // each of its aggregates due (they wait for the one before them), so the loop looks at once;
+  // outcomes come only from sends, so an idle instance is not nudged.
   const finish = groupCommit<[DeliveryJob, AttemptOutcome]>(async (finished) => {
     try {
       await finishDeliveries(orm.em.fork(), finished, config.notifications);
