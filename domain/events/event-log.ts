@@ -44,8 +44,8 @@ export interface Page {
 
 /**
  * The organization's event log, newest first (occurredAt, then id), filtered and paged: the page
- * and its total in one statement (one round trip; the page comes as one JSON array, read by
- * PostgreSQL in index order). Each filter has an index leading with (organization, filter) and
+ * and its total in one statement (one round trip), as plain rows: building the page as one JSON
+ * array in PostgreSQL cost it twice the CPU of the rows themselves. Each filter has an index leading with (organization, filter) and
  * ending with the order, so the page is read in index order. The total: see `totalOf`. Events
  * of aggregates the caller may not list are left out (`LISTED_ONLY_WITH`).
  */
@@ -62,24 +62,30 @@ export async function listEvents(
   const params = new Parameters();
   const where = whereOf(params, auth.organizationId, input, hidden);
   const total = totalOf(params, where, auth.organizationId, input, hidden);
-  const [row] = await readRows<{ total: number; events: EventOutput[] }>(
+  // The total is computed once (an uncorrelated subquery) and repeated on each row of the page;
+  // the outer join keeps one row, with no event, when the page is empty.
+  const rows = await readRows<PageRow>(
     em,
-    `select (${total})::int as total,
-            (select coalesce(json_agg(json_build_object(
-                      'id', id, 'eventType', event_type, 'aggregateType', aggregate_type,
-                      'aggregateId', aggregate_id, 'occurredAt', ${isoTimestamp('occurred_at')},
-                      'payload', payload) order by occurred_at desc, id desc), '[]')
-               from (select id, event_type, aggregate_type, aggregate_id, occurred_at, payload
-                       from event where ${where} order by occurred_at desc, id desc
-                      limit ${params.add(input.limit)} offset ${params.add(input.offset)}) page) as events`,
+    `select counted.total, page.id, page.event_type as "eventType", page.aggregate_type as "aggregateType",
+            page.aggregate_id as "aggregateId", ${isoTimestamp('page.occurred_at')} as "occurredAt", page.payload
+       from (select (${total})::int as total) counted
+       left join lateral (select id, event_type, aggregate_type, aggregate_id, occurred_at, payload
+                            from event where ${where} order by occurred_at desc, id desc
+                           limit ${params.add(input.limit)} offset ${params.add(input.offset)}) page on true
+      order by page.occurred_at desc, page.id desc`,
     params.values,
     PLAN_EACH_CALL,
   );
+  const events: EventOutput[] = [];
+  for (const { total: _total, ...event } of rows) if (event.id !== null) events.push(event as EventOutput);
   return {
-    events: row!.events,
-    pagination: { total: row!.total, limit: input.limit, offset: input.offset },
+    events,
+    pagination: { total: rows[0]!.total, limit: input.limit, offset: input.offset },
   };
 }
+
+/** A row of the page statement: the total, and an event in the answer's shape (null when the page is empty). */
+type PageRow = { total: number } & { [K in keyof EventOutput]: EventOutput[K] | null };
 
 /** The parameters of one statement: `add` gives the placeholder of a value. */
 class Parameters {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as eventLog from '../../domain/events/event-log.ts';
 import { eventOutput } from '../../domain/events/event-output.ts';
+import { compiledOutput } from '../compiled-output.ts';
 import { paginationInput, paginationOutput, text, timestamp } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
@@ -26,5 +27,5 @@ export const listEvents = authedProcedure
     },
   })
   .input(listEventsInput)
-  .output(z.object({ events: z.array(eventOutput), pagination: paginationOutput }))
+  .output(compiledOutput(z.object({ events: z.array(eventOutput), pagination: paginationOutput })))
   .query(({ ctx, input }) => eventLog.listEvents(ctx, input));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { slideOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
+import { compiledOutput } from '../compiled-output.ts';
 import { deckIdInput } from '../decks/deck.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
@@ -15,5 +16,5 @@ export const listSlides = authedProcedure
     },
   })
   .input(deckIdInput)
-  .output(z.object({ slides: z.array(slideOutput) }))
+  .output(compiledOutput(z.object({ slides: z.array(slideOutput) })))
   .query(({ ctx, input }) => slides.listSlides(ctx, input.deckId));
