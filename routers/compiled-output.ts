@@ -17,13 +17,15 @@ import { z } from 'zod';
  * currency codes, trimming) and a strict object's refusal of unknown fields (removed here): those
  * are input rules, and every stored value passed them on its way in.
  *
- * Refused at start: a schema with a transform (zod cannot write its JSON Schema), and a `format`
+ * Refused at start: a schema with a transform (zod cannot write its JSON Schema); a `format`
  * without the `pattern` zod checks it by (uuid and date-time have one), since formats are not
- * checked here. String lengths count code points where zod counts UTF-16 units: never stricter
+ * checked here; a regular expression with flags (JSON Schema keeps only its source); and a union
+ * of more than one branch besides null (Ajv removes a branch's unknown fields while trying it,
+ * so a later branch would see the object stripped). String lengths count code points where zod counts UTF-16 units: never stricter
  * than the input rules.
  */
 export function compiledOutput<T extends z.ZodType>(schema: T): T {
-  const jsonSchema = z.toJSONSchema(schema, { io: 'output' });
+  const jsonSchema = z.toJSONSchema(schema, { io: 'output', override: refuseFlaggedPatterns });
   refuseUncheckable(jsonSchema);
   const validate = ajv.compile(jsonSchema);
   const parse = (value: unknown) => {
@@ -65,5 +67,24 @@ function refuseUncheckable(node: unknown, path = '#'): void {
   if (typeof record.format === 'string' && typeof record.pattern !== 'string') {
     throw new Error(`compiledOutput: ${path} has format ${record.format} without a pattern`);
   }
+  for (const union of ['anyOf', 'oneOf'] as const) {
+    const branches = record[union];
+    if (Array.isArray(branches) && branches.filter((branch) => branch?.type !== 'null').length > 1) {
+      throw new Error(`compiledOutput: ${path} is a union of more than one branch besides null`);
+    }
+  }
   for (const [key, value] of Object.entries(record)) refuseUncheckable(value, `${path}/${key}`);
+}
+
+/** A zod regular expression with flags would be checked without them: refused (see above). */
+function refuseFlaggedPatterns({ zodSchema }: { zodSchema: unknown }): void {
+  // A format schema (z.uuid()) carries its pattern in its own definition, `.regex()` in a check's.
+  type Definition = { pattern?: unknown; checks?: { _zod: { def: Definition } }[] };
+  const definition = (zodSchema as { _zod: { def: Definition } })._zod.def;
+  const definitions = [definition, ...(definition.checks ?? []).map((check) => check._zod.def)];
+  for (const { pattern } of definitions) {
+    if (pattern instanceof RegExp && pattern.flags !== '') {
+      throw new Error(`compiledOutput: the pattern /${pattern.source}/${pattern.flags} has flags`);
+    }
+  }
 }

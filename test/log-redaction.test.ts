@@ -65,6 +65,45 @@ describe('log redaction', () => {
     expect(redacted.at).toBe(date);
   });
 
+  it('cuts a cycle, and bounds how much of a wide line it searches', () => {
+    const line: Record<string, unknown> = { password: 'x', name: 'loop' };
+    line.self = line;
+    const redacted = redactLogFields(line);
+    expect(redacted).toEqual({ password: CENSOR, name: 'loop', self: '[circular]' });
+
+    // Four levels of 60 keys, each level's keys all holding the same object of the next level:
+    // no cycle, but 60⁴ paths without a bound.
+    let wide: Record<string, unknown> = { leaf: 1 };
+    for (let level = 0; level < 4; level++) {
+      const next: Record<string, unknown> = {};
+      for (let i = 0; i < 60; i++) next[`k${i}`] = wide;
+      wide = next;
+    }
+    const out = redactLogFields({ wide, password: 'x' });
+    expect(out.password).toBe(CENSOR);
+    expect(JSON.stringify(out)).toContain('[truncated]');
+  });
+
+  it('searches an error’s own fields, and knows header names in either case', () => {
+    const json = capture();
+    const logger = createLogger('info', json.stream);
+    const error = Object.assign(new Error('upstream refused'), {
+      password: 'hunter2',
+      headers: { Authorization: 'Bearer dk_secret', 'set-cookie': 'session=abc' },
+    });
+    logger.error({ err: error }, 'failed');
+    const [line] = json.lines();
+    expect(line).toMatchObject({
+      msg: 'failed',
+      err: {
+        message: 'upstream refused',
+        password: CENSOR,
+        headers: { Authorization: CENSOR, 'set-cookie': CENSOR },
+      },
+    });
+    expect(json.text()).not.toMatch(/hunter2|dk_secret|session=abc/);
+  });
+
   it('applies to what a logger writes: the line, a child logger’s bindings, and the pretty format', () => {
     const json = capture();
     const logger = createLogger('info', json.stream);
