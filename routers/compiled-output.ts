@@ -21,8 +21,8 @@ import { z } from 'zod';
  * without the `pattern` zod checks it by (uuid and date-time have one), since formats are not
  * checked here; a regular expression with flags (JSON Schema keeps only its source); and a union
  * of more than one branch besides null (Ajv removes a branch's unknown fields while trying it,
- * so a later branch would see the object stripped). String lengths count code points where zod counts UTF-16 units: never stricter
- * than the input rules.
+ * so a later branch would see the object stripped). String lengths count code points where zod
+ * counts UTF-16 units: never stricter than the input rules.
  */
 export function compiledOutput<T extends z.ZodType>(schema: T): T {
   const jsonSchema = z.toJSONSchema(schema, { io: 'output', override: refuseFlaggedPatterns });
@@ -40,7 +40,8 @@ export function compiledOutput<T extends z.ZodType>(schema: T): T {
   }) as T;
 }
 
-export class OutputCheckError extends Error {
+/** Why an answer failed its check: the cause tRPC's 500 carries and the error log shows. */
+class OutputCheckError extends Error {
   readonly errors: ErrorObject[];
   constructor(errors: ErrorObject[]) {
     super(

@@ -66,7 +66,7 @@ function redactObject(
     const value = object[key];
     let redacted: unknown = value;
     if (REDACTED_FIELDS.has(key)) redacted = CENSOR;
-    else if (depth < MAX_DEPTH && value !== null && typeof value === 'object') {
+    else if (value !== null && typeof value === 'object') {
       walk ??= { path: [object], nested: 0 };
       redacted = redactNested(value, depth + 1, walk);
     }
@@ -80,6 +80,7 @@ function redactObject(
 
 /** An array or plain object below the line; an Error, a Date or a class instance keeps its own serialisation. */
 function redactNested(value: object, depth: number, walk: Walk): unknown {
+  if (depth > MAX_DEPTH) return value;
   const prototype = Object.getPrototypeOf(value);
   const isArray = Array.isArray(value);
   if (!isArray && prototype !== Object.prototype && prototype !== null) return value;
@@ -91,10 +92,7 @@ function redactNested(value: object, depth: number, walk: Walk): unknown {
     if (!isArray) return redactObject(value as Record<string, unknown>, depth, walk);
     let copy: unknown[] | undefined;
     (value as unknown[]).forEach((item, index) => {
-      const redacted =
-        depth < MAX_DEPTH && item !== null && typeof item === 'object'
-          ? redactNested(item, depth + 1, walk)
-          : item;
+      const redacted = item !== null && typeof item === 'object' ? redactNested(item, depth + 1, walk) : item;
       if (redacted !== item) {
         copy ??= [...(value as unknown[])];
         copy[index] = redacted;

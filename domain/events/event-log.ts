@@ -44,10 +44,11 @@ export interface Page {
 
 /**
  * The organization's event log, newest first (occurredAt, then id), filtered and paged: the page
- * and its total in one statement (one round trip), as plain rows: building the page as one JSON
- * array in PostgreSQL cost it twice the CPU of the rows themselves. Each filter has an index leading with (organization, filter) and
- * ending with the order, so the page is read in index order. The total: see `totalOf`. Events
- * of aggregates the caller may not list are left out (`LISTED_ONLY_WITH`).
+ * and its total in one statement (one round trip), as plain rows (building the page as one JSON
+ * array cost PostgreSQL more than the rows themselves). Each filter has an index leading with
+ * (organization, filter) and ending with the order, so the page is read in index order. The
+ * total: see `totalOf`. Events of aggregates the caller may not list are left out
+ * (`LISTED_ONLY_WITH`).
  */
 export async function listEvents(
   { em, auth }: DomainContext,
