@@ -6,21 +6,16 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /**
  * Gives each request an id (the caller's `X-Request-Id` when it is sane), a child logger
- * carrying it, and one log line when it ends: method, path (no query string: it may hold
- * tokens), status and duration. Headers and bodies are never logged.
+ * carrying it (both in `ctx.state`, a `RequestState`), and one log line when it ends: method,
+ * path (no query string: it may hold tokens), status and duration. Headers and bodies are
+ * never logged.
  */
 export function requestLogging(logger: Logger): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const incoming = ctx.get('x-request-id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    // The child logger is made when something logs through it (most requests only end).
-    let child: Logger | undefined;
-    Object.defineProperty(ctx.state, 'logger', {
-      get: () => (child ??= logger.child({ requestId })),
-      enumerable: true,
-    });
+    ctx.state = new RequestState(logger, requestId);
     ctx.set('X-Request-Id', requestId);
     if (logger.isLevelEnabled('debug')) {
       ctx.state.logger.debug({ method: ctx.method, path: ctx.path }, 'request started');
@@ -39,4 +34,27 @@ export function requestLogging(logger: Logger): Middleware {
       else logger.info({ requestId, ...line }, 'request');
     }
   };
+}
+
+/**
+ * Koa's `ctx.state` for one request: its id and a child logger carrying it, made when something
+ * logs through it (most requests only end). A class with the getter on its prototype, not a
+ * per-request accessor: V8 keeps such an accessor in a new hidden class in old space, which
+ * would keep every finished request alive until the next full collection (see `CookieSession`
+ * in rest/request-context.ts). Other middleware add their own fields to it.
+ */
+class RequestState {
+  readonly requestId: string;
+  readonly #base: Logger;
+  #logger: Logger | undefined;
+
+  constructor(base: Logger, requestId: string) {
+    this.#base = base;
+    this.requestId = requestId;
+  }
+
+  get logger(): Logger {
+    this.#logger ??= this.#base.child({ requestId: this.requestId });
+    return this.#logger;
+  }
 }
