@@ -1,3 +1,5 @@
+// First, so that V8 runs with these settings before the rest is loaded.
+import './v8-tuning.ts';
 import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createProcessLogger } from './logger.ts';
