@@ -7,7 +7,8 @@
  * alternating rounds, and prints req/s, p50 and p99 for each and their ratio; then a mix against
  * the service: a 50-slide deck's slides, a pricing slide's product data, the event log's first
  * page, and create-then-delete a slide, each but the product data followed by the bare handler's
- * naive version of the same route (its floor on this machine).
+ * naive version of the same route (its floor on this machine). Each run also prints the
+ * server's young garbage collections (count, mean and longest pause).
  *
  * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
  * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
@@ -19,6 +20,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { GcPauses } from './bench-gc-probe.ts';
 import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -26,6 +28,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const WRK = '/usr/bin/wrk';
+/** Both servers report their garbage-collection pauses (young collections decide the tail). */
+const GC_PROBE = ['--import', './scripts/bench-gc-probe.ts'];
 
 if (!existsSync(WRK)) {
   console.error(
@@ -53,11 +57,15 @@ try {
   const profileDir = process.env.BENCH_CPU_PROF;
   const service = spawn(
     process.execPath,
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), 'server/main.ts'],
+    [
+      ...GC_PROBE,
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []),
+      'server/main.ts',
+    ],
     {
       cwd: ROOT,
       env: { ...childEnv, PORT: String(servicePort) },
-      stdio: ['ignore', openSync(logFile, 'a'), 'inherit'],
+      stdio: ['ignore', openSync(logFile, 'a'), 'inherit', 'ipc'],
     },
   );
   children.push(service);
@@ -83,10 +91,10 @@ try {
 
   const barePort = await freePort();
   const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
-  const bare = spawn(process.execPath, [...bareProfile, 'scripts/bench-http-bare.ts'], {
+  const bare = spawn(process.execPath, [...GC_PROBE, ...bareProfile, 'scripts/bench-http-bare.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(barePort) },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   children.push(bare);
   const bareUrl = `http://127.0.0.1:${barePort}`;
@@ -103,11 +111,15 @@ try {
   const serviceRounds: WrkResult[] = [];
   const bareRounds: WrkResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
+    await gcPauses(service);
     const cpuBefore = cpuTimes();
     const s = await wrk(`${serviceUrl}/api/auth/me`, headers);
     const cpuBetween = cpuTimes();
+    const serviceGc = await gcPauses(service);
+    await gcPauses(bare);
     const b = await wrk(`${bareUrl}/api/auth/me`, headers);
     const cpuAfter = cpuTimes();
+    const bareGc = await gcPauses(bare);
     serviceRounds.push(s);
     bareRounds.push(b);
     console.log(`  round ${round}: service ${line(s)} | bare ${line(b)}`);
@@ -117,6 +129,7 @@ try {
         `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
       );
     }
+    console.log(`           young GC pauses: service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
   }
   if (ROUNDS > 0) {
     const s = combine(serviceRounds);
@@ -163,15 +176,19 @@ try {
   const only = process.env.BENCH_MIX;
   const chosen = only === 'false' ? [] : only ? mix.filter(([name]) => name.includes(only)) : mix;
   for (const [name, measure, hasBare] of chosen) {
-    const runs: [string, string, number][] = [[name, serviceUrl, service.pid!]];
-    if (hasBare) runs.push(['    … the bare handler, the same route', bareUrl, bare.pid!]);
-    for (const [label, url, pid] of runs) {
+    const runs: [string, string, ChildProcess][] = [[name, serviceUrl, service]];
+    if (hasBare) runs.push(['    … the bare handler, the same route', bareUrl, bare]);
+    for (const [label, url, server] of runs) {
+      await gcPauses(server);
       const before = cpuTimes();
       const result = await measure(url);
       const after = cpuTimes();
+      const gc = await gcPauses(server);
       const cpu =
-        before && after ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [pid]: 'node' })}` : '';
-      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}`);
+        before && after
+          ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [server.pid!]: 'node' })}`
+          : '';
+      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  young GC ${gcLine(gc)}`);
     }
   }
 } finally {
@@ -183,6 +200,26 @@ try {
     }
   }
   await workspace.close();
+}
+
+/** The server's garbage-collection pauses since it was last asked (scripts/bench-gc-probe.ts). */
+function gcPauses(server: ChildProcess): Promise<GcPauses> {
+  return new Promise((resolve, reject) => {
+    const onExit = () => reject(new Error('a server exited while its GC pauses were asked for'));
+    server.once('exit', onExit);
+    server.once('message', (message) => {
+      server.off('exit', onExit);
+      resolve(message as GcPauses);
+    });
+    server.send('gc-pauses');
+  });
+}
+
+/** Young collections during one run: how many, and how long they held every request in flight. */
+function gcLine({ young }: GcPauses): string {
+  if (young.length === 0) return 'none';
+  const mean = young.reduce((sum, ms) => sum + ms, 0) / young.length;
+  return `${young.length}× mean ${mean.toFixed(1)} max ${Math.max(...young).toFixed(1)} ms`;
 }
 
 /** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */
