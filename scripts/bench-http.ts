@@ -129,7 +129,7 @@ try {
         `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
       );
     }
-    console.log(`           young GC pauses: service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
+    console.log(`           GC pauses (young): service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
   }
   if (ROUNDS > 0) {
     const s = combine(serviceRounds);
@@ -188,7 +188,7 @@ try {
         before && after
           ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [server.pid!]: 'node' })}`
           : '';
-      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  young GC ${gcLine(gc)}`);
+      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  GC (young) ${gcLine(gc)}`);
     }
   }
 } finally {
@@ -215,11 +215,14 @@ function gcPauses(server: ChildProcess): Promise<GcPauses> {
   });
 }
 
-/** Young collections during one run: how many, and how long they held every request in flight. */
-function gcLine({ young }: GcPauses): string {
-  if (young.length === 0) return 'none';
-  const mean = young.reduce((sum, ms) => sum + ms, 0) / young.length;
-  return `${young.length}× mean ${mean.toFixed(1)} max ${Math.max(...young).toFixed(1)} ms`;
+/** Collections during one run: how many, and how long they held every request in flight. */
+function gcLine({ young, full }: GcPauses): string {
+  const summary = (pauses: number[]) => {
+    const mean = pauses.reduce((sum, ms) => sum + ms, 0) / pauses.length;
+    return `${pauses.length}× mean ${mean.toFixed(1)} max ${Math.max(...pauses).toFixed(1)} ms`;
+  };
+  const youngPart = young.length > 0 ? summary(young) : 'none';
+  return full.length > 0 ? `${youngPart}, full ${summary(full)}` : youngPart;
 }
 
 /** Where the CPU went during one wrk run, per request: the server process and PostgreSQL (wrk exits before it can be read). */
