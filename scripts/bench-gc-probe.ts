@@ -7,7 +7,7 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 
 export interface GcPauses {
-  /** Durations in ms. */
+  /** Durations in ms of young (scavenge) and full (mark-compact) collections. */
   young: number[];
   full: number[];
 }
@@ -17,7 +17,9 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     // Node's gc entries carry the collection's kind in `detail` (not in the DOM type).
     const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-    (kind === constants.NODE_PERFORMANCE_GC_MINOR ? pauses.young : pauses.full).push(entry.duration);
+    // Incremental-marking steps and weak callbacks are parts of a full collection, not more of them.
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) pauses.young.push(entry.duration);
+    else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) pauses.full.push(entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
 

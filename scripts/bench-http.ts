@@ -3,7 +3,7 @@
  *
  * Starts the service (`server/main.ts`, logging at `info` as JSON into a file: the logger stays
  * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
- * (`bench-http-bare.ts`), each in a child process. Drives both with wrk at 64 connections, in
+ * (`bench-http-bare.ts`, under the service's V8 setting), each in a child process. Drives both with wrk at 64 connections, in
  * alternating rounds, and prints req/s, p50 and p99 for each and their ratio; then a mix against
  * the service: a 50-slide deck's slides, a pricing slide's product data, the event log's first
  * page, and create-then-delete a slide, each but the product data followed by the bare handler's
@@ -91,7 +91,9 @@ try {
 
   const barePort = await freePort();
   const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
-  const bare = spawn(process.execPath, [...GC_PROBE, ...bareProfile, 'scripts/bench-http-bare.ts'], {
+  // The service's V8 setting too (server/v8-tuning.ts), so that the two differ in code only.
+  const bareFlags = [...GC_PROBE, '--no-allocation-site-pretenuring', ...bareProfile];
+  const bare = spawn(process.execPath, [...bareFlags, 'scripts/bench-http-bare.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(barePort) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -129,7 +131,7 @@ try {
         `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
       );
     }
-    console.log(`           GC pauses (young): service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
+    console.log(`           GC pauses: service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
   }
   if (ROUNDS > 0) {
     const s = combine(serviceRounds);
@@ -188,7 +190,7 @@ try {
         before && after
           ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [server.pid!]: 'node' })}`
           : '';
-      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  GC (young) ${gcLine(gc)}`);
+      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  GC ${gcLine(gc)}`);
     }
   }
 } finally {
@@ -205,13 +207,19 @@ try {
 /** The server's garbage-collection pauses since it was last asked (scripts/bench-gc-probe.ts). */
 function gcPauses(server: ChildProcess): Promise<GcPauses> {
   return new Promise((resolve, reject) => {
+    if (!server.connected || server.exitCode !== null) {
+      reject(new Error(`a server (pid ${server.pid}) is gone: its GC pauses cannot be asked for`));
+      return;
+    }
     const onExit = () => reject(new Error('a server exited while its GC pauses were asked for'));
     server.once('exit', onExit);
     server.once('message', (message) => {
       server.off('exit', onExit);
       resolve(message as GcPauses);
     });
-    server.send('gc-pauses');
+    server.send('gc-pauses', (error) => {
+      if (error) reject(error);
+    });
   });
 }
 
@@ -221,7 +229,7 @@ function gcLine({ young, full }: GcPauses): string {
     const mean = pauses.reduce((sum, ms) => sum + ms, 0) / pauses.length;
     return `${pauses.length}× mean ${mean.toFixed(1)} max ${Math.max(...pauses).toFixed(1)} ms`;
   };
-  const youngPart = young.length > 0 ? summary(young) : 'none';
+  const youngPart = `young ${young.length > 0 ? summary(young) : 'none'}`;
   return full.length > 0 ? `${youngPart}, full ${summary(full)}` : youngPart;
 }
 

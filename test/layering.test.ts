@@ -29,7 +29,13 @@ const probes: Record<string, string> = {
   'rest/literal-getter.ts': 'export const state = (id: string) => ({ get id() { return id; } });\n',
   'server/defined-getter.ts':
     "export const state = (o: object, id: string) => Object.defineProperty(o, 'id', { get: () => id });\n",
+  'rest/literal-setter.ts':
+    'export const state = (o: { id: string }) => ({ set id(v: string) { o.id = v; } });\n',
+  'server/reflect-getter.ts':
+    "export const state = (o: object, id: string) => Reflect.defineProperty(o, 'id', { get() { return id; } });\n",
   // Kept rules: these must not be reported.
+  'rest/defined-looked-up-value.ts':
+    "export const state = (o: object, m: Map<string, number>) => Object.defineProperty(o, 'id', { value: m.get('id') });\n",
   'server/class-getter.ts': 'export class State {\n  get id() {\n    return 1;\n  }\n}\n',
   'domain/defined-value.ts':
     "export const state = (o: object) => Object.defineProperty(o, 'id', { value: 1, enumerable: true });\n",
@@ -82,6 +88,8 @@ describe('layering lint', () => {
     ['rest/makes-trpc-error.ts', 'plugin'],
     ['rest/literal-getter.ts', 'plugin'],
     ['server/defined-getter.ts', 'plugin'],
+    ['rest/literal-setter.ts', 'plugin'],
+    ['server/reflect-getter.ts', 'plugin'],
   ])('reports %s', (file, category) => {
     expect(reported.get(file)).toContain(category);
   });
@@ -93,6 +101,7 @@ describe('layering lint', () => {
     'rest/uses-routers.ts',
     'server/class-getter.ts',
     'domain/defined-value.ts',
+    'rest/defined-looked-up-value.ts',
   ])('allows %s', (file) => {
     expect(reported.get(file)).toBeUndefined();
   });
