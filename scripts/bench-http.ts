@@ -3,12 +3,13 @@
  *
  * Starts the service (`server/main.ts`, logging at `info` as JSON into a file: the logger stays
  * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
- * (`bench-http-bare.ts`, under the service's V8 setting), each in a child process. Drives both with wrk at 64 connections, in
- * alternating rounds, and prints req/s, p50 and p99 for each and their ratio; then a mix against
- * the service: a 50-slide deck's slides, a pricing slide's product data, the event log's first
- * page, and create-then-delete a slide, each but the product data followed by the bare handler's
- * naive version of the same route (its floor on this machine). Each run also prints the
- * server's young garbage collections (count, mean and longest pause).
+ * (`bench-http-bare.ts`, under the service's V8 setting), each in a child process. Drives both
+ * with wrk at 64 connections, in alternating rounds, and prints req/s, p50 and p99 for each and
+ * their ratio; then a mix against the service: a 50-slide deck's slides, a pricing slide's
+ * product data, the event log's first page, and create-then-delete a slide, each but the product
+ * data followed by the bare handler's naive version of the same route (its floor on this
+ * machine). Each run also prints the server's garbage collections (count, mean and longest
+ * pause of the young ones, and of the full ones when there were any).
  *
  * DATABASE_URL: that database (migrated by the service); unset: a throw-away embedded PostgreSQL.
  * BENCH_ROUNDS (4), BENCH_SECONDS (10), BENCH_CONNECTIONS (64), BENCH_THREADS (2).
