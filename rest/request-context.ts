@@ -57,10 +57,11 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
 
 /**
  * Sign-in and sign-out on the `session` cookie of one request. A class, not an object literal
- * with a getter: a literal's accessor is a new closure per request, which V8 keeps in a
- * freshly made hidden class (old space) and so keeps the whole finished request alive through
- * every young-generation collection until the next full one (measured: ~6 MB promoted per
- * collection under load, 7 ms pauses; `docs/decisions.md`, "Where the tail came from").
+ * with a getter: a literal's getter is a new closure per request, held by an accessor pair that
+ * V8 allocates in old space, so the whole finished request stayed referenced from old space and
+ * was copied by every young-generation collection until the next full one (measured: ~6 MB
+ * promoted per collection under load, 7 ms pauses; `docs/decisions.md`, "Where the tail came
+ * from").
  */
 class CookieSession implements SessionControl {
   readonly #ctx: KoaContext;

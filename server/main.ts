@@ -1,4 +1,4 @@
-// First, so that V8 runs with these settings before the rest is loaded.
+// First, so that V8 runs with these settings before any other module is evaluated.
 import './v8-tuning.ts';
 import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';

@@ -39,8 +39,8 @@ export function requestLogging(logger: Logger): Middleware {
 /**
  * Koa's `ctx.state` for one request: its id and a child logger carrying it, made when something
  * logs through it (most requests only end). A class with the getter on its prototype, not a
- * per-request accessor: V8 keeps such an accessor in a new hidden class in old space, which
- * would keep every finished request alive until the next full collection (see `CookieSession`
+ * per-request accessor: V8 allocates an accessor pair in old space, which would keep every
+ * finished request referenced from there until the next full collection (see `CookieSession`
  * in rest/request-context.ts). Other middleware add their own fields to it.
  */
 class RequestState {
