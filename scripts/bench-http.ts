@@ -3,7 +3,7 @@
  *
  * Starts the service (`server/main.ts`, logging at `info` as JSON into a file: the logger stays
  * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
- * (`bench-http-bare.ts`, under the service's V8 setting), each in a child process. Drives both
+ * (`bench-http-bare.ts`, under the service's V8 settings), each in a child process. Drives both
  * with wrk at 64 connections, in alternating rounds, and prints req/s, p50 and p99 for each and
  * their ratio; then a mix against the service: a 50-slide deck's slides, a pricing slide's
  * product data, the event log's first page, and create-then-delete a slide, each but the product
@@ -21,6 +21,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { V8_FLAGS } from '../server/v8-tuning.ts';
 import type { GcPauses } from './bench-gc-probe.ts';
 import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
 
@@ -92,8 +93,8 @@ try {
 
   const barePort = await freePort();
   const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
-  // The service's V8 setting too (server/v8-tuning.ts), so that the two differ in code only.
-  const bareFlags = [...GC_PROBE, '--no-allocation-site-pretenuring', ...bareProfile];
+  // The service's V8 settings too, so that the two differ in code only.
+  const bareFlags = [...GC_PROBE, ...V8_FLAGS, ...bareProfile];
   const bare = spawn(process.execPath, [...bareFlags, 'scripts/bench-http-bare.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(barePort) },
