@@ -115,25 +115,13 @@ try {
   const serviceRounds: WrkResult[] = [];
   const bareRounds: WrkResult[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    await gcPauses(service);
-    const cpuBefore = cpuTimes();
-    const s = await wrk(`${serviceUrl}/api/auth/me`, headers);
-    const cpuBetween = cpuTimes();
-    const serviceGc = await gcPauses(service);
-    await gcPauses(bare);
-    const b = await wrk(`${bareUrl}/api/auth/me`, headers);
-    const cpuAfter = cpuTimes();
-    const bareGc = await gcPauses(bare);
-    serviceRounds.push(s);
-    bareRounds.push(b);
-    console.log(`  round ${round}: service ${line(s)} | bare ${line(b)}`);
-    if (cpuBefore) {
-      const groups = { [service.pid!]: 'node', [bare.pid!]: 'node' };
-      console.log(
-        `           CPU µs per request: service ${cpuPerRequest(cpuBefore, cpuBetween!, s, groups)} | bare ${cpuPerRequest(cpuBetween!, cpuAfter!, b, groups)}`,
-      );
-    }
-    console.log(`           GC pauses: service ${gcLine(serviceGc)} | bare ${gcLine(bareGc)}`);
+    const s = await measuredRun(service, () => wrk(`${serviceUrl}/api/auth/me`, headers));
+    const b = await measuredRun(bare, () => wrk(`${bareUrl}/api/auth/me`, headers));
+    serviceRounds.push(s.result);
+    bareRounds.push(b.result);
+    console.log(`  round ${round}: service ${line(s.result)} | bare ${line(b.result)}`);
+    if (s.cpu && b.cpu) console.log(`           CPU µs per request: service ${s.cpu} | bare ${b.cpu}`);
+    console.log(`           GC pauses: service ${gcLine(s.gc)} | bare ${gcLine(b.gc)}`);
   }
   if (ROUNDS > 0) {
     const s = combine(serviceRounds);
@@ -183,16 +171,10 @@ try {
     const runs: [string, string, ChildProcess][] = [[name, serviceUrl, service]];
     if (hasBare) runs.push(['    … the bare handler, the same route', bareUrl, bare]);
     for (const [label, url, server] of runs) {
-      await gcPauses(server);
-      const before = cpuTimes();
-      const result = await measure(url);
-      const after = cpuTimes();
-      const gc = await gcPauses(server);
-      const cpu =
-        before && after
-          ? `  CPU µs/req: ${cpuPerRequest(before, after, result, { [server.pid!]: 'node' })}`
-          : '';
-      console.log(`  ${label.padEnd(70)} ${line(result)}${cpu}  GC ${gcLine(gc)}`);
+      const { result, cpu, gc } = await measuredRun(server, () => measure(url));
+      console.log(
+        `  ${label.padEnd(70)} ${line(result)}${cpu ? `  CPU µs/req: ${cpu}` : ''}  GC ${gcLine(gc)}`,
+      );
     }
   }
 } finally {
@@ -204,6 +186,23 @@ try {
     }
   }
   await workspace.close();
+}
+
+/**
+ * One wrk run against `server`, bracketed: the CPU it and PostgreSQL spent per request (when
+ * /proc can be read) and its garbage-collection pauses during the run.
+ */
+async function measuredRun(
+  server: ChildProcess,
+  run: () => Promise<WrkResult>,
+): Promise<{ result: WrkResult; cpu: string | undefined; gc: GcPauses }> {
+  await gcPauses(server);
+  const before = cpuTimes();
+  const result = await run();
+  const after = cpuTimes();
+  const gc = await gcPauses(server);
+  const cpu = before && after ? cpuPerRequest(before, after, result, { [server.pid!]: 'node' }) : undefined;
+  return { result, cpu, gc };
 }
 
 /** The server's garbage-collection pauses since it was last asked (scripts/bench-gc-probe.ts). */

@@ -75,16 +75,18 @@ export function nudgeOnCommit(workers: BackgroundWorker[]): EventSubscriber {
       if (created.size === 0) return;
       const transaction = em.getTransactionContext<object>();
       if (!transaction) return nudgeWokenBy(created);
-      createdIn.set(transaction, new Set([...(createdIn.get(transaction) ?? []), ...created]));
+      const earlier = createdIn.get(transaction);
+      if (!earlier) createdIn.set(transaction, created);
+      else for (const entity of created) earlier.add(entity);
     },
     afterTransactionCommit({ transaction }: TransactionEventArgs) {
       if (!transaction) return;
-      const work = new Set<unknown>([
-        ...(createdIn.get(transaction) ?? []),
-        ...(takeQueued(transaction) ?? []),
-      ]);
+      const created = createdIn.get(transaction);
       createdIn.delete(transaction);
-      nudgeWokenBy(work);
+      const queued = takeQueued(transaction);
+      // Most commits (every write's) create nothing a worker waits for: no set is built for them.
+      if (!created && !queued) return;
+      nudgeWokenBy(new Set<unknown>([...(created ?? []), ...(queued ?? [])]));
     },
   };
 }
