@@ -53,13 +53,16 @@ export function missing(message: string): DomainError {
   return new DomainError('not_found', message);
 }
 
+/** The message of every validation error; its issues say what is wrong. */
+export const INVALID_INPUT = 'The request is not valid: see issues';
+
 export function badRequest(message: string, issues?: Issue[]): DomainError {
   return new DomainError('bad_request', message, { issues });
 }
 
 /** A 400 with one issue on one field, the message saying which field and why. */
 export function invalidField(path: (string | number)[], message: string): DomainError {
-  return badRequest('The request is not valid: see issues', [{ path, message }]);
+  return badRequest(INVALID_INPUT, [{ path, message }]);
 }
 
 export function unauthorized(message: string): DomainError {

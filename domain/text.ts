@@ -23,3 +23,16 @@ export function text() {
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
   });
 }
+
+/**
+ * An e-mail address (at most 320 characters, RFC 5321). The length is checked first and ends the
+ * check: a megabyte of text never reaches the address pattern (~10 ms of the event loop).
+ */
+export function emailText() {
+  return z.string().max(320, { abort: true }).email();
+}
+
+/** A URL of at most `max` characters, the length checked first (as `emailText`). */
+export function urlText(max: number) {
+  return z.string().max(max, { abort: true }).url();
+}

@@ -2,7 +2,7 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, unavailable } from '../domain/errors.ts';
+import { badRequest, INVALID_INPUT, unavailable } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
@@ -128,7 +128,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
         if (unknown.length > 0) {
           throw new BodyProblem(
             400,
-            'The request is not valid: see issues',
+            INVALID_INPUT,
             unknown.map((name) => ({
               path: [name],
               message: pathParameters.includes(name)
@@ -222,7 +222,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
     // The same guard as every procedure's input (NUL, lone surrogates), then each schema.
     const raw = Object.fromEntries(route.pathParameters.map((name) => [name, ctx.params[name]!]));
     const issues = inputIssues(raw);
-    if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
+    if (issues.length > 0) throw badRequest(INVALID_INPUT, issues);
     for (const name of route.pathParameters) {
       const schema = route.parameters[name]!;
       const parsed = await (schema as import('zod').ZodType).safeParseAsync(
@@ -231,7 +231,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
       if (parsed.success) parameters[name] = parsed.data;
       else issues.push(...parsed.error.issues.map((issue) => ({ path: [name], message: issue.message })));
     }
-    if (issues.length > 0) throw badRequest('The request is not valid: see issues', issues);
+    if (issues.length > 0) throw badRequest(INVALID_INPUT, issues);
     await route.handle(ctx, context, parameters);
     ctx.status = route.successStatus;
   };

@@ -1,6 +1,11 @@
 import type { Context as KoaContext } from 'koa';
-import type { Issue } from '../domain/errors.ts';
-import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
+import { badRequest, type Issue, payloadTooLarge } from '../domain/errors.ts';
+import {
+  MAX_INPUT_DEPTH,
+  MAX_INPUT_NODES,
+  MAX_NAME_LENGTH,
+  MAX_OBJECT_MEMBERS,
+} from '../routers/input-guard.ts';
 import { hasBody, ProblemError, readRawBody } from './request-body.ts';
 
 /** A 4xx about the body, with the field issues the problem should carry. */
@@ -18,8 +23,9 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Reads a REST body: one JSON object, in UTF-8, under the size cap. No body reads as `{}`
  * (so `curl -X POST` works on routes with nothing to send). 415 for any other media type
  * or charset (`+json` types such as merge-patch mean something else); 413 past the cap (the
- * stream is cut there); 400 for bytes that are not UTF-8, malformed JSON, a body that is not
- * an object, a field named twice (no last-one-wins guessing) or nesting past MAX_INPUT_DEPTH.
+ * stream is cut there, and past MAX_INPUT_NODES values); 400 for bytes that are not UTF-8,
+ * malformed JSON, a body that is not an object, a field named twice (no last-one-wins
+ * guessing), an object wider than MAX_OBJECT_MEMBERS or nesting past MAX_INPUT_DEPTH.
  */
 export async function readJsonObjectBody(
   ctx: KoaContext,
@@ -42,6 +48,7 @@ export async function readJsonObjectBody(
   } catch {
     throw new BodyProblem(400, 'The request body is not valid UTF-8');
   }
+  checkJsonCost(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -53,7 +60,6 @@ export async function readJsonObjectBody(
       { path: [], message: 'must be a JSON object' },
     ]);
   }
-  checkStructure(text);
   return value as Record<string, unknown>;
 }
 
@@ -73,81 +79,127 @@ interface Frame {
   isObject: boolean;
   /** The current member's name (objects) or element's index (arrays). */
   name: string;
-  index: number;
+  /** Members (objects) or elements (arrays) begun so far. */
+  count: number;
   /** The names seen so far, made at the second member: most objects are small. */
   names: Set<string> | null;
 }
 
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** Characters that end a number or literal (true, false, null). */
+const DELIMITERS = new Set([0x2c, 0x3a, 0x7b, 0x7d, 0x5b, 0x5d, 0x22, 0x20, 0x09, 0x0a, 0x0d]);
+
 /**
- * One linear pass over JSON text that is already known to be valid: refuses nesting deeper
- * than MAX_INPUT_DEPTH and a name repeated within one object (JSON.parse would keep the last
- * silently), each with the path where it happens. One frame per level, reused.
+ * The cost bound of a JSON body, checked on its text BEFORE it is parsed, so that no body can
+ * make the parser, the schemas or the error answer do more than a bounded amount of work:
+ * nesting past `maxDepth`, an object with more than MAX_OBJECT_MEMBERS members or a name given
+ * twice (JSON.parse would keep the last silently) is a 400 with the path where it happens; more
+ * than MAX_INPUT_NODES values in all is a 413. Domain errors, so that REST answers them as
+ * problems and /trpc in tRPC's own shape. One linear pass that stops at the first breach,
+ * one frame per level; it never throws on text that is not JSON (JSON.parse says that after).
  */
-function checkStructure(text: string): void {
-  const frames: Frame[] = Array.from({ length: MAX_INPUT_DEPTH }, () => ({
-    isObject: false,
-    name: '',
-    index: 0,
-    names: null,
-  }));
+export function checkJsonCost(text: string, maxDepth = MAX_INPUT_DEPTH): void {
+  const frames: Frame[] = [];
   let depth = 0;
-  const pathOf = () => frames.slice(0, depth).map((frame) => (frame.isObject ? frame.name : frame.index));
+  let nodes = 0;
+  const pathOf = () => frames.slice(0, depth).map((frame) => (frame.isObject ? frame.name : frame.count - 1));
+  /** A value begins here: counted, and as a member or element of the enclosing container. */
+  const beginValue = () => {
+    nodes += 1;
+    if (nodes > MAX_INPUT_NODES) {
+      throw payloadTooLarge(`The request body holds more than ${MAX_INPUT_NODES} values`);
+    }
+    const frame = frames[depth - 1];
+    if (frame && !frame.isObject) frame.count += 1;
+  };
   let expectName = false;
+  const length = text.length;
   let i = 0;
-  while (i < text.length) {
+  while (i < length) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
+      // The string's end: the next quote not escaped (preceded by an even run of backslashes),
+      // found by the engine; each backslash is looked at once, so the pass stays linear.
       const start = i;
-      let escaped = false;
-      i += 1;
-      while (text.charCodeAt(i) !== 0x22) {
-        if (text.charCodeAt(i) === 0x5c /* \ */) {
-          escaped = true;
-          i += 1;
+      i = stringEnd(text, i + 1);
+      if (expectName && depth > 0) {
+        if (i - start - 2 > MAX_NAME_LENGTH) {
+          throw badRequest(`A field name in the request body is longer than ${MAX_NAME_LENGTH} characters`, [
+            { path: pathOf(), message: `field names must be at most ${MAX_NAME_LENGTH} characters` },
+          ]);
         }
-        i += 1;
-      }
-      i += 1;
-      if (expectName) {
-        const frame = frames[depth - 1]!;
-        const name = escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
-        if (frame.index > 0) {
-          frame.names ??= new Set([frame.name]);
-          if (frame.names.has(name)) {
-            frame.name = name;
-            throw new BodyProblem(400, 'The request body names a field twice', [
-              { path: pathOf(), message: 'must appear only once' },
-            ]);
-          }
-          frame.names.add(name);
-        }
-        frame.name = name;
-        frame.index += 1;
+        addName(frames[depth - 1]!, nameOf(text, start, i), pathOf);
         expectName = false;
-      }
+      } else beginValue();
       continue;
     }
     if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (depth >= MAX_INPUT_DEPTH) {
-        throw new BodyProblem(400, `The request body is nested more than ${MAX_INPUT_DEPTH} levels deep`, [
-          { path: pathOf(), message: `must not be nested more than ${MAX_INPUT_DEPTH} levels deep` },
+      beginValue();
+      if (depth >= maxDepth) {
+        throw badRequest(`The request body is nested more than ${maxDepth} levels deep`, [
+          { path: pathOf(), message: `must not be nested more than ${maxDepth} levels deep` },
         ]);
       }
+      frames[depth] ??= { isObject: false, name: '', count: 0, names: null };
       const frame = frames[depth]!;
       frame.isObject = c === 0x7b;
       frame.name = '';
-      frame.index = 0;
+      frame.count = 0;
       frame.names = null;
       depth += 1;
       expectName = frame.isObject;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      depth -= 1;
+      if (depth > 0) depth -= 1;
       expectName = false;
     } else if (c === 0x2c /* , */) {
-      const frame = frames[depth - 1]!;
-      if (frame.isObject) expectName = true;
-      else frame.index += 1;
+      expectName = depth > 0 && frames[depth - 1]!.isObject;
+    } else if (c !== 0x3a /* : */ && !WHITESPACE.has(c)) {
+      // A number or a literal: one value, however long.
+      beginValue();
+      while (i + 1 < length && !DELIMITERS.has(text.charCodeAt(i + 1))) i += 1;
     }
     i += 1;
   }
+}
+
+/** Just past the quote that ends the string whose text begins at `from` (the text's end if none). */
+function stringEnd(text: string, from: number): number {
+  for (let quote = text.indexOf('"', from); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c /* \\ */) backslashes += 1;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+
+/** A member's name from its quoted text; a name with escapes is decoded by JSON itself. */
+function nameOf(text: string, start: number, end: number): string {
+  const name = text.slice(start + 1, end - 1);
+  if (!name.includes('\\')) return name;
+  try {
+    return JSON.parse(text.slice(start, end)) as string;
+  } catch {
+    throw badRequest('The request body is not valid JSON');
+  }
+}
+
+/** Counts a member of an object: at most MAX_OBJECT_MEMBERS, each name once. */
+function addName(frame: Frame, name: string, pathOf: () => (string | number)[]): void {
+  if (frame.count >= MAX_OBJECT_MEMBERS) {
+    throw badRequest(`An object in the request body has more than ${MAX_OBJECT_MEMBERS} fields`, [
+      { path: pathOf(), message: `must have at most ${MAX_OBJECT_MEMBERS} fields` },
+    ]);
+  }
+  if (frame.count > 0) {
+    frame.names ??= new Set([frame.name]);
+    if (frame.names.has(name)) {
+      frame.name = name;
+      throw badRequest('The request body names a field twice', [
+        { path: pathOf(), message: 'must appear only once' },
+      ]);
+    }
+    frame.names.add(name);
+  }
+  frame.name = name;
+  frame.count += 1;
 }

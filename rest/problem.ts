@@ -3,9 +3,9 @@ import { ConnectionException, DriverException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
-import { DomainError, type DomainErrorKind, type Issue } from '../domain/errors.ts';
+import { DomainError, type DomainErrorKind, INVALID_INPUT, type Issue } from '../domain/errors.ts';
 import { domainErrorOf } from '../routers/errors.ts';
-import { issuesOf } from '../routers/issues.ts';
+import { boundedIssues, cut, issuesOf } from '../routers/issues.ts';
 
 /** RFC 9457 problem details: the one error body of every /api route. */
 export interface Problem {
@@ -49,14 +49,18 @@ const CODE_BY_STATUS: Record<number, string> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** Longest detail a problem carries: whatever a message echoes, an answer stays small. */
+const MAX_DETAIL = 1000;
+
+/** A problem; its detail and issues bounded (`boundedIssues`), so no answer grows with its input. */
 export function problem(status: number, detail: string, issues?: Issue[], code?: string): Problem {
   return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
     code: code ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
-    detail,
-    ...(issues ? { issues } : {}),
+    detail: cut(detail, MAX_DETAIL),
+    ...(issues ? { issues: boundedIssues(issues) } : {}),
   };
 }
 
@@ -139,7 +143,7 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
     error.code === 'PARSE_ERROR'
       ? 'The request body is not valid JSON'
       : issues && error.cause?.name === 'ZodError'
-        ? 'The request is not valid: see issues'
+        ? INVALID_INPUT
         : error.message;
   const retryAfterSeconds = domainError?.retryAfterSeconds;
   return {

@@ -1,10 +1,13 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
+import { DomainError } from '../domain/errors.ts';
 import type { appRouter } from '../routers/app-router.ts';
 import type { Context } from '../routers/context.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
-import type { Meta } from '../routers/trpc.ts';
+import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
+import { accessDenial, type Meta } from '../routers/trpc.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
+import { checkJsonCost } from './json-body.ts';
 import { problem, sendProblem } from './problem.ts';
 import { countRequest } from './rate-limit.ts';
 import { readRawBody } from './request-body.ts';
@@ -29,11 +32,12 @@ export function createTrpcEndpoint(options: {
   createContext: (ctx: KoaContext) => Promise<Context>;
   bodyLimitBytes: number;
 }): Middleware {
-  // The procedures whose meta marks them heavy, by their /trpc path.
-  const heavy = new Set(
-    Object.entries(options.router._def.procedures)
-      .filter(([, procedure]) => (procedure as unknown as { _def: { meta?: Meta } })._def.meta?.heavy)
-      .map(([path]) => path),
+  // Each procedure's meta, by its /trpc path: which are heavy, and the access each needs.
+  const metaByPath = new Map(
+    Object.entries(options.router._def.procedures).map(([path, procedure]) => [
+      path,
+      (procedure as unknown as { _def: { meta?: Meta } })._def.meta,
+    ]),
   );
   return async (ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
@@ -77,6 +81,14 @@ export function createTrpcEndpoint(options: {
       router: options.router,
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: async ({ info }) => {
+        // The same cost bound as a REST body, before tRPC parses the inputs (it parses them
+        // lazily, after this); one level more, for the batch object around them.
+        const inputTexts = body ? [body.toString('utf8')] : [ctx.query.input ?? []].flat();
+        try {
+          for (const text of inputTexts) checkJsonCost(text, MAX_INPUT_DEPTH + 1);
+        } catch (error) {
+          throw error instanceof DomainError ? trpcErrorFrom(error) : error;
+        }
         // tRPC's own parse of the path (decoded, split): the check cannot be dodged by encoding.
         if (info.isBatchCall && info.calls.length > 1) {
           const unbatchable = info.calls.find((call) => UNBATCHABLE.has(call.path));
@@ -86,8 +98,12 @@ export function createTrpcEndpoint(options: {
         }
         const context = await options.createContext(ctx);
         if (context.auth) {
-          // Each call of a batch counts as a request; a refused batch runs none of them.
-          const heavyCalls = info.calls.filter((call) => heavy.has(call.path)).length;
+          // Each call of a batch counts as a request; a refused batch runs none of them. A call
+          // the caller may not make (its 403) spends no heavy quota, as on REST.
+          const heavyCalls = info.calls.filter((call) => {
+            const meta = metaByPath.get(call.path);
+            return meta?.heavy === true && accessDenial(meta.access, context) === null;
+          }).length;
           const refused = await countRequest(
             ctx,
             context.services.rateLimiter,

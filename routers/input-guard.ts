@@ -1,11 +1,22 @@
 import type { Issue } from '../domain/errors.ts';
 import { unstorableTextProblem } from '../domain/text.ts';
 
+/**
+ * The cost bound of every input, whatever its transport (api.md: no request may hold the event
+ * loop). Checked on the raw text before it is parsed (`rest/json-body.ts`), and again here on the
+ * value. The largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
+ */
 /** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
 export const MAX_INPUT_DEPTH = 32;
+/** Most members one object may have, and the longest name a member may have: a strict schema's
+ * error lists every unknown name, and the error's text grows with them. */
+export const MAX_OBJECT_MEMBERS = 500;
+export const MAX_NAME_LENGTH = 100;
+/** Most values (objects, arrays, members' and elements' values) one input may hold. */
+export const MAX_INPUT_NODES = 20_000;
 
 /** Enough to show what is wrong without letting a hostile input make a huge answer. */
-const MAX_ISSUES = 20;
+export const MAX_ISSUES = 20;
 
 interface Container {
   value: unknown[] | Record<string, unknown>;
@@ -32,7 +43,9 @@ function pathOf(container: Container | null, key?: string | number): (string | n
 export function inputIssues(input: unknown): Issue[] {
   const issues: Issue[] = [];
   const pending: Container[] = [];
+  let nodes = 0;
   const visit = (value: unknown, parent: Container | null, key: string | number, depth: number) => {
+    nodes += 1;
     if (typeof value === 'string') {
       const problem = unstorableTextProblem(value);
       if (problem) issues.push({ path: pathOf(parent, key), message: problem });
@@ -53,11 +66,26 @@ export function inputIssues(input: unknown): Issue[] {
   while (pending.length > 0 && issues.length < MAX_ISSUES) {
     const container = pending.pop()!;
     const { value, depth } = container;
+    const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+    if (nodes + size > MAX_INPUT_NODES) {
+      return [{ path: [], message: `must hold at most ${MAX_INPUT_NODES} values in all` }];
+    }
     if (Array.isArray(value)) {
       for (let index = 0; index < value.length; index += 1) visit(value[index], container, index, depth + 1);
       continue;
     }
+    if (size > MAX_OBJECT_MEMBERS) {
+      issues.push({ path: pathOf(container), message: `must have at most ${MAX_OBJECT_MEMBERS} fields` });
+      continue;
+    }
     for (const key of Object.keys(value)) {
+      if (key.length > MAX_NAME_LENGTH) {
+        issues.push({
+          path: pathOf(container),
+          message: `field names must be at most ${MAX_NAME_LENGTH} characters`,
+        });
+        continue;
+      }
       const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
       if (problem) {
         const message = key === '__proto__' ? problem : `field name ${problem}`;

@@ -1,20 +1,47 @@
 import type { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { DomainError, type Issue } from '../domain/errors.ts';
+import { MAX_INPUT_DEPTH, MAX_ISSUES } from './input-guard.ts';
 
-/** The field issues behind a validation error, from zod or from a business-rule check. */
+/** Longest field name or message an issue repeats: a hostile name must not make a huge answer. */
+const MAX_ISSUE_TEXT = 200;
+
+/** The field issues behind a validation error, from zod or from a business-rule check: at most MAX_ISSUES. */
 export function issuesOf(error: TRPCError): Issue[] | undefined {
   const cause = error.cause;
   if (cause instanceof ZodError) {
-    return cause.issues.flatMap((issue) => {
+    const issues: Issue[] = [];
+    for (const issue of cause.issues) {
+      if (issues.length >= MAX_ISSUES) break;
       const path = issue.path.filter((segment): segment is string | number => typeof segment !== 'symbol');
       // One issue per unknown field, on that field's path, rather than one on the object.
       if (issue.code === 'unrecognized_keys') {
-        return issue.keys.map((key) => ({ path: [...path, key], message: 'Unknown field' }));
-      }
-      return [{ path, message: issue.message }];
-    });
+        for (const key of issue.keys.slice(0, MAX_ISSUES - issues.length)) {
+          issues.push({ path: [...path, key], message: 'Unknown field' });
+        }
+      } else issues.push({ path, message: issue.message });
+    }
+    return boundedIssues(issues);
   }
-  if (cause instanceof DomainError) return cause.issues;
+  if (cause instanceof DomainError) return cause.issues && boundedIssues(cause.issues);
   return undefined;
+}
+
+/**
+ * Issues as an answer may carry them: at most MAX_ISSUES, each path at most one level deeper
+ * than an input may be and each name and message cut to MAX_ISSUE_TEXT characters. Every error
+ * answer (REST and tRPC) passes here, so none grows with its input.
+ */
+export function boundedIssues(issues: readonly Issue[]): Issue[] {
+  return issues.slice(0, MAX_ISSUES).map(({ path, message }) => ({
+    path: path
+      .slice(0, MAX_INPUT_DEPTH + 1)
+      .map((segment) => (typeof segment === 'string' ? cut(segment) : segment)),
+    message: cut(message),
+  }));
+}
+
+/** Text cut to a bounded length, marked with an ellipsis where it was cut. */
+export function cut(text: string, max = MAX_ISSUE_TEXT): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -1,13 +1,14 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { ZodError } from 'zod';
 import { type Access, missingAccess, missingUser } from '../domain/auth/access.ts';
 import { missingResource } from '../domain/auth/resource-scope.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, type DomainError, missing, unauthorized } from '../domain/errors.ts';
+import { badRequest, type DomainError, INVALID_INPUT, missing, unauthorized } from '../domain/errors.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
-import { issuesOf } from './issues.ts';
+import { cut, issuesOf } from './issues.ts';
 
 /**
  * Who may call a procedure (api.md, "Who may do what"): `public` anyone (login); an access
@@ -45,10 +46,13 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // tRPC clients get tRPC's own error shape, with field issues added and no stack trace.
+    // tRPC clients get tRPC's own error shape, with field issues added and no stack trace. A
+    // validation error's message is short (zod's own lists every issue, pretty-printed) and
+    // every message bounded, like a problem's detail: no answer grows with its input.
     errorFormatter({ shape, error }) {
       const { stack: _stack, ...data } = shape.data;
-      return { ...shape, data: { ...data, issues: issuesOf(error) } };
+      const message = error.cause instanceof ZodError ? INVALID_INPUT : cut(shape.message, 1000);
+      return { ...shape, message, data: { ...data, issues: issuesOf(error) } };
     },
   });
 
@@ -64,7 +68,7 @@ export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session co
  */
 async function checkStorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
   const issues = inputIssues(await getRawInput());
-  if (issues.length > 0) throw trpcErrorFrom(badRequest('The request is not valid: see issues', issues));
+  if (issues.length > 0) throw trpcErrorFrom(badRequest(INVALID_INPUT, issues));
 }
 
 /**

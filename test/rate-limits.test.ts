@@ -161,6 +161,30 @@ describe('rate limits', () => {
     expectProblem(await uploadImage(user), 429, 'TOO_MANY_REQUESTS');
   });
 
+  it('a /trpc call the caller may not make (403) spends no heavy quota, as on REST', async () => {
+    const owner = await t.signedInClient('Heavy read key');
+    const deck = await owner.post('/api/decks', { name: 'FAQ host' });
+    const created = await owner.post('/api/api-keys', { name: 'Reader', access: 'read' });
+    expect(created.status).toBe(201);
+    const reader = t.client();
+    const asReader = { authorization: `Bearer ${created.body.secret}` };
+    const faq = { deckId: deck.body.id, userQuestion: 'Q?', cannedAnswer: 'A.' };
+    const batch = await reader.request(
+      'POST',
+      `/trpc/${Array(HEAVY).fill('faqs.createFaq').join(',')}?batch=1`,
+      {
+        json: Object.fromEntries(Array.from({ length: HEAVY }, (_, i) => [i, faq])),
+        headers: asReader,
+      },
+    );
+    expect(batch.status).toBe(403);
+    const single = await reader.request('POST', '/trpc/faqs.createFaq', { json: faq, headers: asReader });
+    expect(single.status).toBe(403);
+    // The organization's heavy quota is whole: its writers may still make every heavy request.
+    for (let i = 0; i < HEAVY; i += 1) expect((await uploadImage(owner)).status).toBe(201);
+    expectProblem(await uploadImage(owner), 429, 'TOO_MANY_REQUESTS');
+  });
+
   it('each instance counts for itself: with two, a caller may make twice the limit (documented)', async () => {
     const second = await startTestApp(
       { RATE_LIMIT_PER_MINUTE: String(PER_CALLER), HEAVY_LIMIT_PER_MINUTE: String(HEAVY) },

@@ -5,12 +5,13 @@ import type { Channel } from '../../entities/NotificationSubscription.ts';
 import type { Services } from '../../server/services.ts';
 import type { Auth } from '../context.ts';
 import { badRequest } from '../errors.ts';
+import { emailText, urlText } from '../text.ts';
 import { webhookUrlProblem } from './webhook-address.ts';
 
 /** What each channel's `channelConfig` holds; unknown members are refused. */
 export const channelConfigSchemas = {
-  webhook: z.strictObject({ url: z.url().max(2048) }),
-  email: z.strictObject({ recipients: z.array(z.email().max(320)).min(1).max(50) }),
+  webhook: z.strictObject({ url: urlText(2048) }),
+  email: z.strictObject({ recipients: z.array(emailText()).min(1).max(50) }),
   console: z.strictObject({}),
 } satisfies Record<Channel, z.ZodType>;
 

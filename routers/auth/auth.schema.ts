@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { text } from '../shared.schema.ts';
+import { emailText, text } from '../shared.schema.ts';
 
-export const emailAddress = z
-  .email()
-  .max(320)
-  .transform((email) => email.toLowerCase());
+export const emailAddress = emailText().transform((email) => email.toLowerCase());
 
 export const logInInput = z.strictObject({
   email: emailAddress,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cta, palette } from '../../domain/branding/branding-output.ts';
 import { objectKey } from '../object-key.schema.ts';
-import { text } from '../shared.schema.ts';
+import { emailText, text } from '../shared.schema.ts';
 
 /** Font roles (`heading`, `body`, …) to font family names. */
 const fonts = z
@@ -16,7 +16,7 @@ const contact = z.strictObject({
     .trim()
     .regex(/^\+?[\d\s().-]{3,40}$/, 'must be a phone number')
     .optional(),
-  email: z.email().max(320).optional(),
+  email: emailText().optional(),
 });
 
 /** PUT body: creates or replaces the branding; absent optional fields become null. */

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import * as slides from '../../domain/slides/slides.ts';
-import { successOutput } from '../shared.schema.ts';
+import { longList, successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const reorderSlidesInput = z.strictObject({
   deckId: z.uuid(),
-  slideIds: z
-    .array(z.uuid())
-    .max(10_000)
-    .meta({ description: 'Every slide of the deck (uuids), each once, in the new order' }),
+  slideIds: longList(z.uuid(), 10_000).meta({
+    description: 'Every slide of the deck (uuids), each once, in the new order',
+  }),
 });
 
 export const reorderSlides = authedProcedure

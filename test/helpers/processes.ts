@@ -31,14 +31,24 @@ export async function runScript(script: string, args: string[], env: Record<stri
   }
 }
 
-/** Starts `npm start`'s entry point and resolves once it logs that it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<{
+/**
+ * Starts `npm start`'s entry point and resolves once it logs that it listens. `nodeArgs` go
+ * before the entry point (e.g. `--import` a probe); with `ipc` the child has an IPC channel.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; ipc?: boolean } = {},
+): Promise<{
   child: ChildProcess;
   url: string;
   output: () => string;
   exited: Promise<number | null>;
 }> {
-  const child = spawn(process.execPath, ['server/main.ts'], { cwd: projectRoot, env: childEnv(env) });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server/main.ts'], {
+    cwd: projectRoot,
+    env: childEnv(env),
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
