@@ -118,7 +118,8 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];
     const context = await contextOf(ctx, options);
-    await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
+    const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
+    await runIdempotently(ctx, context, key, bodyParts, async () => {
       if (usesBody) {
         // A body has known fields only, even where the schema would quietly drop others
         // (`{}` inputs); path parameters are not body fields in the document.
@@ -204,7 +205,8 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         : undefined;
       // The file itself, not the multipart framing: a retry's form has a new boundary.
       const bodyParts = () => (part ? [part.originalname, part.mimetype, part.buffer] : ['no file']);
-      await runIdempotently(ctx, context, ctx.state.idempotencyKey, bodyParts, async () => {
+      const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
+      await runIdempotently(ctx, context, key, bodyParts, async () => {
         ctx.body = await callProcedure(route, context, { file });
         ctx.status = route.successStatus;
       });

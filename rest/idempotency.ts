@@ -1,5 +1,6 @@
 import type { Context as KoaContext } from 'koa';
 import { callerKeyOf } from '../domain/auth/caller-key.ts';
+import type { Auth } from '../domain/context.ts';
 import { invalidField } from '../domain/errors.ts';
 import {
   claimIdempotencyKey,
@@ -8,7 +9,7 @@ import {
   releaseIdempotencyKey,
   type StoredAnswer,
 } from '../domain/idempotency/idempotency-keys.ts';
-import type { Context } from '../routers/context.ts';
+import type { Context, SessionControl } from '../routers/context.ts';
 import type { SecretBox } from '../server/secret-box.ts';
 import { problemFromError, sendProblem } from './problem.ts';
 
@@ -46,7 +47,7 @@ export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
 export async function runIdempotently(
   ctx: KoaContext,
   context: Context,
-  key: string | undefined,
+  { key, sessionBound }: { key: string | undefined; sessionBound: boolean },
   /** The input's parts to fingerprint (services.bodyFingerprint), computed only with a key. */
   bodyParts: () => (string | Uint8Array)[],
   run: () => Promise<void>,
@@ -55,7 +56,7 @@ export async function runIdempotently(
   const { em, services } = context;
   const { idempotency } = services.config;
   const request: IdempotentRequest = {
-    callerKey: callerKeyOf(context.auth),
+    callerKey: storeCallerKey(context.auth, context.session, sessionBound),
     key,
     method: ctx.method,
     path: ctx.path,
@@ -98,6 +99,19 @@ export async function runIdempotently(
     // over after IDEMPOTENCY_TAKEOVER_SECONDS (recorded in docs/decisions.md).
     ctx.state.logger?.error({ err: error }, 'keeping an idempotent answer failed');
   }
+}
+
+/**
+ * Whose keys these are: the caller's (api.md: per user or API key), so a user's retry from
+ * another tab or device replays. A session-bound procedure (sign-out, password change) acts on
+ * the session that sends it, and another session of the same user asking the same must be
+ * answered by running it: its keys are the session's (the SHA-256 of its token, as the session
+ * table keeps it; never the token).
+ */
+function storeCallerKey(auth: Auth, session: SessionControl, sessionBound: boolean): string {
+  const caller = callerKeyOf(auth);
+  const tokenHash = sessionBound ? session.tokenHash : null;
+  return tokenHash ? `${caller}:session:${tokenHash}` : caller;
 }
 
 /** Marks a kept body stored sealed: no JSON answer starts with it. */

@@ -50,6 +50,8 @@ export interface ProcedureRoute extends RouteBase {
   multipartLimit?: NonNullable<Meta['multipartLimit']>;
   /** Counted against the organization's heavy limit too. */
   heavy: boolean;
+  /** Acts on the session presenting it: an Idempotency-Key is kept per session (rest/idempotency.ts). */
+  sessionBound: boolean;
 }
 
 /**
@@ -132,6 +134,7 @@ function procedureRoutes(): ProcedureRoute[] {
         strict: def.catchall?._zod.def.type === 'never',
         multipartLimit: meta.multipartLimit,
         heavy: meta.heavy === true,
+        sessionBound: meta.sessionBound === true,
       });
     },
   );

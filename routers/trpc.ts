@@ -33,13 +33,16 @@ export const PROCEDURE_ACCESS: readonly ProcedureAccess[] = [
  * it is refused at start (rest/route-table.ts) and at every call.
  * `multipartLimit` marks a multipart upload route (input `{file}`) and names the setting
  * of `config.uploads` that caps its file. `heavy` marks an expensive operation, counted against
- * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit.
+ * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit. `sessionBound` marks a
+ * procedure that acts on the session presenting it (sign-out, password change): its Idempotency-Key
+ * answers are kept per session, not per caller (rest/idempotency.ts).
  */
 export type Meta = OpenApiMeta<{
   access?: ProcedureAccess;
   successStatus?: 200 | 201 | 202;
   multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
   heavy?: boolean;
+  sessionBound?: boolean;
 }>;
 
 const t = initTRPC

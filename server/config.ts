@@ -66,7 +66,8 @@ const environmentSchema = z
     HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
     IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
-    SEED_DEMO: booleanFlag.default(true),
+    // Unset: seed outside production only (toConfig).
+    SEED_DEMO: booleanFlag.optional(),
     NOTIFICATIONS_ENABLED: booleanFlag.default(true),
     NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
     NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
@@ -237,7 +238,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       abandonAfterSeconds: env.IDEMPOTENCY_TAKEOVER_SECONDS,
       sweepIntervalMs: env.IDEMPOTENCY_SWEEP_INTERVAL_MS,
     },
-    seedDemo: env.SEED_DEMO,
+    /** A demo organization and user on an empty database: a production service gets none unless asked. */
+    seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
     notifications: {
       /** Whether this instance runs the dispatcher and delivery worker. */
       enabled: env.NOTIFICATIONS_ENABLED,

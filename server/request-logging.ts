@@ -30,10 +30,19 @@ export function requestLogging(logger: Logger): Middleware {
         durationMs: Math.round((performance.now() - started) * 10) / 10,
       };
       // The request's id as a field of the line itself: no child logger needed for it.
-      if (ctx.status >= 500) logger.error({ requestId, ...line }, 'request');
+      if (serviceFailed(ctx.status)) logger.error({ requestId, ...line }, 'request');
       else logger.info({ requestId, ...line }, 'request');
     }
   };
+}
+
+/**
+ * Whether an answer says the service failed (error level). Every 5xx does but 501: it says the
+ * request's method is one this service does not implement (TRACE, PROPFIND, … from scanners),
+ * a fact about the request like a 405, not a failure anyone should be woken for.
+ */
+function serviceFailed(status: number): boolean {
+  return status >= 500 && status !== 501;
 }
 
 /**

@@ -248,6 +248,51 @@ describe('idempotent retries', () => {
     expect(await deckCount(owner.organizationId, 'Colleagues key')).toBe(2);
   });
 
+  // Issue 29, finding 5: the caller of a cookie is the user, so the user's sessions would share keys;
+  // a sign-out or a password change acts on the session that sends it, and is kept per session.
+  it('a sign-out is kept per session: the key replayed from another session of the user signs that one out', async () => {
+    const first = await t.signedInClient();
+    const second = t.client();
+    expect(
+      (await second.post('/api/auth/login', { email: first.email, password: first.password })).status,
+    ).toBe(200);
+    const key = newKey();
+    expect((await postWithKey(first, '/api/auth/logout', {}, key)).status).toBe(200);
+    expect((await first.get('/api/auth/me')).status).toBe(401);
+    const out = await postWithKey(second, '/api/auth/logout', {}, key);
+    expect(out.status).toBe(200);
+    expect(out.headers.get('idempotent-replayed')).toBeNull();
+    expect((await second.get('/api/auth/me')).status).toBe(401);
+  });
+
+  it('a password change is kept per session: replayed to the session that made it, run again for another', async () => {
+    const made = await t.signedInClient();
+    const signIn = async (password: string) => {
+      const client = t.client();
+      expect((await client.post('/api/auth/login', { email: made.email, password })).status).toBe(200);
+      return client;
+    };
+    const change = { currentPassword: made.password, newPassword: 'the-new-password-1' };
+    const key = newKey();
+    const first = await postWithKey(made, '/api/auth/password', change, key);
+    expect(first.status).toBe(200);
+    // The same session's retry is the replay, and changes nothing.
+    expectReplayOf(await postWithKey(made, '/api/auth/password', change, key), first);
+    // The password is set back; then a new session sends the same request with the same key: it
+    // must run (a replay would say "changed" while the old password still works, and would leave
+    // the user's other sessions signed in).
+    const setBack = { currentPassword: change.newPassword, newPassword: made.password };
+    expect((await made.post('/api/auth/password', setBack)).status).toBe(200);
+    const laptop = await signIn(made.password);
+    const phone = await signIn(made.password);
+    const again = await postWithKey(laptop, '/api/auth/password', change, key);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect((await phone.get('/api/auth/me')).status).toBe(401);
+    expect((await laptop.get('/api/auth/me')).status).toBe(200);
+    await signIn(change.newPassword);
+  });
+
   it('a multipart upload with a key is replayed (a new form boundary is the same request)', async () => {
     const key = newKey();
     const bytes = png(20, 10);

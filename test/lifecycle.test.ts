@@ -1,4 +1,7 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HttpClient } from './helpers/http-client.ts';
 import { runScript, startServerProcess } from './helpers/processes.ts';
@@ -26,6 +29,60 @@ describe('configuration', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/STORAGE_SIGNING_SECRET: is required in production/);
   });
+});
+
+// Issue 29, finding 11: a production service created the demo organization (and printed its
+// password) on an empty database unless SEED_DEMO=false was remembered.
+describe('demo data on an empty database', () => {
+  const DEMO_PASSWORD = 'the-demo-password-1';
+  /** `npm start` on a fresh database; answers whether the demo user can sign in. */
+  async function demoSignsIn(env: Record<string, string>): Promise<{ signsIn: boolean; output: string }> {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-seed-'));
+    const server = await startServerProcess({
+      DATABASE_URL: await createTestDatabase(),
+      DATA_DIR: dataDir,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DEMO_PASSWORD,
+      ...env,
+    });
+    try {
+      // Seeding finishes before the "listening" line that startServerProcess waits for.
+      const login = await new HttpClient(server.url).post('/api/auth/login', {
+        email: 'demo@example.com',
+        password: DEMO_PASSWORD,
+      });
+      expect([200, 401]).toContain(login.status);
+      return { signsIn: login.status === 200, output: server.output() };
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }
+  const productionSecrets = {
+    NODE_ENV: 'production',
+    STORAGE_SIGNING_SECRET: 's'.repeat(40),
+    ENCRYPTION_KEY: 'e'.repeat(40),
+  };
+
+  // Each test starts a service process: seconds each on a busy machine.
+  it('in production nothing is seeded, nor a password printed', async () => {
+    const production = await demoSignsIn(productionSecrets);
+    expect(production.signsIn).toBe(false);
+    expect(production.output).not.toContain('Demo data created');
+    expect(production.output).not.toContain(DEMO_PASSWORD);
+  }, 60_000);
+
+  it('in production SEED_DEMO=true still seeds', async () => {
+    expect((await demoSignsIn({ ...productionSecrets, SEED_DEMO: 'true' })).signsIn).toBe(true);
+  }, 60_000);
+
+  it('outside production the demo is seeded by default (the first five minutes of the README)', async () => {
+    const development = await demoSignsIn({ NODE_ENV: 'development' });
+    expect(development.signsIn).toBe(true);
+    expect(development.output).toContain('Demo data created');
+  }, 60_000);
 });
 
 describe('SIGTERM', () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest/route-table.ts';
 import { startApp } from '../server/app.ts';
@@ -73,6 +74,26 @@ describe('problem details for every failure', () => {
     const response = await client.request('PUT', '/api/decks', { json: {} });
     expectProblem(response, 405, 'METHOD_NOT_ALLOWED');
     expect(response.headers.get('allow')?.split(/,\s*/).sort()).toEqual(['GET', 'HEAD', 'POST']);
+  });
+
+  // Issue 29, finding 11: scanners' TRACE and PROPFIND were logged at error level, as if the service had failed.
+  it('405 or 501 for every other method Node accepts (TRACE, PROPFIND, …), logged as an ordinary request', async () => {
+    // CONNECT never reaches the app (Node hands it to a 'connect' listener; there is none).
+    const served = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT']);
+    const methods = http.METHODS.filter((method) => !served.has(method));
+    expect(methods).toEqual(expect.arrayContaining(['TRACE', 'PROPFIND']));
+    for (const method of methods) {
+      for (const path of ['/api/decks', '/', '/api/no-such-thing']) {
+        const requestId = `unknown-method-${randomUUID()}`;
+        const answer = await rawRequest(method, path, requestId);
+        expect([405, 501], `${method} ${path}`).toContain(answer.status);
+        expect(answer.contentType).toBe('application/problem+json');
+        const lines = logLinesOf(requestId);
+        expect(lines, `${method} ${path}`).toEqual([
+          expect.objectContaining({ level: 30, msg: 'request', method, status: answer.status }),
+        ]);
+      }
+    }
   });
 
   it('400 for malformed JSON', async () => {
@@ -156,3 +177,27 @@ describe('failures of the service itself', () => {
     }
   });
 });
+
+/** A request by node:http: fetch refuses to send TRACE. Anonymous, with its own request id. */
+function rawRequest(method: string, path: string, requestId: string) {
+  return new Promise<{ status: number; contentType: string | undefined }>((resolve, reject) => {
+    const request = http.request(new URL(path, t.url), { method, headers: { 'x-request-id': requestId } });
+    request.on('response', (response) => {
+      response.resume();
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, contentType: response.headers['content-type'] }),
+      );
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** The app's log lines that carry this request id. */
+function logLinesOf(requestId: string): Record<string, unknown>[] {
+  return t
+    .logs()
+    .split('\n')
+    .filter((line) => line.includes(requestId))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -12,6 +12,7 @@ export const changePasswordInput = z.strictObject({
 export const changePassword = authedProcedure
   .meta({
     access: 'user',
+    sessionBound: true,
     openapi: {
       method: 'POST',
       path: '/auth/password',

@@ -6,6 +6,7 @@ import { authedProcedure } from '../trpc.ts';
 export const logOut = authedProcedure
   .meta({
     access: 'user',
+    sessionBound: true,
     openapi: {
       method: 'POST',
       path: '/auth/logout',
