@@ -1,5 +1,5 @@
 import { readRows } from '../../server/prepared-statements.ts';
-import { type Access, missingAccess } from '../auth/access.ts';
+import { type Access, accessCovers, accessOf } from '../auth/access.ts';
 import type { Auth, DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
@@ -26,14 +26,19 @@ export interface EventLogFilter {
  * API keys owner's): their events (e-mail addresses and roles, keys' names and prefixes) are left
  * out of the log for callers who may not list them, or the log would list them instead.
  */
-const LISTED_ONLY_WITH: [aggregateType: string, access: Access][] = [
+export const LISTED_ONLY_WITH: readonly (readonly [aggregateType: string, access: Access])[] = [
   ['user', 'admin'],
   ['api_key', 'owner'],
 ];
 
 /** The aggregate types whose events `auth` may not see (event log, deliveries list). */
 export function hiddenAggregateTypes(auth: Auth): string[] {
-  return LISTED_ONLY_WITH.filter(([, access]) => missingAccess(auth, access)).map(([type]) => type);
+  return hiddenAggregateTypesOf(accessOf(auth));
+}
+
+/** The aggregate types whose events `access` may not see: a caller's, or a subscription's. */
+export function hiddenAggregateTypesOf(access: Access): string[] {
+  return LISTED_ONLY_WITH.filter(([, needed]) => !accessCovers(access, needed)).map(([type]) => type);
 }
 
 export interface Page {

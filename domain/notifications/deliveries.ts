@@ -54,11 +54,13 @@ export async function retryDelivery(
 ): Promise<DeliveryOutput> {
   return em.transactional(async (em) => {
     // Locked: the worker's own update of a finishing attempt and a second retry wait for this one.
+    // A delivery the caller may not list (of an event the log hides from it) is missing to it.
     const [found] = await em.execute<{ status: string; is_active: boolean }[]>(
       `select d.status, s.is_active from notification_delivery d
          join notification_subscription s on s.id = d.subscription_id
-        where d.id = ? and s.organization_id = ? for update of d`,
-      [deliveryId, auth.organizationId],
+        where d.id = ? and s.organization_id = ?
+          and split_part(d.aggregate_key, ':', 1) <> all(cast(? as text[])) for update of d`,
+      [deliveryId, auth.organizationId, `{${hiddenAggregateTypes(auth).join(',')}}`],
     );
     if (!found) throw notFound('Delivery', deliveryId);
     if (found.status === 'pending') throw conflict(`Delivery ${deliveryId} is already queued`);

@@ -7,6 +7,7 @@ import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
+import { SUBSCRIPTION_MAY_READ_EVENT } from './subscription-filter.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import type { SealedWebhookSecrets } from './webhook-secret.ts';
 
@@ -84,7 +85,7 @@ export async function claimDueDeliveries(
       `select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
               set_config('enable_seqscan', 'off', true)`,
     );
-    return tx.execute<any[]>(
+    const claimed = await tx.execute<any[]>(
       `with claimed as (
        update notification_delivery d set locked_until = now() + make_interval(secs => ?), claim_token = gen_random_uuid()
         where d.id in (
@@ -96,12 +97,17 @@ export async function claimDueDeliveries(
        returning d.id, d.claim_token, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
      select c.id as delivery_id, c.claim_token, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
             s.channel_config, s.sealed_secret, s.sealed_previous_secret, s.previous_secret_expires_at, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
-            e.aggregate_id, e.deck_id, e.occurred_at, e.payload
+            e.aggregate_id, e.deck_id, e.occurred_at, e.payload, ${SUBSCRIPTION_MAY_READ_EVENT} as readable
        from claimed c
        join notification_subscription s on s.id = c.subscription_id
        join event e on e.id = c.event_id`,
       [leaseSeconds, limit],
     );
+    // Read with the subscription's address in one snapshot: where it sends now may no longer
+    // receive this event (an admin pointed an owner's subscription elsewhere after it was queued).
+    const unreadable = claimed.filter((row) => !row.readable).map((row) => String(row.delivery_id));
+    if (unreadable.length > 0) await dropUnreadable(tx, unreadable);
+    return claimed.filter((row) => row.readable);
   });
   return rows.map((row) => ({
     deliveryId: row.delivery_id,
@@ -133,6 +139,22 @@ export async function claimDueDeliveries(
       payload: row.payload,
     },
   }));
+}
+
+/**
+ * Claimed deliveries whose event their subscription's access may no longer read: failed
+ * without an attempt (nothing is sent), and the next delivery of each aggregate made due.
+ */
+async function dropUnreadable(tx: EntityManager, deliveryIds: string[]): Promise<void> {
+  await tx.execute(
+    `update notification_delivery
+        set status = 'failed', completed_at = now(), locked_until = null, claim_token = null,
+            next_attempt_at = now(), last_status_code = null, updated_at = now(),
+            last_error = 'not sent: the subscription now sends with access that may not read this event'
+      where id = any(cast(? as uuid[]))`,
+    [uuidArray(deliveryIds)],
+  );
+  await wakeNextOfAggregates(tx, deliveryIds);
 }
 
 export interface DeliveryPolicy {

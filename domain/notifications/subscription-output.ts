@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { CHANNELS, type NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import {
+  CHANNELS,
+  type NotificationSubscription,
+  SUBSCRIPTION_ACCESS,
+} from '../../entities/NotificationSubscription.ts';
 
 /** A subscription as every route answers it and as its events carry it: never with its secret. */
 export const subscriptionOutput = z
@@ -12,6 +16,11 @@ export const subscriptionOutput = z
     channelConfig: z.record(z.string(), z.unknown()),
     deckId: z.uuid().nullable(),
     isActive: z.boolean(),
+    eventAccess: z.enum(SUBSCRIPTION_ACCESS).meta({
+      description:
+        'The access whose events it receives: of whoever created it or last set its channel or channelConfig. ' +
+        'Events of users need admin, of API keys owner, as in the event log',
+    }),
     disabledReason: z
       .string()
       .nullable()
@@ -45,6 +54,7 @@ export function toSubscriptionOutput(subscription: NotificationSubscription): Su
     channelConfig: subscription.channelConfig,
     deckId: subscription.deck?.id ?? null,
     isActive: subscription.isActive,
+    eventAccess: subscription.eventAccess,
     disabledReason: subscription.disabledReason ?? null,
     previousSecretExpiresAt: subscription.previousSecretExpiresAt?.toISOString() ?? null,
     createdAt: subscription.createdAt.toISOString(),
