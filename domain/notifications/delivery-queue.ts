@@ -6,6 +6,7 @@ import { NotificationSubscription } from '../../entities/NotificationSubscriptio
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
+import { ATTEMPT_LOG_KEPT } from './delivery-output.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { SUBSCRIPTION_MAY_READ_EVENT } from './subscription-filter.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
@@ -311,6 +312,22 @@ async function recordAttempts(
          as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)`,
     [values],
   );
+  // The attempt log keeps the newest ATTEMPT_LOG_KEPT: attempt numbers run without gaps and this
+  // claim holds the delivery's row lock, so what lies below the new number minus the bound goes.
+  const trimmed = rows.filter(({ attemptNumber }) => attemptNumber > ATTEMPT_LOG_KEPT);
+  if (trimmed.length > 0) {
+    await tx.execute(
+      `delete from delivery_attempt a
+        using jsonb_to_recordset(cast(? as jsonb)) as v(id uuid, attempts int)
+        where a.delivery_id = v.id and a.attempt_number <= v.attempts - ?`,
+      [
+        JSON.stringify(
+          trimmed.map(({ job, attemptNumber }) => ({ id: job.deliveryId, attempts: attemptNumber })),
+        ),
+        ATTEMPT_LOG_KEPT,
+      ],
+    );
+  }
   await tx.execute(
     `update notification_delivery d
         set attempts = v.attempts, status = v.status, last_status_code = v.status_code, last_error = v.error,
