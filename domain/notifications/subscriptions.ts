@@ -9,6 +9,7 @@ import { findSubscription } from './find-subscription.ts';
 import {
   type SubscriptionOutput,
   type SubscriptionWithSecretOutput,
+  subscriptionAnswer,
   toSubscriptionOutput,
 } from './subscription-output.ts';
 import { checkChannelConfig, checkEventTypeReadable, findDeckReference } from './subscription-rules.ts';
@@ -58,7 +59,8 @@ export async function createSubscription(
     payload: output,
   });
   await em.flush();
-  return secret ? { ...output, secret: secret.secret } : output;
+  const answer = subscriptionAnswer(subscription, auth);
+  return secret ? { ...answer, secret: secret.secret } : answer;
 }
 
 /** Oldest first. */
@@ -71,14 +73,14 @@ export async function listSubscriptions({
     { organization: auth.organizationId },
     { orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  return { subscriptions: subscriptions.map(toSubscriptionOutput) };
+  return { subscriptions: subscriptions.map((subscription) => subscriptionAnswer(subscription, auth)) };
 }
 
 export async function getSubscription(
   { em, auth }: DomainContext,
   subscriptionId: string,
 ): Promise<SubscriptionOutput> {
-  return toSubscriptionOutput(await findSubscription(em, auth, subscriptionId));
+  return subscriptionAnswer(await findSubscription(em, auth, subscriptionId), auth);
 }
 
 /**
@@ -140,7 +142,7 @@ export async function updateSubscription(
         : { sealedSecret: null, sealedPreviousSecret: null, previousSecretExpiresAt: null }),
     });
     // An update that changes nothing is answered with the subscription as it is, and writes no event.
-    if (!changed) return toSubscriptionOutput(subscription);
+    if (!changed) return subscriptionAnswer(subscription, auth);
     const output = toSubscriptionOutput(subscription);
     recordEvent(em, auth, 'notification_subscription.updated', {
       aggregateId: subscription.id,
@@ -148,7 +150,8 @@ export async function updateSubscription(
       payload: output,
     });
     await em.flush();
-    return newSecret ? { ...output, secret: newSecret.secret } : output;
+    const answer = subscriptionAnswer(subscription, auth);
+    return newSecret ? { ...answer, secret: newSecret.secret } : answer;
   });
 }
 
