@@ -24,7 +24,8 @@ export interface EventLogFilter {
 /**
  * Aggregates whose own list needs more than read access (api.md: the users list is admin's, the
  * API keys owner's): their events (e-mail addresses and roles, keys' names and prefixes) are left
- * out of the log for callers who may not list them, or the log would list them instead.
+ * out of the log for callers who may not list them, or the log would list them instead. The same
+ * rule decides what a subscription may receive (`SUBSCRIPTION_MAY_READ_EVENT`).
  */
 export const LISTED_ONLY_WITH: readonly (readonly [aggregateType: string, access: Access])[] = [
   ['user', 'admin'],
@@ -33,12 +34,7 @@ export const LISTED_ONLY_WITH: readonly (readonly [aggregateType: string, access
 
 /** The aggregate types whose events `auth` may not see (event log, deliveries list). */
 export function hiddenAggregateTypes(auth: Auth): string[] {
-  return hiddenAggregateTypesOf(accessOf(auth));
-}
-
-/** The aggregate types whose events `access` may not see: a caller's, or a subscription's. */
-export function hiddenAggregateTypesOf(access: Access): string[] {
-  return LISTED_ONLY_WITH.filter(([, needed]) => !accessCovers(access, needed)).map(([type]) => type);
+  return LISTED_ONLY_WITH.filter(([, needed]) => !accessCovers(accessOf(auth), needed)).map(([type]) => type);
 }
 
 export interface Page {
