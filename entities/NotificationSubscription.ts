@@ -6,6 +6,9 @@ import { Organization } from './Organization.ts';
 export const CHANNELS = ['webhook', 'email', 'console'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** The access levels of domain/auth/access.ts (entities import nothing from domain/). */
+export const SUBSCRIPTION_ACCESS = ['read', 'write', 'admin', 'owner'] as const;
+
 /**
  * Which events an organization wants delivered, and where. `eventType` is an exact type,
  * `<aggregate>.*` or `*`. A webhook's secret signs deliveries; it is shown once and stored sealed.
@@ -33,6 +36,11 @@ const NotificationSubscriptionSchema = defineEntity({
     disabledReason: p.text().nullable(),
     /** Webhooks: when its deliveries started failing with no success since (auto-disable). */
     failingSince: p.datetime().nullable(),
+    /**
+     * The access whose events it may receive: its creator's, or that of whoever last set its
+     * channel or channelConfig (where it sends). Events of API keys need owner, as in the log.
+     */
+    eventAccess: p.enum(SUBSCRIPTION_ACCESS).default('admin'),
   },
 });
 

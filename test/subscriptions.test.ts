@@ -47,6 +47,7 @@ describe('subscriptions', () => {
       channelConfig: { url: 'https://hooks.example.com/deck' },
       deckId: null,
       isActive: true,
+      eventAccess: 'owner',
       disabledReason: null,
       previousSecretExpiresAt: null,
       createdAt: expect.any(String),

@@ -22,10 +22,15 @@ export function accessOf(auth: Auth): Access {
   return auth.access;
 }
 
+/** Whether access `has` covers `needed` (each level covers the ones before it). */
+export function accessCovers(has: Access, needed: Access): boolean {
+  return ACCESS_LEVELS.indexOf(has) >= ACCESS_LEVELS.indexOf(needed);
+}
+
 /** FORBIDDEN (403) unless the caller's access covers `needed`; the detail names what is needed. */
 export function missingAccess(auth: Auth, needed: Access): DomainError | null {
   const has = accessOf(auth);
-  if (ACCESS_LEVELS.indexOf(has) >= ACCESS_LEVELS.indexOf(needed)) return null;
+  if (accessCovers(has, needed)) return null;
   return forbidden(`This needs ${needed} access; yours is ${has}`);
 }
 

@@ -1,5 +1,5 @@
 import { readRows } from '../../server/prepared-statements.ts';
-import { type Access, missingAccess } from '../auth/access.ts';
+import { type Access, accessCovers, accessOf } from '../auth/access.ts';
 import type { Auth, DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
@@ -24,16 +24,17 @@ export interface EventLogFilter {
 /**
  * Aggregates whose own list needs more than read access (api.md: the users list is admin's, the
  * API keys owner's): their events (e-mail addresses and roles, keys' names and prefixes) are left
- * out of the log for callers who may not list them, or the log would list them instead.
+ * out of the log for callers who may not list them, or the log would list them instead. The same
+ * rule decides what a subscription may receive (`SUBSCRIPTION_MAY_READ_EVENT`).
  */
-const LISTED_ONLY_WITH: [aggregateType: string, access: Access][] = [
+export const LISTED_ONLY_WITH: readonly (readonly [aggregateType: string, access: Access])[] = [
   ['user', 'admin'],
   ['api_key', 'owner'],
 ];
 
 /** The aggregate types whose events `auth` may not see (event log, deliveries list). */
 export function hiddenAggregateTypes(auth: Auth): string[] {
-  return LISTED_ONLY_WITH.filter(([, access]) => missingAccess(auth, access)).map(([type]) => type);
+  return LISTED_ONLY_WITH.filter(([, needed]) => !accessCovers(accessOf(auth), needed)).map(([type]) => type);
 }
 
 export interface Page {

@@ -1,14 +1,22 @@
 import { z } from 'zod';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../entities/NotificationDelivery.ts';
 
-/** A delivery with every attempt, as `GET …/deliveries` lists it. */
+/**
+ * How many attempts a delivery keeps, the newest: manual retries have no bound (90 of them made
+ * one delivery's listing 197 KB). `attempts` still counts them all.
+ */
+export const ATTEMPT_LOG_KEPT = 50;
+
+/** A delivery with its newest attempts, as `GET …/deliveries` lists it. */
 export const deliveryOutput = z
   .object({
     id: z.uuid(),
     eventId: z.uuid(),
     eventType: z.string(),
     status: z.enum(DELIVERY_STATUSES),
-    attempts: z.int(),
+    attempts: z.int().meta({
+      description: `How many attempts were made in all; the attempt log keeps the newest ${ATTEMPT_LOG_KEPT}`,
+    }),
     nextAttemptAt: z.iso.datetime().nullable().meta({
       description:
         'When the next try is due (pending only; null while it waits for an earlier delivery of the same aggregate)',
@@ -31,7 +39,9 @@ export const deliveryOutput = z
           error: z.string().nullable(),
         }),
       )
-      .meta({ description: 'Every attempt, newest first' }),
+      .meta({
+        description: `The newest ${ATTEMPT_LOG_KEPT} attempts, newest first (\`attempts\` counts them all)`,
+      }),
   })
   .meta({ id: 'NotificationDelivery' });
 

@@ -6,7 +6,9 @@ import { NotificationSubscription } from '../../entities/NotificationSubscriptio
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
+import { ATTEMPT_LOG_KEPT } from './delivery-output.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
+import { SUBSCRIPTION_MAY_READ_EVENT } from './subscription-filter.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import type { SealedWebhookSecrets } from './webhook-secret.ts';
 
@@ -84,7 +86,7 @@ export async function claimDueDeliveries(
       `select set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true),
               set_config('enable_seqscan', 'off', true)`,
     );
-    return tx.execute<any[]>(
+    const claimed = await tx.execute<any[]>(
       `with claimed as (
        update notification_delivery d set locked_until = now() + make_interval(secs => ?), claim_token = gen_random_uuid()
         where d.id in (
@@ -96,12 +98,17 @@ export async function claimDueDeliveries(
        returning d.id, d.claim_token, d.attempts, d.retry_from_attempt, d.subscription_id, d.event_id)
      select c.id as delivery_id, c.claim_token, c.attempts, c.retry_from_attempt, s.id as subscription_id, s.organization_id, s.name, s.channel,
             s.channel_config, s.sealed_secret, s.sealed_previous_secret, s.previous_secret_expires_at, s.is_active, e.id as event_id, e.event_type, e.aggregate_type,
-            e.aggregate_id, e.deck_id, e.occurred_at, e.payload
+            e.aggregate_id, e.deck_id, e.occurred_at, e.payload, ${SUBSCRIPTION_MAY_READ_EVENT} as readable
        from claimed c
        join notification_subscription s on s.id = c.subscription_id
        join event e on e.id = c.event_id`,
       [leaseSeconds, limit],
     );
+    // Read with the subscription's address in one snapshot: where it sends now may no longer
+    // receive this event (an admin pointed an owner's subscription elsewhere after it was queued).
+    const unreadable = claimed.filter((row) => !row.readable).map((row) => String(row.delivery_id));
+    if (unreadable.length > 0) await dropUnreadable(tx, unreadable);
+    return claimed.filter((row) => row.readable);
   });
   return rows.map((row) => ({
     deliveryId: row.delivery_id,
@@ -133,6 +140,22 @@ export async function claimDueDeliveries(
       payload: row.payload,
     },
   }));
+}
+
+/**
+ * Claimed deliveries whose event their subscription's access may no longer read: failed
+ * without an attempt (nothing is sent), and the next delivery of each aggregate made due.
+ */
+async function dropUnreadable(tx: EntityManager, deliveryIds: string[]): Promise<void> {
+  await tx.execute(
+    `update notification_delivery
+        set status = 'failed', completed_at = now(), locked_until = null, claim_token = null,
+            next_attempt_at = now(), last_status_code = null, updated_at = now(),
+            last_error = 'not sent: the subscription now sends with access that may not read this event'
+      where id = any(cast(? as uuid[]))`,
+    [uuidArray(deliveryIds)],
+  );
+  await wakeNextOfAggregates(tx, deliveryIds);
 }
 
 export interface DeliveryPolicy {
@@ -289,6 +312,22 @@ async function recordAttempts(
          as v(attempt_id uuid, id uuid, attempts int, status_code int, duration_ms int, error text, response_body text)`,
     [values],
   );
+  // The attempt log keeps the newest ATTEMPT_LOG_KEPT: attempt numbers run without gaps and this
+  // claim holds the delivery's row lock, so what lies below the new number minus the bound goes.
+  const trimmed = rows.filter(({ attemptNumber }) => attemptNumber > ATTEMPT_LOG_KEPT);
+  if (trimmed.length > 0) {
+    await tx.execute(
+      `delete from delivery_attempt a
+        using jsonb_to_recordset(cast(? as jsonb)) as v(id uuid, attempts int)
+        where a.delivery_id = v.id and a.attempt_number <= v.attempts - ?`,
+      [
+        JSON.stringify(
+          trimmed.map(({ job, attemptNumber }) => ({ id: job.deliveryId, attempts: attemptNumber })),
+        ),
+        ATTEMPT_LOG_KEPT,
+      ],
+    );
+  }
   await tx.execute(
     `update notification_delivery d
         set attempts = v.attempts, status = v.status, last_status_code = v.status_code, last_error = v.error,

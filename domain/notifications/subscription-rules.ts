@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
 import type { Services } from '../../server/services.ts';
+import { type Access, accessCovers } from '../auth/access.ts';
 import type { Auth } from '../context.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, forbidden } from '../errors.ts';
+import { LISTED_ONLY_WITH } from '../events/event-log.ts';
 import { emailText, urlText } from '../text.ts';
 import { webhookUrlProblem } from './webhook-address.ts';
 
@@ -48,6 +50,24 @@ export function checkChannelConfig(
       throw badRequest(`The webhook URL ${problem}`, [{ path: ['channelConfig', 'url'], message: problem }]);
   }
   return parsed.data as Record<string, unknown>;
+}
+
+/**
+ * A subscription receives only the events its access may read (the event log's rule: API keys'
+ * events need owner). An event type whose events it could never receive is refused (403)
+ * rather than accepted to deliver nothing: an admin asking for `api_key.*`, or anyone for a
+ * subscription whose access is admin.
+ */
+export function checkEventTypeReadable(eventType: string, access: Access): void {
+  if (eventType === '*') return;
+  const aggregateType = eventType.slice(0, eventType.indexOf('.'));
+  const needed = LISTED_ONLY_WITH.find(([type]) => type === aggregateType)?.[1];
+  if (needed && !accessCovers(access, needed)) {
+    throw forbidden(
+      `Events of ${aggregateType} need ${needed} access; this subscription's is ${access} ` +
+        '(that of whoever created it or last set its channel or channelConfig)',
+    );
+  }
 }
 
 /** The caller's deck named in a body, or a 400 (not a 404: the route's own resource exists). */

@@ -1,5 +1,6 @@
 import { newId } from '../../entities/ids.ts';
 import { type Channel, NotificationSubscription } from '../../entities/NotificationSubscription.ts';
+import { accessOf } from '../auth/access.ts';
 import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
@@ -8,9 +9,10 @@ import { findSubscription } from './find-subscription.ts';
 import {
   type SubscriptionOutput,
   type SubscriptionWithSecretOutput,
+  subscriptionAnswer,
   toSubscriptionOutput,
 } from './subscription-output.ts';
-import { checkChannelConfig, findDeckReference } from './subscription-rules.ts';
+import { checkChannelConfig, checkEventTypeReadable, findDeckReference } from './subscription-rules.ts';
 import { newSealedWebhookSecret } from './webhook-secret.ts';
 
 export interface SubscriptionFields {
@@ -22,11 +24,15 @@ export interface SubscriptionFields {
   isActive: boolean;
 }
 
-/** A webhook subscription gets its signing secret here, shown in this answer only. */
+/**
+ * A webhook subscription gets its signing secret here, shown in this answer only. It receives
+ * the events its creator's access may read (`eventAccess`).
+ */
 export async function createSubscription(
   { em, services, auth }: DomainContext,
   input: Omit<SubscriptionFields, 'deckId'> & { deckId?: string | null },
 ): Promise<SubscriptionWithSecretOutput> {
+  checkEventTypeReadable(input.eventType, accessOf(auth));
   const channelConfig = checkChannelConfig(services, input.channel, input.channelConfig);
   const deck = input.deckId ? await findDeckReference(em, auth, input.deckId) : null;
   const now = new Date();
@@ -42,6 +48,7 @@ export async function createSubscription(
     deck,
     sealedSecret: secret?.sealedSecret ?? null,
     isActive: input.isActive,
+    eventAccess: accessOf(auth),
     createdAt: now,
     updatedAt: now,
   });
@@ -52,7 +59,8 @@ export async function createSubscription(
     payload: output,
   });
   await em.flush();
-  return secret ? { ...output, secret: secret.secret } : output;
+  const answer = subscriptionAnswer(subscription, auth);
+  return secret ? { ...answer, secret: secret.secret } : answer;
 }
 
 /** Oldest first. */
@@ -65,20 +73,23 @@ export async function listSubscriptions({
     { organization: auth.organizationId },
     { orderBy: { createdAt: 'asc', id: 'asc' } },
   );
-  return { subscriptions: subscriptions.map(toSubscriptionOutput) };
+  return { subscriptions: subscriptions.map((subscription) => subscriptionAnswer(subscription, auth)) };
 }
 
 export async function getSubscription(
   { em, auth }: DomainContext,
   subscriptionId: string,
 ): Promise<SubscriptionOutput> {
-  return toSubscriptionOutput(await findSubscription(em, auth, subscriptionId));
+  return subscriptionAnswer(await findSubscription(em, auth, subscriptionId), auth);
 }
 
 /**
  * Partial update. `channelConfig` is checked against the channel the subscription will
  * have; switching channel without a new config is a 400 unless the old one fits. A switch
  * to webhook creates a secret, returned in this answer only; a switch away discards it.
+ * Whoever sends `channel` or `channelConfig` decides where it sends, so its `eventAccess`
+ * becomes theirs: an admin who points an owner's subscription elsewhere does not take the
+ * owner's events (API keys') with it.
  */
 export async function updateSubscription(
   { em, services, auth }: DomainContext,
@@ -102,6 +113,13 @@ export async function updateSubscription(
         : changes.deckId === null
           ? null
           : await findDeckReference(em, auth, changes.deckId);
+    const eventAccess =
+      changes.channel !== undefined || changes.channelConfig !== undefined
+        ? accessOf(auth)
+        : subscription.eventAccess;
+    if (changes.eventType !== undefined || eventAccess !== subscription.eventAccess) {
+      checkEventTypeReadable(changes.eventType ?? subscription.eventType, eventAccess);
+    }
     const newSecret =
       channel === 'webhook' && !subscription.sealedSecret
         ? newSealedWebhookSecret(services.secretBox, subscription.id)
@@ -116,6 +134,7 @@ export async function updateSubscription(
         : {}),
       channel,
       channelConfig,
+      eventAccess,
       deck,
       // A switch away from webhook discards the secrets, a rotation's older one included.
       ...(channel === 'webhook'
@@ -123,7 +142,7 @@ export async function updateSubscription(
         : { sealedSecret: null, sealedPreviousSecret: null, previousSecretExpiresAt: null }),
     });
     // An update that changes nothing is answered with the subscription as it is, and writes no event.
-    if (!changed) return toSubscriptionOutput(subscription);
+    if (!changed) return subscriptionAnswer(subscription, auth);
     const output = toSubscriptionOutput(subscription);
     recordEvent(em, auth, 'notification_subscription.updated', {
       aggregateId: subscription.id,
@@ -131,7 +150,8 @@ export async function updateSubscription(
       payload: output,
     });
     await em.flush();
-    return newSecret ? { ...output, secret: newSecret.secret } : output;
+    const answer = subscriptionAnswer(subscription, auth);
+    return newSecret ? { ...answer, secret: newSecret.secret } : answer;
   });
 }
 
