@@ -164,6 +164,29 @@ export const extraFieldNames = fc.oneof(
   fc.string({ minLength: 1, maxLength: 12 }),
 );
 
+/**
+ * Bodies past (or at) the cost bound of every input (`routers/input-guard.ts`): too many
+ * members, too long a member name, too many values, and long lists of bad items.
+ */
+const costlyBodies: fc.Arbitrary<{ text: string; label: string }> = fc
+  .constantFrom(
+    { count: 90_000, label: '90,000 unknown members' },
+    { count: 501, label: '501 members' },
+    { count: 500, label: '500 members' },
+  )
+  .map(({ count, label }) => ({
+    text: `{${Array.from({ length: count }, (_, i) => `"k${i}":0`).join(',')}}`,
+    label,
+  }))
+  .chain((wide) =>
+    fc.constantFrom(
+      wide,
+      { text: `{"${'n'.repeat(101)}":1}`, label: 'a 101-character name' },
+      { text: `{"a":[${'0,'.repeat(20_000)}0]}`, label: '20,001 values' },
+      { text: `{"a":[${Array.from({ length: 10_000 }, () => '"bad"').join(',')}]}`, label: '10,000 bad items' },
+    ),
+  );
+
 /** Whole bodies that are not an object, or not JSON at all (sent with Content-Type: application/json). */
 export const nonObjectBodies: fc.Arbitrary<{ text: string; label: string }> = fc.oneof(
   fc.constantFrom('null', '42', '-1', '"text"', '[]', '[{}]', 'true', 'false', '""', '1e999').map((text) => ({
@@ -202,6 +225,7 @@ export const nonObjectBodies: fc.Arbitrary<{ text: string; label: string }> = fc
   fc
     .constantFrom(200, 5_000, 100_000)
     .map((depth) => ({ text: deepObject(depth).text, label: `{a:{…}} ${depth} deep` })),
+  costlyBodies,
 );
 
 /** Content types a JSON route must refuse or treat correctly. */
