@@ -154,6 +154,12 @@ describe('finding 3: ten idle uploads of one organization', () => {
 
 describe('shares of the upload budget', () => {
   let t: TestApp;
+  /** Three callers of one organization, and one caller of each of two others. */
+  let a1: HttpClient;
+  let a2: HttpClient;
+  let a3: HttpClient;
+  let b: HttpClient;
+  let c: HttpClient;
   beforeAll(async () => {
     t = await startTestApp({
       UPLOAD_MEMORY_BUDGET_BYTES: String(3 * SHARE),
@@ -161,66 +167,60 @@ describe('shares of the upload budget', () => {
       UPLOAD_MEMORY_PER_CALLER_BYTES: String(SHARE),
       UPLOAD_IDLE_TIMEOUT_MS: '600000',
     });
+    a1 = await t.signedInClient('A');
+    a2 = await t.signedInClient('A', 'member');
+    a3 = await t.signedInClient('A', 'member');
+    b = await t.signedInClient('B');
+    c = await t.signedInClient('C');
   });
   afterEach(() => abortStalls(t));
   afterAll(() => t.close());
 
   it("a caller's uploads hold at most UPLOAD_MEMORY_PER_CALLER_BYTES: at the share 201, past it 429; its colleagues still upload", async () => {
-    const organization = `Callers ${Date.now()}`;
-    const caller = await t.signedInClient(organization);
-    const colleague = await t.signedInClient(organization, 'member');
-    stall(t, caller, SHARE - IMAGE_BYTES);
+    stall(t, a1, SHARE - IMAGE_BYTES);
     await charged(t, SHARE - IMAGE_BYTES);
     const before = await imagesWritten(t);
 
-    const past = await uploadImage(caller, 'ab.png');
+    const past = await uploadImage(a1, 'ab.png');
     const problem = expectProblem(past, 429, 'TOO_MANY_REQUESTS');
     expect(problem.detail).toMatch(/as much memory as one caller may/);
     expect(past.headers.get('retry-after')).toBe('5');
     expect(await imagesWritten(t)).toBe(before);
 
-    const atShare = await uploadImage(caller, 'a.png');
+    const atShare = await uploadImage(a1, 'a.png');
     expect(atShare.status, atShare.text).toBe(201);
-    const colleagues = await uploadImage(colleague, 'ab.png');
+    const colleagues = await uploadImage(a2, 'ab.png');
     expect(colleagues.status, colleagues.text).toBe(201);
     expect(await imagesWritten(t)).toBe(before + 2);
   });
 
   it("an organization's uploads hold at most UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: at the share 201, past it 429; other organizations still upload", async () => {
-    const organization = `Tenant ${Date.now()}`;
-    const [first, second, third] = [
-      await t.signedInClient(organization),
-      await t.signedInClient(organization, 'member'),
-      await t.signedInClient(organization, 'member'),
-    ];
-    const other = await t.signedInClient();
-    stall(t, first!, SHARE);
-    stall(t, second!, SHARE - IMAGE_BYTES);
+    stall(t, a1, SHARE);
+    stall(t, a2, SHARE - IMAGE_BYTES);
     await charged(t, 2 * SHARE - IMAGE_BYTES);
     const before = await imagesWritten(t);
 
-    const past = await uploadImage(third!, 'ab.png');
+    const past = await uploadImage(a3, 'ab.png');
     const problem = expectProblem(past, 429, 'TOO_MANY_REQUESTS');
     expect(problem.detail).toMatch(/as much memory as one organization may/);
     expect(past.headers.get('retry-after')).toBe('5');
     expect(await imagesWritten(t)).toBe(before);
 
-    const atShare = await uploadImage(third!, 'a.png');
+    const atShare = await uploadImage(a3, 'a.png');
     expect(atShare.status, atShare.text).toBe(201);
-    const others = await uploadImage(other, 'ab.png');
+    const others = await uploadImage(b, 'ab.png');
     expect(others.status, others.text).toBe(201);
     expect(await imagesWritten(t)).toBe(before + 2);
   });
 
   it('a share is counted as the bytes arrive: an upload that passes it midway is cut off with 429 and closed', async () => {
-    const caller = await t.signedInClient();
     const room = 4 * ADVANCE;
-    stall(t, caller, SHARE - room);
+    stall(t, a1, SHARE - room);
     await charged(t, SHARE - room);
 
     // Its first 64 KiB fit, and so do the next; its last byte, one past the room, does not.
     // (Sending no more than that, all of it is read: the answer is not lost to a reset.)
-    const passing = stall(t, caller, room + 1);
+    const passing = stall(t, a1, room + 1);
     const answer = await passing.closed;
     expect(answer?.status).toBe(429);
     expect(answer?.headers.connection).toBe('close');
@@ -230,21 +230,19 @@ describe('shares of the upload budget', () => {
   });
 
   it('past the whole budget (every organization within its share) an upload is 503 with Retry-After, and nothing is written', async () => {
-    const organization = `Busy ${Date.now()}`;
-    stall(t, await t.signedInClient(organization), SHARE);
-    stall(t, await t.signedInClient(organization, 'member'), SHARE);
-    stall(t, await t.signedInClient(), SHARE - IMAGE_BYTES);
+    stall(t, a1, SHARE);
+    stall(t, a2, SHARE);
+    stall(t, b, SHARE - IMAGE_BYTES);
     await charged(t, 3 * SHARE - IMAGE_BYTES);
-    const latecomer = await t.signedInClient();
     const before = await imagesWritten(t);
 
-    const past = await uploadImage(latecomer, 'ab.png');
+    const past = await uploadImage(c, 'ab.png');
     const problem = expectProblem(past, 503, 'SERVICE_UNAVAILABLE');
     expect(problem.detail).toBe('Too many uploads are in progress; try again shortly');
     expect(past.headers.get('retry-after')).toBe('5');
     expect(await imagesWritten(t)).toBe(before);
 
-    const fits = await uploadImage(latecomer, 'a.png');
+    const fits = await uploadImage(c, 'a.png');
     expect(fits.status, fits.text).toBe(201);
   });
 });
@@ -293,5 +291,19 @@ describe('UPLOAD_IDLE_TIMEOUT_MS', () => {
     } finally {
       budget.tryCharge = tryCharge;
     }
+  });
+
+  it('the upload routes document these answers (408, 429, 503) in the OpenAPI document', async () => {
+    const document = (await t.client().get('/api/openapi.json')).body;
+    for (const path of ['/contracts/import', '/images']) {
+      const responses = document.paths[path].post.responses;
+      for (const status of ['408', '429', '503']) {
+        expect(responses[status], `${path} ${status}`).toEqual({
+          $ref: `#/components/responses/Problem${status}`,
+        });
+      }
+    }
+    expect(document.components.responses.Problem408.description).toMatch(/UPLOAD_IDLE_TIMEOUT_MS/);
+    expect(document.components.responses.Problem429.description).toMatch(/share of upload memory/);
   });
 });
