@@ -13,7 +13,7 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 const ADVANCE_BYTES = 64 * 1024;
 
 /** The answer to an upload whose bytes would pass a bound of the budget. */
-export function budgetRefusal(bound: UploadBudgetBound): DomainError {
+function budgetRefusal(bound: UploadBudgetBound): DomainError {
   switch (bound) {
     case 'caller':
       return tooManyRequests(
