@@ -2,7 +2,7 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, INVALID_INPUT, unavailable } from '../domain/errors.ts';
+import { badRequest, INVALID_INPUT } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
@@ -14,12 +14,11 @@ import { coerceParameter, queryInput } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { ProblemError } from './request-body.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
+import { UploadIntake } from './upload-intake.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Room for the multipart framing and the few small fields around the file. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
-/** How long a client refused for want of memory is asked to wait. */
-const BUSY_RETRY_AFTER_SECONDS = 5;
 
 export interface DispatchOptions {
   config: AppConfig;
@@ -151,12 +150,15 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
  * stopping at the route's size limit while the bytes stream in (413), and the procedure gets
  * the file as a `File` over the bytes read (not a copy of them).
  *
- * Memory: before a byte is read, the request reserves what it may hold (its Content-Length,
- * at most the route's limit and the framing) from the service's upload budget, and keeps it
- * until its answer is ready; when the budget is spent the answer is 503 with `Retry-After`.
+ * Memory: the request's bytes are charged to the service's upload budget as they arrive
+ * (`UploadIntake`), within its organization's and its caller's shares, and held until its
+ * answer is ready. Past a share the answer is 429, past the budget 503 (both with
+ * `Retry-After`); a body from which nothing arrives for `UPLOAD_IDLE_TIMEOUT_MS` is a 408.
+ * Each of them closes the connection and gives the bytes back at once.
  */
 function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
   const limit = options.config.uploads[route.multipartLimit!];
+  const idleTimeoutMs = options.config.uploads.idleTimeoutMs;
   const upload = multer({
     storage: multer.memoryStorage(),
     // File names are UTF-8 (browsers send them so); busboy's default reads them as latin1.
@@ -173,19 +175,28 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
     if (!ctx.is('multipart/form-data')) {
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
     }
-    const declared = Number(ctx.get('content-length'));
-    const release = context.services.uploadBudget.tryReserve(
-      Number.isSafeInteger(declared) && declared > 0 ? Math.min(declared, largestBody) : largestBody,
-    );
-    if (!release) {
-      // Not a byte of the body was read: close rather than drain it.
-      ctx.set('Connection', 'close');
-      throw unavailable('Too many uploads are in progress; try again shortly', BUSY_RETRY_AFTER_SECONDS);
-    }
+    const { organizationId, actor } = context.auth;
+    const account = context.services.uploadBudget.open({ organizationId, callerId: actor.id });
     try {
+      let intake: UploadIntake;
       try {
-        await upload(ctx, async () => {});
+        intake = new UploadIntake(ctx.req, account, { largestBody, idleTimeoutMs });
+      } catch (refusal) {
+        // Not a byte of the body was read: close rather than drain it.
+        ctx.set('Connection', 'close');
+        throw refusal;
+      }
+      try {
+        const reading = upload(ctx, async () => {});
+        // Settles after a cut-off too (when the connection closes); the cut-off answers then.
+        reading.catch(() => {});
+        await Promise.race([reading, intake.cutOff]);
       } catch (error) {
+        if (error === intake.refusal) {
+          // The rest of the body is not wanted: answer and close the connection.
+          ctx.set('Connection', 'close');
+          throw error;
+        }
         const code = (error as { code?: string }).code;
         if (code === 'LIMIT_FILE_SIZE') {
           // Stop reading the rest of an oversized upload: answer and close the connection.
@@ -197,6 +208,8 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
             ? 'Send exactly one file, in a part named file'
             : 'The multipart body could not be read';
         throw new BodyProblem(400, detail, [{ path: ['file'], message: detail }]);
+      } finally {
+        intake.stop();
       }
       const part = (ctx as KoaContext & { file?: { buffer: Buffer; originalname: string; mimetype: string } })
         .file;
@@ -211,7 +224,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         ctx.status = route.successStatus;
       });
     } finally {
-      release();
+      account.release();
     }
   };
 }

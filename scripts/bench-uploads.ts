@@ -3,11 +3,14 @@
  * PostgreSQL in a throw-away DATA_DIR), signs in, and posts N imports of a ~10 MB DOCX at once
  * (a real Word document carrying an incompressible 9.5 MB attachment, as scanned pages do).
  * Prints the resident set size before and at its peak (sampled every 10 ms) and the answers
- * by status: past the upload memory budget or the extraction queue, the service answers 503
- * with Retry-After instead of growing.
+ * by status: past the caller's share of upload memory (all imports here are one caller's) the
+ * service answers 429, past the upload memory budget or the extraction queue 503, each with
+ * Retry-After, instead of growing.
  *
  *   npm run bench:uploads            # 20 concurrent imports
  *   UPLOADS=40 npm run bench:uploads
+ *   UPLOAD_MEMORY_PER_CALLER_BYTES=104857600 UPLOAD_MEMORY_PER_ORGANIZATION_BYTES=104857600 \
+ *     npm run bench:uploads          # the whole budget open to the one caller
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';

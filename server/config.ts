@@ -128,6 +128,17 @@ const environmentSchema = z
       .int()
       .min(1024 * 1024)
       .default(100 * 1024 * 1024),
+    UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(25 * 1024 * 1024),
+    UPLOAD_MEMORY_PER_CALLER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(16 * 1024 * 1024),
+    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
     DOCUMENT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
     DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8),
     DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
@@ -171,12 +182,18 @@ const environmentSchema = z
       }
     }
     const largestUpload = Math.max(env.IMAGE_MAX_BYTES, CONTRACT_MAX_BYTES);
-    if (env.UPLOAD_MEMORY_BUDGET_BYTES < largestUpload) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['UPLOAD_MEMORY_BUDGET_BYTES'],
-        message: `must hold at least one upload of the largest size (${largestUpload} bytes)`,
-      });
+    for (const name of [
+      'UPLOAD_MEMORY_BUDGET_BYTES',
+      'UPLOAD_MEMORY_PER_ORGANIZATION_BYTES',
+      'UPLOAD_MEMORY_PER_CALLER_BYTES',
+    ] as const) {
+      if (env[name] < largestUpload) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `must hold at least one upload of the largest size (${largestUpload} bytes)`,
+        });
+      }
     }
   });
 
@@ -309,6 +326,11 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       contractMaxBytes: CONTRACT_MAX_BYTES,
       /** Multipart bytes held in memory by all uploads in flight; past it, 503. */
       memoryBudgetBytes: env.UPLOAD_MEMORY_BUDGET_BYTES,
+      /** …by one organization's uploads, and by one caller's; past either, 429. */
+      memoryPerOrganizationBytes: env.UPLOAD_MEMORY_PER_ORGANIZATION_BYTES,
+      memoryPerCallerBytes: env.UPLOAD_MEMORY_PER_CALLER_BYTES,
+      /** An upload from which no byte has arrived for this long is cut off (408). */
+      idleTimeoutMs: env.UPLOAD_IDLE_TIMEOUT_MS,
     },
     documents: {
       concurrency: env.DOCUMENT_CONCURRENCY,

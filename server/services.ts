@@ -1,5 +1,4 @@
 import { type BodyFingerprint, createBodyFingerprint } from './body-fingerprint.ts';
-import { ByteBudget } from './byte-budget.ts';
 import type { AppConfig } from './config.ts';
 import type { ContractAnalyzer } from './documents/contract-analyzer.ts';
 import { createAiContractAnalyzer, placeholderAnalyzer } from './documents/contract-analyzer.ts';
@@ -18,6 +17,7 @@ import type { SpeechEngine } from './speech/speech-engine.ts';
 import { VoiceCatalog } from './speech/voice-catalog.ts';
 import { createStorage } from './storage/create-storage.ts';
 import type { ObjectStorage } from './storage/object-storage.ts';
+import { UploadBudget } from './upload-budget.ts';
 
 /** Long-lived parts every procedure may use; built once at start (`server/app.ts`). */
 export interface Services {
@@ -28,8 +28,8 @@ export interface Services {
   storage: ObjectStorage;
   /** Seals and opens the secrets the service stores and must read back (webhook signing secrets). */
   secretBox: SecretBox;
-  /** Bytes of uploads held in memory by requests in flight (multipart routes reserve from it). */
-  uploadBudget: ByteBudget;
+  /** Bytes of uploads held in memory by requests in flight, in all and per organization and caller. */
+  uploadBudget: UploadBudget;
   textExtractor: TextExtractor;
   /** Offline placeholder detection, or an AI endpoint (CONTRACT_AI_URL) that falls back to it. */
   contractAnalyzer: ContractAnalyzer;
@@ -66,7 +66,11 @@ export function createServices(
     mailer: config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null,
     storage: createStorage(config, secrets, baseUrl),
     secretBox: secretBoxFor(config, secrets),
-    uploadBudget: new ByteBudget(config.uploads.memoryBudgetBytes),
+    uploadBudget: new UploadBudget({
+      capacity: config.uploads.memoryBudgetBytes,
+      perOrganization: config.uploads.memoryPerOrganizationBytes,
+      perCaller: config.uploads.memoryPerCallerBytes,
+    }),
     rateLimiter: createRateLimiter(config.rateLimits),
     bodyFingerprint: createBodyFingerprint(secrets.get('encryption')),
     textExtractor: createWorkerTextExtractor(config.documents),

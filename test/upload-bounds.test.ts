@@ -22,6 +22,8 @@ beforeAll(async () => {
     DOCUMENT_CONCURRENCY: '1',
     DOCUMENT_QUEUE_MAX: '1',
     UPLOAD_MEMORY_BUDGET_BYTES: String(BUDGET_BYTES),
+    // The held upload below waits as long as its test needs (test/upload-memory.test.ts cuts one off).
+    UPLOAD_IDLE_TIMEOUT_MS: '600000',
   });
   user = await t.signedInClient();
 });
@@ -170,8 +172,8 @@ describe('DOCUMENT_QUEUE_MAX', () => {
 
 describe('UPLOAD_MEMORY_BUDGET_BYTES', () => {
   /**
-   * A contract upload that declares `BUDGET_BYTES` and sends only its first bytes: it holds
-   * the whole budget until it is aborted.
+   * A contract upload that declares `BUDGET_BYTES` and sends all of them but the last: the
+   * bytes it holds (charged as they arrive) leave room for none more until it is aborted.
    */
   function holdTheBudget() {
     const boundary = 'held-upload';
@@ -187,10 +189,11 @@ describe('UPLOAD_MEMORY_BUDGET_BYTES', () => {
       request.on('response', resolve);
       request.on('error', resolve);
     });
-    request.write(
+    const head = Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="held.pdf"\r\n` +
         'Content-Type: application/pdf\r\n\r\n%PDF-1.7\n',
     );
+    request.write(Buffer.concat([head, Buffer.alloc(BUDGET_BYTES - 1 - head.length, 0x25)]));
     return {
       answered,
       abort: () => request.destroy(),
@@ -204,7 +207,7 @@ describe('UPLOAD_MEMORY_BUDGET_BYTES', () => {
     const importsBefore = await eventCount(user, 'contract.imported');
 
     const held = holdTheBudget();
-    await expect.poll(() => budget.used, { timeout: 10_000 }).toBe(BUDGET_BYTES);
+    await expect.poll(() => budget.used, { timeout: 10_000 }).toBe(BUDGET_BYTES - 1);
 
     const image = await user.upload('/api/images', { name: 'refused.png', bytes: png(2, 2) });
     const problem = expectProblem(image, 503, 'SERVICE_UNAVAILABLE');

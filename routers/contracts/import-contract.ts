@@ -12,7 +12,7 @@ export const importContract = authedProcedure
       tags: ['contracts'],
       summary: 'Detect the variables of a contract (multipart part `file`: PDF or DOCX, at most 10 MB)',
       contentTypes: ['multipart/form-data'],
-      errorResponses: [413, 415, 422, 503],
+      errorResponses: [408, 413, 415, 422, 503],
     },
     heavy: true,
     multipartLimit: 'contractMaxBytes',

@@ -12,7 +12,7 @@ export const uploadImage = authedProcedure
       tags: ['images'],
       summary: 'Upload an image (multipart part `file`: PNG, JPEG, GIF, WebP or SVG)',
       contentTypes: ['multipart/form-data'],
-      errorResponses: [413, 415, 503],
+      errorResponses: [408, 413, 415, 503],
     },
     heavy: true,
     successStatus: 201,

@@ -183,7 +183,10 @@ const costlyBodies: fc.Arbitrary<{ text: string; label: string }> = fc
       wide,
       { text: `{"${'n'.repeat(101)}":1}`, label: 'a 101-character name' },
       { text: `{"a":[${'0,'.repeat(20_000)}0]}`, label: '20,001 values' },
-      { text: `{"a":[${Array.from({ length: 10_000 }, () => '"bad"').join(',')}]}`, label: '10,000 bad items' },
+      {
+        text: `{"a":[${Array.from({ length: 10_000 }, () => '"bad"').join(',')}]}`,
+        label: '10,000 bad items',
+      },
     ),
   );
 
