@@ -80,7 +80,7 @@ export async function addUser(
   { em, auth }: DomainContext,
   input: { email: string; name: string; role: UserRole; password: string },
 ): Promise<OrganizationUserOutput> {
-  // scrypt runs on libuv's pool, not the event loop.
+  // Hashing runs on libuv's pool, not the event loop.
   const passwordHash = await hashNewPassword(input.password);
   try {
     return await em.transactional(async (em) => {
@@ -159,7 +159,7 @@ export async function deleteUser({ em, auth }: DomainContext, userId: string): P
 
 /**
  * Inside a transaction: gives `user` a new password (hashed before the transaction, so no
- * connection waits on scrypt) and ends their sessions but the one whose token hashes to
+ * connection waits on the hash) and ends their sessions but the one whose token hashes to
  * `keepTokenHash` (none for an operator's reset), with its event.
  */
 export async function replacePassword(
