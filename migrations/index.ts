@@ -17,6 +17,7 @@ import { Migration20261123165400_delivery_pending_order } from './Migration20261
 import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261123170000_sealed_webhook_secrets.ts';
 import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
 import { Migration20261123200000_delivery_waiting_and_claims } from './Migration20261123200000_delivery_waiting_and_claims.ts';
+import { Migration20261125012247_login_throttle_backoff } from './Migration20261125012247_login_throttle_backoff.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -46,5 +47,9 @@ export const migrationsFor = (box: SecretBox) => [
   {
     name: 'Migration20261123200000_delivery_waiting_and_claims',
     class: Migration20261123200000_delivery_waiting_and_claims,
+  },
+  {
+    name: 'Migration20261125012247_login_throttle_backoff',
+    class: Migration20261125012247_login_throttle_backoff,
   },
 ];

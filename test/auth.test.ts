@@ -7,7 +7,10 @@ let t: TestApp;
 const password = 'correct horse battery staple';
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_THROTTLE_WINDOW_SECONDS: '600' });
+  t = await startTestApp({
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '3',
+    LOGIN_THROTTLE_WINDOW_SECONDS: '600',
+  });
   await t.createUser({ organization: 'Acme', email: 'ada@acme.test', password, name: 'Ada' });
 });
 afterAll(() => t.close());

@@ -10,7 +10,7 @@ let t: TestApp;
 const MAX_FAILURES_PER_EMAIL = 3;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: String(MAX_FAILURES_PER_EMAIL) });
+  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: String(MAX_FAILURES_PER_EMAIL) });
 });
 afterAll(() => t.close());
 
