@@ -64,7 +64,7 @@ describe('POST /api/auth/login', () => {
     );
   });
 
-  it('throttles repeated failures for one e-mail with 429 and Retry-After, even for the right password', async () => {
+  it('throttles repeated failures for one e-mail from one address with 429 and Retry-After, even for the right password', async () => {
     await t.createUser({ organization: 'Acme', email: 'target@acme.test', password });
     for (let i = 0; i < 3; i++) {
       const failed = await t

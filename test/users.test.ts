@@ -119,6 +119,39 @@ describe('POST /api/users', () => {
     expect(await snapshot(t)).toEqual(before);
   });
 
+  it('answers an e-mail of another organization exactly as one of its own: the same 409, naming no holder, writing nothing', async () => {
+    const { owner, join } = await organization();
+    const colleague = await join('member');
+    const stranger = await t.signedInClient();
+    const before = await snapshot(t);
+    const add = (address: string) => owner.post('/api/users', { ...newUserBody(), email: address });
+    const own = await add(colleague.email);
+    const foreign = await add(stranger.email.toUpperCase());
+    expectProblem(own, 409, 'CONFLICT');
+    expect(foreign.status).toBe(409);
+    expect(foreign.body).toEqual(own.body);
+    expect(foreign.headers.get('content-type')).toBe(own.headers.get('content-type'));
+    // "Cannot be used", not "exists": and neither the address nor whose it is.
+    expect(foreign.body.detail).not.toMatch(/exist|organi[sz]ation/i);
+    expect(foreign.text).not.toContain(stranger.email);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('counts against the organization’s heavy limit: each addition costs a password hash, and probing e-mails is bounded', async () => {
+    const limited = await startTestApp({ HEAVY_LIMIT_PER_MINUTE: '2' });
+    try {
+      const owner = await limited.signedInClient();
+      const taken = (await limited.signedInClient()).email;
+      expect((await owner.post('/api/users', newUserBody())).status).toBe(201);
+      expect((await owner.post('/api/users', { ...newUserBody(), email: taken })).status).toBe(409);
+      const refused = await owner.post('/api/users', { ...newUserBody(), email: taken });
+      expectProblem(refused, 429, 'TOO_MANY_REQUESTS');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('gives one of two concurrent additions of the same e-mail a 409', async () => {
     const { owner } = await organization();
     const body = newUserBody();

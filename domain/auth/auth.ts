@@ -31,8 +31,9 @@ export interface LogInContext {
 }
 
 /**
- * Checks an e-mail and password and signs the caller in. Throttled per e-mail and per client
- * address (see login-throttle.ts); an unknown e-mail costs the same as a wrong password.
+ * Checks an e-mail and password and signs the caller in. Throttled per client address and per
+ * e-mail and address, and slowed per e-mail (see login-throttle.ts); an unknown e-mail costs the
+ * same as a wrong password.
  */
 export async function logIn(
   ctx: LogInContext,
