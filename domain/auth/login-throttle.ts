@@ -39,6 +39,9 @@ function keysOf(email: string, address: string) {
   };
 }
 
+/** Parameter: the window in seconds (given once for each use). */
+const WINDOW_ENDED = 't.window_started_at + make_interval(secs => ?) <= now()';
+
 interface CountRow {
   key: string;
   /** Attempts in this window, this one included. */
@@ -76,13 +79,8 @@ export async function countLoginAttempt(
      returning key, failures,
                extract(epoch from window_started_at + make_interval(secs => ?) - now()) as window_remaining,
                extract(epoch from now() - previous_failure_at) as since_previous`,
-    [
-      keys.address,
-      keys.emailAndAddress,
-      keys.email,
-      ...Array(3).fill(limits.windowSeconds),
-      limits.windowSeconds,
-    ],
+    // The keys in lock order, then the window for each of its four uses.
+    [keys.address, keys.emailAndAddress, keys.email, ...Array(4).fill(limits.windowSeconds)],
   );
   const row = (key: string) => rows.find((r) => r.key === key)!;
   const byAddress = row(keys.address);
@@ -101,13 +99,10 @@ export async function countLoginAttempt(
     Number(byPair.since_previous) < backoffSeconds(previousFailures, limits)
   ) {
     // This attempt counted too: the next one must wait the (doubled) time from now.
-    wait = Math.max(wait, Math.ceil(backoffSeconds(byEmail.failures, limits)));
+    wait = Math.max(wait, backoffSeconds(byEmail.failures, limits));
   }
   return wait;
 }
-
-/** Parameter: the window in seconds (given once for each use). */
-const WINDOW_ENDED = 't.window_started_at + make_interval(secs => ?) <= now()';
 
 /**
  * A successful sign-in is not a failure: it clears the address's failures for this e-mail and
