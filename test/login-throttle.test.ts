@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import { PASSWORD_CHECKS } from '../server/passwords.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -200,6 +201,14 @@ describe('whom failed sign-ins hold back (issue 29, finding 8)', () => {
       headers: { 'x-forwarded-for': address },
       json: { email, password: pw },
     });
+
+  it('the former LOGIN_MAX_FAILURES_PER_EMAIL (it locked the account everywhere) stops the start, naming what replaced it', () => {
+    const attempt = () => loadConfig({ NODE_ENV: 'test', LOGIN_MAX_FAILURES_PER_EMAIL: '5' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      /LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS.*LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL/,
+    );
+  });
 
   it('wrong passwords from one address refuse that address for that account only: the right one from another signs in', async () => {
     const email = await account();
