@@ -18,6 +18,7 @@ import { Migration20261123170000_sealed_webhook_secrets } from './Migration20261
 import { Migration20261123180000_idempotency_keys } from './Migration20261123180000_idempotency_keys.ts';
 import { Migration20261123200000_delivery_waiting_and_claims } from './Migration20261123200000_delivery_waiting_and_claims.ts';
 import { Migration20261125010258_subscription_event_access } from './Migration20261125010258_subscription_event_access.ts';
+import { Migration20261125012247_login_throttle_backoff } from './Migration20261125012247_login_throttle_backoff.ts';
 import { Migration20261125020000_webhook_urls_masked_in_events } from './Migration20261125020000_webhook_urls_masked_in_events.ts';
 
 export const migrationsFor = (box: SecretBox) => [
@@ -52,6 +53,10 @@ export const migrationsFor = (box: SecretBox) => [
   {
     name: 'Migration20261125010258_subscription_event_access',
     class: Migration20261125010258_subscription_event_access,
+  },
+  {
+    name: 'Migration20261125012247_login_throttle_backoff',
+    class: Migration20261125012247_login_throttle_backoff,
   },
   {
     name: 'Migration20261125020000_webhook_urls_masked_in_events',

@@ -55,13 +55,25 @@ const environmentSchema = z
       .int()
       .min(1024)
       .default(1024 * 1024),
-    LOGIN_MAX_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(5),
+    // Sign-in throttling (domain/auth/login-throttle.ts): what refuses an address, what refuses
+    // an address for one e-mail, and past how many failures from anywhere an e-mail slows down.
     LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: z.coerce.number().int().min(1).default(5),
+    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
     LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
       .number()
       .int()
       .min(1)
       .default(15 * 60),
+    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+    // Its meaning changed (it locked the e-mail for everyone): a deployment that set it must
+    // choose again rather than keep a setting that silently no longer applies.
+    LOGIN_MAX_FAILURES_PER_EMAIL: z
+      .undefined({
+        error:
+          'is gone: failures now refuse only the address they came from (LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS) and slow the e-mail elsewhere (LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL)',
+      })
+      .optional(),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
@@ -238,9 +250,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     logFormat: env.LOG_FORMAT,
     jsonBodyLimitBytes: env.JSON_BODY_LIMIT_BYTES,
     loginThrottle: {
-      maxFailuresPerEmail: env.LOGIN_MAX_FAILURES_PER_EMAIL,
       maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxFailuresPerEmailAndAddress: env.LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS,
+      backoffAfterFailuresPerEmail: env.LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL,
       windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+      /** How often each instance removes counts whose window has ended (server/login-throttle-sweep.ts). */
+      sweepIntervalMs: env.LOGIN_THROTTLE_SWEEP_INTERVAL_MS,
     },
     rateLimits: {
       /** Requests (and /trpc calls) per caller per minute, counted by each instance. */

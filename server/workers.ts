@@ -11,6 +11,7 @@ import { Event } from '../entities/Event.ts';
 import { GenerationJob } from '../entities/GenerationJob.ts';
 import { createIdempotencySweeper } from './idempotency-sweep.ts';
 import { createKbSweeper } from './kb-sweep.ts';
+import { createLoginThrottleSweeper } from './login-throttle-sweep.ts';
 import { createNotificationRunner } from './notifications/notification-runner.ts';
 import type { Services } from './services.ts';
 import { createGenerationRunner } from './speech/generation-runner.ts';
@@ -45,6 +46,7 @@ export function createWorkers(orm: MikroORM, services: Services): BackgroundWork
       : []),
     createKbSweeper(orm, services),
     createIdempotencySweeper(orm, services),
+    createLoginThrottleSweeper(orm, services),
   ];
 }
 

@@ -169,7 +169,7 @@ describe('npm run admin -- list-users and set-password', () => {
         expect.objectContaining({ id: member.userId, email: member.email, role: 'member' }),
       ],
     });
-    expect(listed.stdout).not.toMatch(/scrypt|password/i);
+    expect(listed.stdout).not.toMatch(/scrypt|argon2|password/i);
     const unknown = await runScript('scripts/admin.ts', ['list-users', '--organization', 'Nobody Inc'], env);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no organization named Nobody Inc/);

@@ -7,7 +7,10 @@ let t: TestApp;
 const password = 'correct horse battery staple';
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: '3', LOGIN_THROTTLE_WINDOW_SECONDS: '600' });
+  t = await startTestApp({
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '3',
+    LOGIN_THROTTLE_WINDOW_SECONDS: '600',
+  });
   await t.createUser({ organization: 'Acme', email: 'ada@acme.test', password, name: 'Ada' });
 });
 afterAll(() => t.close());
@@ -61,7 +64,7 @@ describe('POST /api/auth/login', () => {
     );
   });
 
-  it('throttles repeated failures for one e-mail with 429 and Retry-After, even for the right password', async () => {
+  it('throttles repeated failures for one e-mail from one address with 429 and Retry-After, even for the right password', async () => {
     await t.createUser({ organization: 'Acme', email: 'target@acme.test', password });
     for (let i = 0; i < 3; i++) {
       const failed = await t

@@ -83,7 +83,8 @@ beforeAll(async () => {
     NOTIFICATIONS_ENABLED: 'false',
     GENERATION_ENABLED: 'false',
     // The walk signs in and fails to sign in many times; the throttle has its own tests.
-    LOGIN_MAX_FAILURES_PER_EMAIL: '1000000',
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '1000000',
+    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: '1000000',
     LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
     IMAGE_MAX_BYTES: String(64 * 1024),
     // Speech (a worker per answer) gives up at once unless told otherwise: FAQs are saved either way.

@@ -1,7 +1,10 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../server/config.ts';
 import { PASSWORD_CHECKS } from '../server/passwords.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 // Issue 9, item 3: the limit holds under concurrency and tRPC batching, and unauthenticated
 // callers cannot queue unbounded password hashing.
@@ -11,9 +14,10 @@ const password = 'the right password';
 let users = 0;
 
 beforeAll(async () => {
-  // A generous per-address limit: these tests are about the per-e-mail one.
+  // A generous per-address limit: these tests are about the per-e-mail-and-address one (all
+  // their requests come from one address).
   t = await startTestApp({
-    LOGIN_MAX_FAILURES_PER_EMAIL: String(LIMIT),
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: String(LIMIT),
     LOGIN_MAX_FAILURES_PER_ADDRESS: '10000',
   });
 });
@@ -157,5 +161,128 @@ describe('password checks', () => {
     // Once the flood is over, sign-in works again.
     const email = await newUser();
     expect((await restLogin(email, password)).status).toBe(200);
+  });
+});
+
+describe('whom failed sign-ins hold back (issue 29, finding 8)', () => {
+  const PER_EMAIL_AND_ADDRESS = 4;
+  const BACKOFF_AFTER = 5;
+  const WINDOW_SECONDS = 900;
+  let proxied: TestApp;
+  let db: pg.Client;
+  let accounts = 0;
+
+  beforeAll(async () => {
+    // Behind a trusted proxy: each request says which client address it comes from.
+    proxied = await startTestApp({
+      TRUST_PROXY: 'true',
+      LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: String(PER_EMAIL_AND_ADDRESS),
+      LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: String(BACKOFF_AFTER),
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '50',
+      LOGIN_THROTTLE_WINDOW_SECONDS: String(WINDOW_SECONDS),
+    });
+    db = new pg.Client({ connectionString: proxied.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db.end();
+    await proxied.close();
+  });
+
+  async function account() {
+    accounts += 1;
+    const email = `owner${accounts}@addresses.test`;
+    await proxied.createUser({ organization: `Addresses ${accounts}`, email, password });
+    return email;
+  }
+
+  const from = (address: string, email: string, pw: string) =>
+    proxied.client().request('POST', '/api/auth/login', {
+      headers: { 'x-forwarded-for': address },
+      json: { email, password: pw },
+    });
+
+  it('the former LOGIN_MAX_FAILURES_PER_EMAIL (it locked the account everywhere) stops the start, naming what replaced it', () => {
+    const attempt = () => loadConfig({ NODE_ENV: 'test', LOGIN_MAX_FAILURES_PER_EMAIL: '5' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      /LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS.*LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL/,
+    );
+  });
+
+  it('wrong passwords from one address refuse that address for that account only: the right one from another signs in', async () => {
+    const email = await account();
+    for (let i = 0; i < PER_EMAIL_AND_ADDRESS; i++) {
+      expect((await from('198.51.100.1', email, `wrong-${i}`)).status).toBe(401);
+    }
+    const refused = await from('198.51.100.1', email, password);
+    expectProblem(refused, 429, 'TOO_MANY_REQUESTS');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Knowing the e-mail is not enough to lock its owner out.
+    expect((await from('198.51.100.2', email, password)).status).toBe(200);
+    // …and the address may still sign in to another account.
+    expect((await from('198.51.100.1', await account(), password)).status).toBe(200);
+  });
+
+  it('failures from many addresses slow the account: an address that failed waits, doubling; one that has not is checked at once', async () => {
+    const email = await account();
+    // Far past the threshold, so that the wait (2^6 s here) outlasts these requests on any machine.
+    for (let i = 1; i <= BACKOFF_AFTER + 6; i++) {
+      expect((await from(`203.0.113.${i}`, email, 'guess')).status).toBe(401);
+    }
+    // Each address failed once (under its own limit), but the account as a whole is under attack:
+    // an address that has failed for it must wait before its next attempt, right password or not.
+    const slowed = await from('203.0.113.1', email, password);
+    expectProblem(slowed, 429, 'TOO_MANY_REQUESTS');
+    const firstWait = Number(slowed.headers.get('retry-after'));
+    expect(firstWait).toBeGreaterThanOrEqual(1);
+    // Trying again before then only makes the wait longer.
+    const again = await from('203.0.113.1', email, password);
+    expectProblem(again, 429, 'TOO_MANY_REQUESTS');
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(firstWait);
+    expect(Number(again.headers.get('retry-after'))).toBeLessThanOrEqual(WINDOW_SECONDS);
+
+    // An address that has not failed for the account is never refused for the others' failures.
+    expect((await from('203.0.113.100', email, 'guess')).status).toBe(401);
+    expect((await from('203.0.113.101', email, password)).status).toBe(200);
+
+    // Slowed, not locked: once the longest wait has passed (the database's clock moved on), the
+    // address that failed signs in with the right password.
+    await db.query(
+      `update login_throttle set last_failure_at = last_failure_at - make_interval(secs => $1),
+                                 previous_failure_at = previous_failure_at - make_interval(secs => $1)`,
+      [WINDOW_SECONDS],
+    );
+    expect((await from('203.0.113.1', email, password)).status).toBe(200);
+  });
+});
+
+describe('expired throttle counts (issue 29, finding 11)', () => {
+  it('are removed by the background sweep; those whose window runs still are kept', async () => {
+    const swept = await startTestApp({
+      LOGIN_THROTTLE_SWEEP_INTERVAL_MS: '50',
+      LOGIN_THROTTLE_WINDOW_SECONDS: '600',
+    });
+    const db = new pg.Client({ connectionString: swept.databaseUrl });
+    await db.connect();
+    try {
+      const rowsNaming = async (email: string) =>
+        (await db.query('select key from login_throttle where strpos(key, $1) > 0', [email])).rows;
+      for (const email of ['gone@sweep.test', 'kept@sweep.test']) {
+        expect((await swept.client().post('/api/auth/login', { email, password: 'guess' })).status).toBe(401);
+        expect((await rowsNaming(email)).length).toBeGreaterThan(0);
+      }
+      // One e-mail's window ended a second ago (the address's, shared by both, runs on).
+      await db.query(
+        "update login_throttle set window_started_at = now() - interval '601 seconds' where strpos(key, $1) > 0",
+        ['gone@sweep.test'],
+      );
+      await eventually(async () => (await rowsNaming('gone@sweep.test')).length === 0);
+      expect((await rowsNaming('kept@sweep.test')).length).toBeGreaterThan(0);
+      expect((await rowsNaming('127.0.0.1')).length).toBeGreaterThan(0);
+    } finally {
+      await db.end();
+      await swept.close();
+    }
   });
 });

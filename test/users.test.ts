@@ -10,7 +10,7 @@ let t: TestApp;
 const MAX_FAILURES_PER_EMAIL = 3;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL: String(MAX_FAILURES_PER_EMAIL) });
+  t = await startTestApp({ LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: String(MAX_FAILURES_PER_EMAIL) });
 });
 afterAll(() => t.close());
 
@@ -70,7 +70,7 @@ describe('GET /api/users', () => {
         createdAt: expect.any(String),
       },
     ]);
-    expect(response.text).not.toMatch(/scrypt|password/i);
+    expect(response.text).not.toMatch(/scrypt|argon2|password/i);
     expect((await stranger.get('/api/users')).body.users.map((u: { id: string }) => u.id)).toEqual([
       stranger.userId,
     ]);
@@ -102,7 +102,7 @@ describe('POST /api/users', () => {
     expect(events[0]!.payload).toEqual({ ...response.body, actor: { type: 'user', id: owner.userId } });
     for (const text of [JSON.stringify(events), t.logs()]) {
       expect(text).not.toContain(body.password);
-      expect(text).not.toContain('scrypt$');
+      expect(text).not.toContain('$argon2id$');
     }
   });
 
@@ -115,8 +115,41 @@ describe('POST /api/users', () => {
       409,
       'CONFLICT',
     );
-    expect(problem.detail).not.toContain('scrypt');
+    expect(problem.detail).not.toMatch(/scrypt|argon2/);
     expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('answers an e-mail of another organization exactly as one of its own: the same 409, naming no holder, writing nothing', async () => {
+    const { owner, join } = await organization();
+    const colleague = await join('member');
+    const stranger = await t.signedInClient();
+    const before = await snapshot(t);
+    const add = (address: string) => owner.post('/api/users', { ...newUserBody(), email: address });
+    const own = await add(colleague.email);
+    const foreign = await add(stranger.email.toUpperCase());
+    expectProblem(own, 409, 'CONFLICT');
+    expect(foreign.status).toBe(409);
+    expect(foreign.body).toEqual(own.body);
+    expect(foreign.headers.get('content-type')).toBe(own.headers.get('content-type'));
+    // "Cannot be used", not "exists": and neither the address nor whose it is.
+    expect(foreign.body.detail).not.toMatch(/exist|organi[sz]ation/i);
+    expect(foreign.text).not.toContain(stranger.email);
+    expect(await snapshot(t)).toEqual(before);
+  });
+
+  it('counts against the organization’s heavy limit: each addition costs a password hash, and probing e-mails is bounded', async () => {
+    const limited = await startTestApp({ HEAVY_LIMIT_PER_MINUTE: '2' });
+    try {
+      const owner = await limited.signedInClient();
+      const taken = (await limited.signedInClient()).email;
+      expect((await owner.post('/api/users', newUserBody())).status).toBe(201);
+      expect((await owner.post('/api/users', { ...newUserBody(), email: taken })).status).toBe(409);
+      const refused = await owner.post('/api/users', { ...newUserBody(), email: taken });
+      expectProblem(refused, 429, 'TOO_MANY_REQUESTS');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('gives one of two concurrent additions of the same e-mail a 409', async () => {

@@ -11,7 +11,7 @@ import { requireUser } from './access.ts';
 import { type CurrentCaller, type CurrentUser, toCurrentCaller, toCurrentUser } from './auth-output.ts';
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
-import { hashNewPassword, passwordMatches } from './password-work.ts';
+import { hashNewPassword, passwordMatches, rehashedPassword } from './password-work.ts';
 
 /** How an operation signs the caller in or out: bound to the `session` cookie by the transport. */
 export interface Session {
@@ -31,8 +31,9 @@ export interface LogInContext {
 }
 
 /**
- * Checks an e-mail and password and signs the caller in. Throttled per e-mail and per client
- * address (see login-throttle.ts); an unknown e-mail costs the same as a wrong password.
+ * Checks an e-mail and password and signs the caller in. Throttled per client address and per
+ * e-mail and address, and slowed per e-mail (see login-throttle.ts); an unknown e-mail costs the
+ * same as a wrong password.
  */
 export async function logIn(
   ctx: LogInContext,
@@ -50,6 +51,7 @@ export async function logIn(
   if (!user || !valid) throw unauthorized('Wrong e-mail or password');
 
   await forgiveLoginAttempt(ctx.em, input.email, ctx.clientAddress);
+  await upgradePasswordHash(ctx.em, user, input.password);
   const auth = (await findAuth(ctx.em, user.id))!;
   const output = toCurrentUser(auth);
   recordEvent(ctx.em, auth, 'user.logged_in', {
@@ -59,6 +61,21 @@ export async function logIn(
   await ctx.em.flush();
   await ctx.session.signIn(user.id);
   return output;
+}
+
+/**
+ * After a successful sign-in: a hash of an older scheme or cost (server/passwords.ts) is
+ * replaced now that the password is known. Only while it is still the hash that was checked,
+ * so a password changed meanwhile is never overwritten.
+ */
+async function upgradePasswordHash(em: EntityManager, user: User, password: string): Promise<void> {
+  const passwordHash = await rehashedPassword(password, user.passwordHash);
+  if (!passwordHash) return;
+  await em.execute('update app_user set password_hash = ? where id = ? and password_hash = ?', [
+    passwordHash,
+    user.id,
+    user.passwordHash,
+  ]);
 }
 
 /**

@@ -21,12 +21,20 @@ export interface CreateUserInput {
   role?: UserRole | undefined;
 }
 
-/** The e-mail is unique across organizations (login is by e-mail alone): a second one is a 409. */
-function duplicateEmail(error: unknown, email: string): unknown {
-  return error instanceof UniqueConstraintViolationException
-    ? conflict(`A user with e-mail ${email} already exists`)
-    : error;
+/**
+ * The e-mail is unique across organizations (login is by e-mail alone): a second one is a 409,
+ * told by the unique constraint (no find-then-insert). `detail` is what the caller may learn.
+ */
+function duplicateEmail(error: unknown, detail: string): unknown {
+  return error instanceof UniqueConstraintViolationException ? conflict(detail) : error;
 }
+
+/**
+ * What an owner learns of a taken e-mail (docs/decisions/user-email-uniqueness.md): the same
+ * words whether it is taken in their organization or another, naming neither the address nor
+ * whose it is.
+ */
+const EMAIL_CANNOT_BE_USED = 'This e-mail address cannot be used for a new user; choose another';
 
 /**
  * Creates a user (operators only: admin CLI, demo seed). Finds the organization by name or
@@ -54,7 +62,8 @@ export async function createUser(
       return { organizationId: organization.id, userId: user.id };
     });
   } catch (error) {
-    throw duplicateEmail(error, input.email);
+    // Operators have the database anyway: they are told plainly.
+    throw duplicateEmail(error, `A user with e-mail ${input.email} already exists`);
   }
 }
 
@@ -75,12 +84,15 @@ async function usersOf(
   return { users: users.map(toOrganizationUserOutput) };
 }
 
-/** POST /users: an owner adds a user to their organization. */
+/**
+ * POST /users: an owner adds a user to their organization. An e-mail taken anywhere is the same
+ * 409 (EMAIL_CANNOT_BE_USED); the route is heavy, which bounds how fast an organization can probe.
+ */
 export async function addUser(
   { em, auth }: DomainContext,
   input: { email: string; name: string; role: UserRole; password: string },
 ): Promise<OrganizationUserOutput> {
-  // scrypt runs on libuv's pool, not the event loop.
+  // Hashing runs on libuv's pool, not the event loop.
   const passwordHash = await hashNewPassword(input.password);
   try {
     return await em.transactional(async (em) => {
@@ -98,7 +110,7 @@ export async function addUser(
       return output;
     });
   } catch (error) {
-    throw duplicateEmail(error, input.email);
+    throw duplicateEmail(error, EMAIL_CANNOT_BE_USED);
   }
 }
 
@@ -159,7 +171,7 @@ export async function deleteUser({ em, auth }: DomainContext, userId: string): P
 
 /**
  * Inside a transaction: gives `user` a new password (hashed before the transaction, so no
- * connection waits on scrypt) and ends their sessions but the one whose token hashes to
+ * connection waits on the hash) and ends their sessions but the one whose token hashes to
  * `keepTokenHash` (none for an operator's reset), with its event.
  */
 export async function replacePassword(
