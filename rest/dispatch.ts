@@ -10,7 +10,7 @@ import { accessDenial, refusalOf } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
-import { coerceParameter, queryInput } from './query-input.ts';
+import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { ProblemError } from './request-body.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
@@ -113,7 +113,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
   return async (ctx) => {
     const input = usesBody
       ? await readJsonObjectBody(ctx, limitBytes)
-      : queryInput(ctx.query, shape, pathParameters);
+      : queryInput(readQuery(ctx.querystring), shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];
     const context = await contextOf(ctx, options);

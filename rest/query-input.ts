@@ -1,5 +1,5 @@
-import type { ParsedUrlQuery } from 'node:querystring';
 import type { z } from 'zod';
+import { badRequest } from '../domain/errors.ts';
 
 type Schema = z.core.$ZodType;
 
@@ -61,9 +61,37 @@ export function coerceParameter(value: string | string[], schema: Schema): unkno
   return Array.isArray(value) ? value : fromString(value, target);
 }
 
+/** Most parameters a query string may hold (each value of a repeated name counts). */
+export const MAX_QUERY_PARAMETERS = 100;
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * A query string's parameters, in one linear pass: a repeated name gives a list. Used instead of
+ * Koa's `ctx.query`, which looks every name up again among all of them (8,000 repeats of one
+ * name held the event loop over a second). More than MAX_QUERY_PARAMETERS is a 400.
+ */
+export function readQuery(querystring: string): Query {
+  const query: Query = Object.create(null);
+  let count = 0;
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    count += 1;
+    if (count > MAX_QUERY_PARAMETERS) {
+      throw badRequest(`The query string has more than ${MAX_QUERY_PARAMETERS} parameters`, [
+        { path: ['query'], message: `must have at most ${MAX_QUERY_PARAMETERS} parameters` },
+      ]);
+    }
+    const seen = query[name];
+    if (seen === undefined) query[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else query[name] = [seen, value];
+  }
+  return query;
+}
+
 /** The input a query string gives: only the fields the schema knows (query strings are not strict). */
 export function queryInput(
-  query: ParsedUrlQuery,
+  query: Query,
   shape: Record<string, Schema>,
   skip: readonly string[],
 ): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { isSafeKey, type LocalObjectAccess } from '../server/storage/object-storage.ts';
 import { problem, sendProblem } from './problem.ts';
+import { readQuery } from './query-input.ts';
 
 /**
  * The addresses the local storage driver signs: PUT uploads and GET downloads at
@@ -10,8 +11,10 @@ import { problem, sendProblem } from './problem.ts';
  */
 export function createLocalStorageRouter(storage: LocalObjectAccess): Router {
   const router = new Router();
-  const query = (ctx: { query: Record<string, string | string[] | undefined> }) =>
-    Object.fromEntries(Object.entries(ctx.query).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  const query = (ctx: { querystring: string }) =>
+    Object.fromEntries(
+      Object.entries(readQuery(ctx.querystring)).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]),
+    );
 
   // Before the routes: a path that is no object key (bad percent-encoding, `..`, NUL, too
   // long) is a 400, whatever the signature says.

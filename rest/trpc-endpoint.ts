@@ -8,6 +8,7 @@ import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
 import { accessDenial, type Meta } from '../routers/trpc.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { checkJsonCost } from './json-body.ts';
+import { readQuery } from './query-input.ts';
 import { problem, sendProblem } from './problem.ts';
 import { countRequest } from './rate-limit.ts';
 import { readRawBody } from './request-body.ts';
@@ -73,7 +74,8 @@ export function createTrpcEndpoint(options: {
     const request = new Request(`http://localhost${ctx.originalUrl}`, {
       method: ctx.method,
       headers,
-      body: body ? new Uint8Array(body) : undefined,
+      // A view of the bytes read, not a copy.
+      body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined,
     });
     const response = await fetchRequestHandler({
       endpoint: '/trpc',
@@ -83,8 +85,8 @@ export function createTrpcEndpoint(options: {
       createContext: async ({ info }) => {
         // The same cost bound as a REST body, before tRPC parses the inputs (it parses them
         // lazily, after this); one level more, for the batch object around them.
-        const inputTexts = body ? [body.toString('utf8')] : [ctx.query.input ?? []].flat();
         try {
+          const inputTexts = body ? [body.toString('utf8')] : [readQuery(ctx.querystring).input ?? []].flat();
           for (const text of inputTexts) checkJsonCost(text, MAX_INPUT_DEPTH + 1);
         } catch (error) {
           throw error instanceof DomainError ? trpcErrorFrom(error) : error;

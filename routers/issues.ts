@@ -27,18 +27,32 @@ export function issuesOf(error: TRPCError): Issue[] | undefined {
   return undefined;
 }
 
+/** Most characters all the issues of one answer may hold, and the deepest path one shows. */
+const MAX_ISSUES_TEXT = 2_000;
+const MAX_PATH_SEGMENTS = 8;
+
 /**
- * Issues as an answer may carry them: at most MAX_ISSUES, each path at most one level deeper
- * than an input may be and each name and message cut to MAX_ISSUE_TEXT characters. Every error
- * answer (REST and tRPC) passes here, so none grows with its input.
+ * Issues as an answer may carry them: at most MAX_ISSUES, each path its last MAX_PATH_SEGMENTS
+ * segments, each name and message cut to MAX_ISSUE_TEXT characters, and no more issues than fit
+ * in MAX_ISSUES_TEXT characters (the first always does). Every error answer (REST and tRPC) passes
+ * here, so none grows with its input.
  */
 export function boundedIssues(issues: readonly Issue[]): Issue[] {
-  return issues.slice(0, MAX_ISSUES).map(({ path, message }) => ({
-    path: path
-      .slice(0, MAX_INPUT_DEPTH + 1)
-      .map((segment) => (typeof segment === 'string' ? cut(segment) : segment)),
-    message: cut(message),
-  }));
+  const bounded: Issue[] = [];
+  let size = 0;
+  for (const { path, message } of issues.slice(0, MAX_ISSUES)) {
+    const issue = {
+      path: path
+        .slice(-MAX_PATH_SEGMENTS)
+        .map((segment) => (typeof segment === 'string' ? cut(segment) : segment)),
+      message: cut(message),
+    };
+    size +=
+      issue.message.length + issue.path.reduce<number>((sum, segment) => sum + String(segment).length + 3, 0);
+    if (bounded.length > 0 && size > MAX_ISSUES_TEXT) break;
+    bounded.push(issue);
+  }
+  return bounded;
 }
 
 /** Text cut to a bounded length, marked with an ellipsis where it was cut. */

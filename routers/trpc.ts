@@ -55,7 +55,8 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       const { stack: _stack, ...data } = shape.data;
       const message = error.cause instanceof ZodError ? INVALID_INPUT : cut(shape.message, 1000);
-      return { ...shape, message, data: { ...data, issues: issuesOf(error) } };
+      const path = data.path === undefined ? undefined : cut(data.path);
+      return { ...shape, message, data: { ...data, path, issues: issuesOf(error) } };
     },
   });
 

@@ -34,6 +34,14 @@ function wideObject(bytes: number, value = '0'): string {
   return `{${members.join(',')}}`;
 }
 
+/** Objects nested `levels` deep under 100-character names, the innermost holding 20 NUL strings. */
+function deepNamedPaths(levels: number): string {
+  const name = (i: number) => String(i).padStart(3, '0') + 'k'.repeat(97);
+  let inner = `{${Array.from({ length: 20 }, (_, i) => `"${name(900 + i)}":"\\u0000"`).join(',')}}`;
+  for (let depth = levels - 1; depth >= 1; depth -= 1) inner = `{"${name(depth)}":${inner}}`;
+  return inner;
+}
+
 /** Every kind of worst body, whatever the operation: each near the 1 MiB limit or past a structural one. */
 function hostileBodies(): Record<string, string> {
   const nearLimit = BODY_LIMIT_BYTES - 64;
@@ -54,6 +62,9 @@ function hostileBodies(): Record<string, string> {
     'huge numbers': `{"a":[${Array.from({ length: 10_000 }, () => '1e999').join(',')}]}`,
     'duplicate names': `{${Array.from({ length: MAX_OBJECT_MEMBERS }, () => '"a":0').join(',')}}`,
     'unterminated string': `{"a":"${longText}`,
+    // Names as long and paths as deep as allowed, each ending in values that fail: the answer's
+    // issues must stay small however long their paths could be.
+    'deep paths of long names': deepNamedPaths(MAX_INPUT_DEPTH),
   };
 }
 
@@ -212,19 +223,24 @@ describe('the cost of any input is bounded', () => {
   it('holds no request to any REST operation past 50 ms, anonymous or signed in', async () => {
     const anonymous = new HttpClient(server.url);
     const bodies = hostileBodies();
-    const hostileQuery = Array.from({ length: 700 }, (_, i) => `limit=${i}&q${i}=1`).join('&');
+    // A query's input is its URL: many names, and one name repeated as often as the header limit lets it.
+    const hostileQueries = [
+      Array.from({ length: 700 }, (_, i) => `limit=${i}&q${i}=1`).join('&'),
+      'a&'.repeat(7_900),
+    ];
     await withinStallLimit(async () => {
       for (const operation of operations) {
         if (operation.method === 'GET') {
-          // A query's input is its URL: as many parameters as the header limit lets through.
-          await send(owner, 'GET', `${operation.path}?${hostileQuery}`, undefined, `GET ${operation.path}`);
-          await send(
-            anonymous,
-            'GET',
-            `${operation.path}?${hostileQuery}`,
-            undefined,
-            `anonymous ${operation.path}`,
-          );
+          for (const query of hostileQueries) {
+            await send(owner, 'GET', `${operation.path}?${query}`, undefined, `GET ${operation.path}`);
+            await send(
+              anonymous,
+              'GET',
+              `${operation.path}?${query}`,
+              undefined,
+              `anonymous ${operation.path}`,
+            );
+          }
           continue;
         }
         const own = { ...bodies, ...fieldBodies(operation.fields) };
@@ -239,6 +255,10 @@ describe('the cost of any input is bounded', () => {
           bodies['wide object']!,
           `anonymous ${operation.path}`,
         );
+      }
+      // The local storage driver's signed addresses are read by anyone.
+      for (const query of hostileQueries) {
+        await send(anonymous, 'GET', `/storage/org/x/y?${query}`, undefined, 'storage address');
       }
     });
     // The walk changed nothing it should not have: the owner is still signed in.
@@ -280,6 +300,14 @@ describe('the cost of any input is bounded', () => {
         undefined,
         'deep query input',
       );
+      await send(
+        anonymous,
+        'GET',
+        `/trpc/auth.getCurrentUser?${'a&'.repeat(7_900)}`,
+        undefined,
+        'repeated query name',
+      );
+      await send(anonymous, 'GET', `/trpc/${'a'.repeat(15_000)}`, undefined, 'long procedure path');
     });
   }, 600_000);
 });
