@@ -8,8 +8,8 @@ import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
 import { accessDenial, type Meta } from '../routers/trpc.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { checkJsonCost } from './json-body.ts';
-import { readQuery } from './query-input.ts';
 import { problem, sendProblem } from './problem.ts';
+import { readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { readRawBody } from './request-body.ts';
 
