@@ -10,9 +10,10 @@ import { accessDenial, refusalOf } from '../routers/trpc.ts';
 import type { AppConfig } from '../server/config.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
+import { ProblemError } from './problem.ts';
 import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
-import { ProblemError } from './request-body.ts';
+import { PUBLIC_BODY_LIMIT_BYTES } from './request-body.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
 import { UploadIntake } from './upload-intake.ts';
 
@@ -109,14 +110,23 @@ function callProcedure(route: ProcedureRoute, context: Context, input: unknown):
 function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
   const { shape, strict, pathParameters } = route;
   const usesBody = BODY_METHODS.has(route.route.method);
-  const limitBytes = options.config.jsonBodyLimitBytes;
+  // A public route's body (sign-in's) is the only one `admit` lets anybody make the service read.
+  const limitBytes =
+    route.route.protect === false
+      ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.config.jsonBodyLimitBytes)
+      : options.config.jsonBodyLimitBytes;
+  const idleTimeoutMs = options.config.uploads.idleTimeoutMs;
   return async (ctx) => {
+    const context = await contextOf(ctx, options);
     const input = usesBody
-      ? await readJsonObjectBody(ctx, limitBytes)
+      ? await readJsonObjectBody(ctx, {
+          limitBytes,
+          idleTimeoutMs,
+          charge: context.auth ? { budget: context.services.uploadBudget, caller: context.auth } : null,
+        })
       : queryInput(readQuery(ctx.querystring), shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];
-    const context = await contextOf(ctx, options);
     const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
     await runIdempotently(ctx, context, key, bodyParts, async () => {
       if (usesBody) {
@@ -153,7 +163,9 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
  * Memory: the request's bytes are charged to the service's upload budget as they arrive
  * (`UploadIntake`), within its organization's and its caller's shares, and held until its
  * answer is ready. Past a share the answer is 429, past the budget 503 (both with
- * `Retry-After`); a body from which nothing arrives for `UPLOAD_IDLE_TIMEOUT_MS` is a 408.
+ * `Retry-After`); a body from which nothing arrives for `UPLOAD_IDLE_TIMEOUT_MS` is a 408;
+ * a body longer than the file limit and its framing is a 413, up front when its declared length
+ * says so, else as soon as that much has arrived (an epilogue is not read to its end).
  * Each of them closes the connection and gives the bytes back at once.
  */
 function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {

@@ -6,7 +6,8 @@ import {
   MAX_NAME_LENGTH,
   MAX_OBJECT_MEMBERS,
 } from '../routers/input-guard.ts';
-import { hasBody, ProblemError, readRawBody } from './request-body.ts';
+import { ProblemError } from './problem.ts';
+import { type BodyLimits, hasBody, readRawBody } from './request-body.ts';
 
 /** A 4xx about the body, with the field issues the problem should carry. */
 export class BodyProblem extends ProblemError {
@@ -23,13 +24,14 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Reads a REST body: one JSON object, in UTF-8, under the size cap. No body reads as `{}`
  * (so `curl -X POST` works on routes with nothing to send). 415 for any other media type
  * or charset (`+json` types such as merge-patch mean something else); 413 past the cap (the
- * stream is cut there, and past MAX_INPUT_NODES values); 400 for bytes that are not UTF-8,
- * malformed JSON, a body that is not an object, a field named twice (no last-one-wins
- * guessing), an object wider than MAX_OBJECT_MEMBERS or nesting past MAX_INPUT_DEPTH.
+ * stream is cut there, and past MAX_INPUT_NODES values); 408 when it stops arriving, 429 or
+ * 503 past its account's share (`readRawBody`); 400 for bytes that are not UTF-8, malformed
+ * JSON, a body that is not an object, a field named twice (no last-one-wins guessing), an
+ * object wider than MAX_OBJECT_MEMBERS or nesting past MAX_INPUT_DEPTH.
  */
 export async function readJsonObjectBody(
   ctx: KoaContext,
-  limitBytes: number,
+  limits: BodyLimits,
 ): Promise<Record<string, unknown>> {
   if (!hasBody(ctx)) return {};
   const type = ctx.get('content-type');
@@ -41,7 +43,7 @@ export async function readJsonObjectBody(
         : 'Send the body as application/json',
     );
   }
-  const bytes = await readRawBody(ctx, limitBytes);
+  const bytes = await readRawBody(ctx, limits);
   let text: string;
   try {
     text = utf8.decode(bytes);

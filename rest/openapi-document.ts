@@ -16,14 +16,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
     'The caller’s access does not cover the route (`x-access` names what it needs), or a state-changing ' +
     'request from another site (Origin / Sec-Fetch-Site) is refused',
   404: 'No such resource in the caller’s organization',
-  408: 'The request did not arrive in time: an upload from which no byte arrived for UPLOAD_IDLE_TIMEOUT_MS',
+  408: 'The request did not arrive in time: a body from which no byte arrived for UPLOAD_IDLE_TIMEOUT_MS',
   409: 'Conflicts with the current state of the resource',
   413: 'Request body too large',
   415: 'Unsupported Content-Type',
   422: 'The content cannot be processed within its limits (e.g. a contract too long or too slow to analyse)',
   429:
     'Too many requests (RATE_LIMIT_PER_MINUTE per caller, HEAVY_LIMIT_PER_MINUTE per organization), or an ' +
-    'upload past its caller’s or organization’s share of upload memory; see the Retry-After header',
+    'upload or body past its caller’s or organization’s share of upload memory; see the Retry-After header',
   500: 'Unexpected error',
   503: 'A dependency (database, object store) is unavailable; try again',
 };
@@ -158,6 +158,7 @@ function errorStatusesOf(operation: Operation, method: string, declared: unknown
   }
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
   if (operation.requestBody) {
+    statuses.add(408);
     statuses.add(413);
     statuses.add(415);
   }

@@ -7,6 +7,16 @@ import { DomainError, type DomainErrorKind, INVALID_INPUT, type Issue } from '..
 import { domainErrorOf } from '../routers/errors.ts';
 import { boundedIssues, cut, issuesOf } from '../routers/issues.ts';
 
+/** An error answered as a problem with its own status and detail (the body and transport checks). */
+export class ProblemError extends Error {
+  readonly status: number;
+  readonly expose = true;
+  constructor(status: number, detail: string) {
+    super(detail);
+    this.status = status;
+  }
+}
+
 /** RFC 9457 problem details: the one error body of every /api route. */
 export interface Problem {
   type: 'about:blank';

@@ -11,7 +11,7 @@ import { checkJsonCost } from './json-body.ts';
 import { problem, sendProblem } from './problem.ts';
 import { readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
-import { readRawBody } from './request-body.ts';
+import { PUBLIC_BODY_LIMIT_BYTES, readRawBody } from './request-body.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
 export const TRPC_MAX_BATCH_SIZE = 20;
@@ -32,6 +32,8 @@ export function createTrpcEndpoint(options: {
   router: typeof appRouter;
   createContext: (ctx: KoaContext) => Promise<Context>;
   bodyLimitBytes: number;
+  /** UPLOAD_IDLE_TIMEOUT_MS: a body from which nothing arrives for this long is a 408. */
+  idleTimeoutMs: number;
 }): Middleware {
   // Each procedure's meta, by its /trpc path: which are heavy, and the access each needs.
   const metaByPath = new Map(
@@ -63,10 +65,25 @@ export function createTrpcEndpoint(options: {
         ),
       );
     }
-    const body =
-      ctx.method !== 'GET' && ctx.method !== 'HEAD'
-        ? await readRawBody(ctx, options.bodyLimitBytes)
-        : undefined;
+    // The caller, before the body: it decides how much of a body may be read. (A failure is
+    // thrown from tRPC's createContext below, so that it is answered in tRPC's shape.)
+    const contextMade = options.createContext(ctx);
+    contextMade.catch(() => {});
+    let body: Buffer | undefined;
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+      const context = await contextMade.catch(() => null);
+      const caller = context?.auth ?? null;
+      // Read before any procedure can refuse an anonymous caller: without one, or to sign in,
+      // a body is capped as sign-in's is on REST.
+      const publicBody = caller === null || callsPublicProcedure(ctx.path, metaByPath);
+      body = await readRawBody(ctx, {
+        limitBytes: publicBody
+          ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.bodyLimitBytes)
+          : options.bodyLimitBytes,
+        idleTimeoutMs: options.idleTimeoutMs,
+        charge: caller ? { budget: context!.services.uploadBudget, caller } : null,
+      });
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(ctx.headers)) {
       if (typeof value === 'string') headers.set(name, value);
@@ -98,7 +115,7 @@ export function createTrpcEndpoint(options: {
             throw trpcBadRequest(`${unbatchable.path} cannot be batched: send it as a request of its own`);
           }
         }
-        const context = await options.createContext(ctx);
+        const context = await contextMade;
         if (context.auth) {
           // Each call of a batch counts as a request; a refused batch runs none of them. A call
           // the caller may not make (its 403) spends no heavy quota, as on REST.
@@ -134,4 +151,16 @@ export function createTrpcEndpoint(options: {
     });
     ctx.body = Buffer.from(await response.arrayBuffer());
   };
+}
+
+/** Whether a request to `/trpc/<paths>` calls a procedure open to anonymous callers (sign-in). */
+function callsPublicProcedure(path: string, metaByPath: Map<string, Meta | undefined>): boolean {
+  let names: string;
+  try {
+    // As tRPC reads the path: decoded, then split at commas (a batch).
+    names = decodeURIComponent(path.slice('/trpc/'.length));
+  } catch {
+    return true;
+  }
+  return names.split(',').some((name) => metaByPath.get(name)?.access === 'public');
 }

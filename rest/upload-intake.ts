@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type DomainError, tooManyRequests, unavailable } from '../domain/errors.ts';
 import type { UploadAccount, UploadBudgetBound } from '../server/upload-budget.ts';
-import { ProblemError } from './request-body.ts';
+import { ProblemError } from './problem.ts';
 
 /** How a client refused for want of memory is asked to wait. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
@@ -17,12 +17,12 @@ function budgetRefusal(bound: UploadBudgetBound): DomainError {
   switch (bound) {
     case 'caller':
       return tooManyRequests(
-        'Your uploads in progress hold as much memory as one caller may; send this one when another has finished',
+        'Your uploads and requests in progress hold as much memory as one caller may; send this one when another has finished',
         BUSY_RETRY_AFTER_SECONDS,
       );
     case 'organization':
       return tooManyRequests(
-        "Your organization's uploads in progress hold as much memory as one organization may; try again shortly",
+        "Your organization's uploads and requests in progress hold as much memory as one organization may; try again shortly",
         BUSY_RETRY_AFTER_SECONDS,
       );
     case 'budget':
@@ -30,14 +30,20 @@ function budgetRefusal(bound: UploadBudgetBound): DomainError {
   }
 }
 
+function tooLarge(largestBody: number): ProblemError {
+  return new ProblemError(413, `The request body is larger than ${largestBody} bytes`);
+}
+
 /**
- * Watches one multipart request's body as it arrives, beside the parser that reads it: each
- * chunk is charged to the upload's account (up to `largestBody`: past it the parser has
- * stopped keeping the file, so later bytes are dropped, not held), and the upload is cut off
- * when a charge is refused (429 past a share, 503 past the budget) or when no byte has arrived
- * for `idleTimeoutMs` (408), so that a stalled body neither holds memory nor waits for the
- * whole-request deadline. The constructor charges the advance (the declared length, at most
- * 64 KiB) and throws the refusal, having read nothing, when even that does not fit.
+ * Watches one request's body as it arrives (a multipart upload, or a JSON body: see
+ * `readRawBody`), beside the parser that reads it: each chunk is charged to the caller's
+ * account (none for an anonymous caller, whose bodies are small), and the body is cut off when
+ * more than `largestBody` has arrived (413: the parser would only drop the rest, but reading it
+ * costs time), when a charge is refused (429 past a share, 503 past the budget) or when no byte
+ * has arrived for `idleTimeoutMs` (408), so that a stalled body neither holds memory nor waits
+ * for the whole-request deadline. The constructor throws, having read nothing, a 413 when the
+ * declared length is past `largestBody`, or the refusal of the advance (the declared length, at
+ * most 64 KiB) when even that does not fit.
  */
 export class UploadIntake {
   /** Rejects with the answer to give when the upload is cut off; never resolves. */
@@ -45,7 +51,7 @@ export class UploadIntake {
   /** That answer, once cut off (to tell it from the parser's own errors). */
   refusal: Error | null = null;
   readonly #req: IncomingMessage;
-  readonly #account: UploadAccount;
+  readonly #account: UploadAccount | null;
   readonly #largestBody: number;
   readonly #idle: NodeJS.Timeout;
   #received = 0;
@@ -53,20 +59,23 @@ export class UploadIntake {
 
   constructor(
     req: IncomingMessage,
-    account: UploadAccount,
+    account: UploadAccount | null,
     limits: { largestBody: number; idleTimeoutMs: number },
   ) {
     this.#req = req;
     this.#account = account;
     this.#largestBody = limits.largestBody;
     const declared = Number(req.headers['content-length']);
-    const advance = Math.min(
-      Number.isSafeInteger(declared) && declared > 0 ? declared : ADVANCE_BYTES,
-      ADVANCE_BYTES,
-      limits.largestBody,
-    );
-    const refusedUpFront = account.charge(advance);
-    if (refusedUpFront) throw budgetRefusal(refusedUpFront);
+    if (declared > limits.largestBody) throw tooLarge(limits.largestBody);
+    if (account) {
+      const advance = Math.min(
+        Number.isSafeInteger(declared) && declared > 0 ? declared : ADVANCE_BYTES,
+        ADVANCE_BYTES,
+        limits.largestBody,
+      );
+      const refusedUpFront = account.charge(advance);
+      if (refusedUpFront) throw budgetRefusal(refusedUpFront);
+    }
 
     this.cutOff = new Promise<never>((_, reject) => {
       this.#cut = reject;
@@ -77,7 +86,7 @@ export class UploadIntake {
       this.#refuse(
         new ProblemError(
           408,
-          `The upload stalled: no bytes arrived for ${limits.idleTimeoutMs} ms; send it again`,
+          `The request body stalled: no bytes arrived for ${limits.idleTimeoutMs} ms; send it again`,
         ),
       );
     }, limits.idleTimeoutMs);
@@ -96,7 +105,12 @@ export class UploadIntake {
   readonly #onData = (chunk: Buffer): void => {
     this.#idle.refresh();
     this.#received += chunk.length;
-    const needed = Math.min(this.#received, this.#largestBody) - this.#account.held;
+    if (this.#received > this.#largestBody) {
+      this.#refuse(tooLarge(this.#largestBody));
+      return;
+    }
+    if (!this.#account) return;
+    const needed = this.#received - this.#account.held;
     if (needed <= 0) return;
     const bound = this.#account.charge(needed);
     if (bound) this.#refuse(budgetRefusal(bound));

@@ -81,7 +81,12 @@ export function createKoaApp(database: Database, services: Services): { app: Koa
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
   app.use(
-    createTrpcEndpoint({ router: appRouter, createContext, bodyLimitBytes: config.jsonBodyLimitBytes }),
+    createTrpcEndpoint({
+      router: appRouter,
+      createContext,
+      bodyLimitBytes: config.jsonBodyLimitBytes,
+      idleTimeoutMs: config.uploads.idleTimeoutMs,
+    }),
   );
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter));

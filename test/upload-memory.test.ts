@@ -17,6 +17,8 @@ const MiB = 1024 * 1024;
 const SHARE = 10 * MiB;
 /** What an upload holds before its bytes arrive. */
 const ADVANCE = 64 * 1024;
+/** The longest body a contract import may declare: its file limit and 64 KiB of framing. */
+const CONTRACT_BODY = SHARE + 64 * 1024;
 
 const BOUNDARY = 'upload-memory-test';
 /** The head of the one part, as a browser sends it. */
@@ -51,7 +53,7 @@ interface RawAnswer {
  * the first `sentBytes` (the part's head, then file bytes), then waits. `closed` is the
  * server's answer once it has closed the connection (null when it closed without one).
  */
-function stalledUpload(app: TestApp, client: HttpClient, sentBytes: number, declaredBytes = sentBytes + MiB) {
+function stalledUpload(app: TestApp, client: HttpClient, sentBytes: number, declaredBytes = CONTRACT_BODY) {
   const head = partHead('held.pdf', 'application/pdf');
   const body = Buffer.concat([head, Buffer.alloc(Math.max(0, sentBytes - head.length), 0x25)]).subarray(
     0,
@@ -122,7 +124,7 @@ async function abortStalls(app: TestApp) {
 describe('finding 3: ten idle uploads of one organization', () => {
   // Room for exactly ten contract imports as each declares them (10 MiB and 64 KiB of framing):
   // had a declared length been reserved up front, ten idle ones would have left none.
-  const DECLARED = SHARE + 64 * 1024;
+  const DECLARED = CONTRACT_BODY;
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
