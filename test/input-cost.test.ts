@@ -169,15 +169,27 @@ describe('the cost of any input is bounded', () => {
     body: string | undefined,
     label: string,
   ) {
-    const response = await client.request(method, url, {
-      body,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    });
-    expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBeLessThan(500);
-    expect(Buffer.byteLength(response.text), `${label}: answer size`).toBeLessThan(ANSWER_LIMIT_BYTES);
-    const { longestStallMs } = await stalls();
+    const response = await client
+      .request(method, url, {
+        body,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      })
+      .catch((error: Error) => {
+        // A body refused by its declared length (a 413 before a byte of it is read) is answered
+        // and its connection closed while the client still writes: fetch sees the closed pipe.
+        const code = (error.cause as { code?: string } | undefined)?.code;
+        if (code === 'EPIPE' || code === 'ECONNRESET') return null;
+        throw error;
+      });
+    if (response) {
+      expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBeLessThan(500);
+      expect(Buffer.byteLength(response.text), `${label}: answer size`).toBeLessThan(ANSWER_LIMIT_BYTES);
+    }
+    const { longestStallMs, longestGcMs } = await stalls();
     if (longestStallMs > worst.stallMs) worst = { stallMs: longestStallMs, label };
-    if (process.env.COST_TRACE) console.log(label, longestStallMs.toFixed(1), response.status);
+    if (process.env.COST_TRACE) {
+      console.log(label, longestStallMs.toFixed(1), longestGcMs.toFixed(1), response?.status ?? 'closed');
+    }
   }
   let worst = { stallMs: 0, label: '' };
 

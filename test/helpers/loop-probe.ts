@@ -10,7 +10,7 @@
  * the smaller of the two. A request that computes for 80 ms shows as ~80 ms in both; a busy
  * machine inflates only the first. Tests assert on the second.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
 const TICK_MS = 5;
 const delay = monitorEventLoopDelay({ resolution: 5 });
@@ -29,16 +29,24 @@ setInterval(() => {
   lastCpu = cpu;
 }, TICK_MS).unref();
 
+let longestGcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) longestGcMs = Math.max(longestGcMs, entry.duration);
+}).observe({ entryTypes: ['gc'] });
+
 export interface LoopStalls {
   maxDelayMs: number;
   longestStallMs: number;
+  /** The longest garbage-collection pause (part of any stall it fell in). */
+  longestGcMs: number;
 }
 
 process.on('message', (message) => {
   if (message !== 'loop-stalls') return;
-  const answer: LoopStalls = { maxDelayMs: delay.max / 1e6, longestStallMs };
+  const answer: LoopStalls = { maxDelayMs: delay.max / 1e6, longestStallMs, longestGcMs };
   delay.reset();
   longestStallMs = 0;
+  longestGcMs = 0;
   process.send?.(answer);
 });
 // The channel must not keep a server alive that was told to stop.
