@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/files.ts';
 import type { HttpClient } from './helpers/http-client.ts';
+import { parseAnswer, type RawAnswer } from './helpers/raw-answer.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -20,12 +21,6 @@ const IMAGE_LIMIT = 1024;
 const IMAGE_BODY_LIMIT = IMAGE_LIMIT + 64 * KiB;
 /** The least a share may be: one upload of the largest size (a 10 MiB contract). */
 const SHARE = 10 * MiB;
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: any;
-}
 
 interface RawRequest {
   path: string;
@@ -73,20 +68,6 @@ function rawRequest(app: TestApp, request: RawRequest) {
   return new Promise<RawAnswer | null>((resolve) => {
     socket.on('close', () => resolve(parseAnswer(Buffer.concat(chunks).toString('utf8'))));
   });
-}
-
-function parseAnswer(text: string): RawAnswer | null {
-  if (text === '') return null;
-  const [head, ...rest] = text.split('\r\n\r\n');
-  const [statusLine, ...lines] = head!.split('\r\n');
-  const headers = Object.fromEntries(
-    lines.map((line) => {
-      const colon = line.indexOf(':');
-      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-    }),
-  );
-  const body = rest.join('\r\n\r\n');
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined };
 }
 
 /** `value` as JSON, padded with trailing whitespace to exactly `bytes` bytes. */

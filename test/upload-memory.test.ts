@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { parseAnswer, type RawAnswer } from './helpers/raw-answer.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -42,12 +43,6 @@ function uploadImage(client: HttpClient, filename: string) {
   });
 }
 
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: { status: number; code: string; detail: string };
-}
-
 /**
  * A contract import on its own connection that declares `declaredBytes` of body and sends only
  * the first `sentBytes` (the part's head, then file bytes), then waits. `closed` is the
@@ -79,19 +74,6 @@ function stalledUpload(app: TestApp, client: HttpClient, sentBytes: number, decl
     answered: () => chunks.length > 0,
     abort: () => socket.destroy(),
   };
-}
-
-function parseAnswer(text: string): RawAnswer | null {
-  if (text === '') return null;
-  const [head, ...rest] = text.split('\r\n\r\n');
-  const [statusLine, ...lines] = head!.split('\r\n');
-  const headers = Object.fromEntries(
-    lines.map((line) => {
-      const colon = line.indexOf(':');
-      return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
-    }),
-  );
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(rest.join('\r\n\r\n')) };
 }
 
 /** Image rows and `image.uploaded` events of the whole database: a refused upload adds neither. */
