@@ -145,7 +145,8 @@ describe('npm run admin -- create-user', () => {
       password: 'p4ssw0rd!',
     });
     expect(offline.status).toBe(200);
-  });
+    // Four starts of a whole PostgreSQL cluster (one of them initdb) and two of the service.
+  }, 120_000);
 });
 
 describe('npm run admin -- list-users and set-password', () => {
