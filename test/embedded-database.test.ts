@@ -95,5 +95,6 @@ describe('embedded PostgreSQL per DATA_DIR', () => {
     expect(await recordedPort(a)).not.toBe(portA);
     expect(await signIn(again.url, user('password-of-a'))).toBe(200);
     expect(await signIn(again.url, { email: 'offline@x.test', password: 'p4ssw0rd!' })).toBe(200);
-  });
+    // Two services, each starting its own PostgreSQL cluster (initdb), and the CLI against each.
+  }, 120_000);
 });
