@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectProblem, HttpClient } from './helpers/http-client.ts';
+import { expectProblem, keyClient } from './helpers/http-client.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 import { deliveriesOf, subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
 
@@ -10,15 +10,6 @@ import { deliveriesOf, subscribe, webhookScenario } from './helpers/webhook-scen
  */
 
 const { app, receiver } = webhookScenario();
-
-/** A client that sends an API key with every request, and no cookie. */
-function keyClient(url: string, secret: string): HttpClient {
-  const client = new HttpClient(url);
-  const request = client.request.bind(client);
-  client.request = (method, path, options = {}) =>
-    request(method, path, { ...options, headers: { ...options.headers, authorization: `Bearer ${secret}` } });
-  return client;
-}
 
 const types = (received: { body: { type: string } }[]) => received.map((r) => r.body.type);
 const apiKeyTypes = (list: string[]) => list.filter((type) => type.startsWith('api_key.'));

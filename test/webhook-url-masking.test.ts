@@ -4,7 +4,7 @@ import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
 import { createSecretBox } from '../server/secret-box.ts';
-import { HttpClient } from './helpers/http-client.ts';
+import { type HttpClient, keyClient } from './helpers/http-client.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
@@ -16,15 +16,6 @@ import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
  */
 
 const { app, receiver } = webhookScenario();
-
-/** A client that sends an API key with every request, and no cookie. */
-function keyClient(url: string, secret: string): HttpClient {
-  const client = new HttpClient(url);
-  const request = client.request.bind(client);
-  client.request = (method, path, options = {}) =>
-    request(method, path, { ...options, headers: { ...options.headers, authorization: `Bearer ${secret}` } });
-  return client;
-}
 
 const SLACK =
   'https://hooks.slack.example/services/T0ABC1234/B0DEF5678/XyZ9aBcDeFgHiJkLmNoPqRsT?token=s3cr3t#frag';

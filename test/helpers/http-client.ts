@@ -103,3 +103,12 @@ export function expectProblem(response: HttpResponse, status: number, code: stri
     issues?: any[];
   };
 }
+
+/** A client that sends an API key with every request, and no cookie. */
+export function keyClient(url: string, secret: string): HttpClient {
+  const client = new HttpClient(url);
+  const request = client.request.bind(client);
+  client.request = (method, path, options = {}) =>
+    request(method, path, { ...options, headers: { ...options.headers, authorization: `Bearer ${secret}` } });
+  return client;
+}
