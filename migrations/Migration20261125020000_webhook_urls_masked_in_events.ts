@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { maskWebhookUrl } from '../domain/notifications/webhook-url-mask.ts';
 
 /**
- * Events of subscriptions carry the webhook URL masked (docs/decisions/webhook-url-masking.md);
+ * Events of subscriptions carry the webhook URL masked (docs/decisions/023-webhook-url-masking.md);
  * those written before carry it whole, tokens included, to every reader of the log and to other
  * subscriptions on a replay: masked here. One way: the whole URLs are not kept anywhere else.
  */

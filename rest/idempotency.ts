@@ -96,7 +96,7 @@ export async function runIdempotently(
     await completeIdempotencyKey(em, request, claim.token, answer, idempotency.ttlSeconds);
   } catch (error) {
     // The work is done and its answer is ready: give it. The claim stays running and is taken
-    // over after IDEMPOTENCY_TAKEOVER_SECONDS (recorded in docs/decisions.md).
+    // over after IDEMPOTENCY_TAKEOVER_SECONDS (docs/decisions/014-idempotency-keys.md).
     ctx.state.logger?.error({ err: error }, 'keeping an idempotent answer failed');
   }
 }

@@ -60,8 +60,8 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
  * with a getter: a literal's getter is a new closure per request, held by an accessor pair that
  * V8 allocates in old space, so the whole finished request stayed referenced from old space and
  * was copied by every young-generation collection until the next full one (measured: ~6 MB
- * promoted per collection under load, 7 ms pauses; `docs/decisions.md`, "Where the tail came
- * from").
+ * promoted per collection under load, 7 ms pauses; `docs/performance.md`, "The accessor lint
+ * rule").
  */
 class CookieSession implements SessionControl {
   readonly #ctx: KoaContext;

@@ -2,7 +2,7 @@
  * Loaded into bench:http's servers (`node --import`): their garbage-collection pauses, asked for
  * over the IPC channel. Each `'gc-pauses'` message is answered with the pauses since the last
  * one, so a wrk run is bracketed by two asks. Young collections are the ones that showed where
- * the service's tail came from (`docs/decisions.md`, "Where the tail came from").
+ * the service's tail came from (`docs/performance.md`, "bench:http").
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 

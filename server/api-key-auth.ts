@@ -11,7 +11,7 @@ export const API_KEY_TOUCH_AFTER_SECONDS = 60;
 /**
  * What the `Authorization` header presents: absent (`none`: the cookie decides), a key's
  * secret, or anything else (`invalid`: the caller meant a key and has none that works, so
- * it is not signed in, whatever cookie it also sends — see docs/decisions.md).
+ * it is not signed in, whatever cookie it also sends — see docs/decisions/005-api-keys.md).
  */
 export function presentedApiKey(
   ctx: KoaContext,

@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 /**
  * V8 settings for a request/response server, applied by `server/main.ts` before any other
  * module is evaluated (node:v8 takes them at run time; V8 reads both at each collection).
- * Measured with `npm run bench:http`; `docs/decisions.md`, "Where the tail came from".
+ * Measured with `npm run bench:http`; `docs/performance.md`, "The V8 settings".
  *
  * No allocation-site pretenuring: under load V8 saw the rows of requests still in flight survive
  * young collections, decided their allocation sites were long-lived and allocated them straight

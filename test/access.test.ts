@@ -19,7 +19,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 /** api.md's access table, restated route by route: the routes' declared access must agree. */
 function documentedAccess(method: string, path: string): ProcedureAccess {
   if (path === '/auth/login') return 'public';
-  // Only a user has a session to change the password of or to end (decisions.md).
+  // Only a user has a session to change the password of or to end (docs/decisions/006-access-in-procedure-meta.md).
   if (path === '/auth/password' || path === '/auth/logout') return 'user';
   // The two GETs the table names apart from "every GET": the user list and the API keys.
   if (path.startsWith('/api-keys')) return 'owner';

@@ -7,7 +7,7 @@ import { projectRoot } from './helpers/processes.ts';
 /**
  * What `npm ci` installs, read from the files that decide it (package.json, package-lock.json,
  * .npmrc): the Node it promises, what a production install (`npm ci --omit=dev`) carries, and
- * which install scripts may run. docs/decisions/production-install.md says why.
+ * which install scripts may run. docs/decisions/040-production-install.md says why.
  */
 const manifest = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
 const lockfile = JSON.parse(readFileSync(path.join(projectRoot, 'package-lock.json'), 'utf8'));

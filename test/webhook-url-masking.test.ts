@@ -11,7 +11,7 @@ import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
 
 /**
  * Issue 29, finding 9: webhook URLs carry receivers' tokens. Callers below admin access, and
- * every event, see them masked (docs/decisions/webhook-url-masking.md); admins and owners, who
+ * every event, see them masked (docs/decisions/023-webhook-url-masking.md); admins and owners, who
  * may change the subscription, see them whole.
  */
 

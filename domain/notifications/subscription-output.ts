@@ -19,7 +19,7 @@ export const subscriptionOutput = z
     channelConfig: z.record(z.string(), z.unknown()).meta({
       description:
         'webhook: {url}, whole for admin and owner access; below it, and in events, path segments that are ' +
-        'not plain words, query values and the fragment read *** (docs/decisions/webhook-url-masking.md)',
+        'not plain words, query values and the fragment read *** (docs/decisions/023-webhook-url-masking.md)',
     }),
     deckId: z.uuid().nullable(),
     isActive: z.boolean(),

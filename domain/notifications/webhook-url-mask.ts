@@ -1,7 +1,7 @@
 /**
  * A webhook URL as callers below admin access, and every event, show it: receivers put their
  * tokens in the URL (`?token=…`, Slack's `/services/T…/B…/<secret>`), and whoever reads the
- * URL can post to the receiver as the service. docs/decisions/webhook-url-masking.md.
+ * URL can post to the receiver as the service. docs/decisions/023-webhook-url-masking.md.
  */
 
 export const URL_MASK = '***';

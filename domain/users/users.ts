@@ -30,7 +30,7 @@ function duplicateEmail(error: unknown, detail: string): unknown {
 }
 
 /**
- * What an owner learns of a taken e-mail (docs/decisions/user-email-uniqueness.md): the same
+ * What an owner learns of a taken e-mail (docs/decisions/004-user-email-uniqueness.md): the same
  * words whether it is taken in their organization or another, naming neither the address nor
  * whose it is.
  */

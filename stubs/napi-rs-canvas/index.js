@@ -1,4 +1,4 @@
-// Stands in for @napi-rs/canvas (package.json "overrides"; docs/decisions/production-install.md).
+// Stands in for @napi-rs/canvas (package.json "overrides"; docs/decisions/040-production-install.md).
 // pdf.js loads it to draw pages (Skia, ≈ 35 MB of native code per platform); the contract reader
 // only extracts text, which draws nothing. pdf.js installs `Path2D` from here as a global when it
 // loads (and prints a warning without one), so this offers one that, like `createCanvas`, refuses

@@ -1,4 +1,4 @@
-// Stands in for tesseract.js (package.json "overrides"; docs/decisions/production-install.md).
+// Stands in for tesseract.js (package.json "overrides"; docs/decisions/040-production-install.md).
 // officeparser imports tesseract.js only when a document is read with `ocr: true`, which the
 // service never asks for: the real package (≈ 50 MB, and language data fetched from a CDN at
 // run time) would only be dead weight. Should OCR ever be asked for, it fails loudly here.
