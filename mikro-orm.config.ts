@@ -1,8 +1,8 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
+import type { SecretBox } from './domain/ports/secret-box.ts';
 import { entities } from './entities/index.ts';
 import { migrationsFor } from './migrations/index.ts';
-import type { SecretBox } from './server/secret-box.ts';
 
 /**
  * The one place the ORM is configured. Entities and migrations are listed explicitly

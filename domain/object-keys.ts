@@ -1,7 +1,7 @@
-import type { Services } from '../server/services.ts';
-import { isSafeKey, type ObjectStorage } from '../server/storage/object-storage.ts';
 import type { Auth } from './context.ts';
 import { badRequest, type Issue } from './errors.ts';
+import { isSafeKey, type ObjectStorage } from './ports/object-storage.ts';
+import type { Services } from './services.ts';
 
 /*
  * Helpers for object-storage keys, shared by every resource that stores files (images,
@@ -62,6 +62,10 @@ export async function downloadUrlFor(
   contentType?: string,
 ): Promise<string | null> {
   return key
-    ? services.storage.signedDownloadUrl(key, services.config.storage.downloadUrlExpiresSeconds, contentType)
+    ? services.storage.signedDownloadUrl(
+        key,
+        services.settings.storage.downloadUrlExpiresSeconds,
+        contentType,
+      )
     : null;
 }

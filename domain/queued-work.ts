@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /**
  * Work queued by plain SQL, which creates no entity a commit could be recognised by: a delivery
- * retried or replayed. `server/workers.ts` nudges the workers woken by it once the transaction
+ * retried or replayed. `app/workers/workers.ts` nudges the workers woken by it once the transaction
  * that marked it commits.
  */
 export type QueuedWork = 'deliveries';

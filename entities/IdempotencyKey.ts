@@ -17,7 +17,7 @@ const IdempotencyKeySchema = defineEntity({
     key: p.string().length(255).primary(),
     method: p.string().length(10),
     path: p.text(),
-    /** HMAC-SHA-256 (hex, server/body-fingerprint.ts) of the input: JSON as parsed; multipart: the file, its name and type. */
+    /** HMAC-SHA-256 (hex, rest/body-fingerprint.ts) of the input: JSON as parsed; multipart: the file, its name and type. */
     bodyHash: p.string().length(64),
     state: p.enum(IDEMPOTENCY_STATES),
     /** New at each claim: only the request holding it may complete or release the row. */

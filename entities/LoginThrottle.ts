@@ -4,7 +4,7 @@ import { defineEntity, p } from '@mikro-orm/core';
  * Failed-sign-in counters per client address, per e-mail and address, and per e-mail, in
  * PostgreSQL so that every instance of the service counts the same failures. Updated with one
  * atomic upsert (see `domain/auth/login-throttle.ts`), never through the unit of work; rows
- * whose window has ended are removed by `server/login-throttle-sweep.ts`.
+ * whose window has ended are removed by `app/workers/login-throttle-sweep.ts`.
  */
 const LoginThrottleSchema = defineEntity({
   name: 'LoginThrottle',

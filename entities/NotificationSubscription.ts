@@ -26,7 +26,7 @@ const NotificationSubscriptionSchema = defineEntity({
     channelConfig: p.json<Record<string, unknown>>(),
     // Restricted to one deck's events; the subscription goes when the deck goes.
     deck: () => p.manyToOne(Deck).nullable().deleteRule('cascade').index(),
-    /** Webhooks: the signing secret, sealed (server/secret-box.ts) for this row's id. */
+    /** Webhooks: the signing secret, sealed (adapters/secret-box.ts) for this row's id. */
     sealedSecret: p.text().nullable().hidden(),
     /** The secret before the last rotation, still signing (second) until `previousSecretExpiresAt`. */
     sealedPreviousSecret: p.text().nullable().hidden(),

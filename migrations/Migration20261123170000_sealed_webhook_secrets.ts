@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 import { webhookSecretContext } from '../domain/notifications/webhook-secret.ts';
-import type { SecretBox } from '../server/secret-box.ts';
+import type { SecretBox } from '../domain/ports/secret-box.ts';
 
 /**
  * Webhook signing secrets sealed at rest (AES-256-GCM under ENCRYPTION_KEY) instead of stored in

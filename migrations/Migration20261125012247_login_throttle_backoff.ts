@@ -9,7 +9,7 @@ export class Migration20261125012247_login_throttle_backoff extends Migration {
     this.addSql(
       `alter table "login_throttle" add column "last_failure_at" timestamptz null, add column "previous_failure_at" timestamptz null;`,
     );
-    // The sweep removes the rows whose window has ended (server/login-throttle-sweep.ts).
+    // The sweep removes the rows whose window has ended (app/workers/login-throttle-sweep.ts).
     this.addSql(
       `create index "login_throttle_window_started_at_index" on "login_throttle" ("window_started_at");`,
     );

@@ -1,6 +1,6 @@
 // Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.
 // A migration that needs the service's encryption key is a function of the SecretBox.
-import type { SecretBox } from '../server/secret-box.ts';
+import type { SecretBox } from '../domain/ports/secret-box.ts';
 import { Migration20261121213459_foundation } from './Migration20261121213459_foundation.ts';
 import { Migration20261121214848_deck_authoring } from './Migration20261121214848_deck_authoring.ts';
 import { Migration20261121220722_notifications } from './Migration20261121220722_notifications.ts';

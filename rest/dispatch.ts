@@ -4,17 +4,16 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, INVALID_INPUT } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
-import type { Context } from '../routers/context.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import { accessDenial, refusalOf } from '../routers/trpc.ts';
-import type { AppConfig } from '../server/config.ts';
+import type { RequestContext as Context, Edge } from './edge.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { BodyProblem, readJsonObjectBody } from './json-body.ts';
 import { ProblemError } from './problem.ts';
 import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { PUBLIC_BODY_LIMIT_BYTES } from './request-body.ts';
-import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route-table.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route.ts';
 import { UploadIntake } from './upload-intake.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -22,7 +21,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export interface DispatchOptions {
-  config: AppConfig;
+  edge: Edge;
   createContext: (ctx: KoaContext) => Promise<Context>;
 }
 
@@ -70,7 +69,7 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
     const denied = accessDenial(route.access, context);
     if (context.auth) {
       const heavy = denied ? 0 : heavyCalls;
-      const refused = await countRequest(ctx, context.services.rateLimiter, context.auth, 1, heavy);
+      const refused = await countRequest(ctx, context.edge.rateLimiter, context.auth, 1, heavy);
       if (refused) throw refused;
     }
     if (denied) throw await refusalOf(denied, context, async () => ctx.params);
@@ -113,16 +112,16 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
   // A public route's body (sign-in's) is the only one `admit` lets anybody make the service read.
   const limitBytes =
     route.route.protect === false
-      ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.config.jsonBodyLimitBytes)
-      : options.config.jsonBodyLimitBytes;
-  const idleTimeoutMs = options.config.uploads.idleTimeoutMs;
+      ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.edge.settings.jsonBodyLimitBytes)
+      : options.edge.settings.jsonBodyLimitBytes;
+  const idleTimeoutMs = options.edge.settings.uploads.idleTimeoutMs;
   return async (ctx) => {
     const context = await contextOf(ctx, options);
     const input = usesBody
       ? await readJsonObjectBody(ctx, {
           limitBytes,
           idleTimeoutMs,
-          charge: context.auth ? { budget: context.services.uploadBudget, caller: context.auth } : null,
+          charge: context.auth ? { budget: context.edge.uploadBudget, caller: context.auth } : null,
         })
       : queryInput(readQuery(ctx.querystring), shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
@@ -169,8 +168,8 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
  * Each of them closes the connection and gives the bytes back at once.
  */
 function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
-  const limit = options.config.uploads[route.multipartLimit!];
-  const idleTimeoutMs = options.config.uploads.idleTimeoutMs;
+  const limit = options.edge.settings.uploads[route.multipartLimit!];
+  const idleTimeoutMs = options.edge.settings.uploads.idleTimeoutMs;
   const upload = multer({
     storage: multer.memoryStorage(),
     // File names are UTF-8 (browsers send them so); busboy's default reads them as latin1.
@@ -188,7 +187,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
       throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
     }
     const { organizationId, actor } = context.auth;
-    const account = context.services.uploadBudget.open({ organizationId, callerId: actor.id });
+    const account = context.edge.uploadBudget.open({ organizationId, callerId: actor.id });
     try {
       let intake: UploadIntake;
       try {

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext, Middleware } from 'koa';
-import type { Logger } from '../server/logger.ts';
+import type { Logger } from '../domain/ports/logger.ts';
 import { problem, problemFromError, sendProblem } from './problem.ts';
 
 /**

@@ -9,8 +9,9 @@ import {
   releaseIdempotencyKey,
   type StoredAnswer,
 } from '../domain/idempotency/idempotency-keys.ts';
-import type { Context, SessionControl } from '../routers/context.ts';
-import type { SecretBox } from '../server/secret-box.ts';
+import type { SecretBox } from '../domain/ports/secret-box.ts';
+import type { SessionControl } from '../routers/context.ts';
+import type { RequestContext as Context } from './edge.ts';
 import { problemFromError, sendProblem } from './problem.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -54,13 +55,13 @@ export async function runIdempotently(
 ): Promise<void> {
   if (key === undefined || !context.auth) return run();
   const { em, services } = context;
-  const { idempotency } = services.config;
+  const { idempotency } = context.edge.settings;
   const request: IdempotentRequest = {
     callerKey: storeCallerKey(context.auth, context.session, sessionBound),
     key,
     method: ctx.method,
     path: ctx.path,
-    bodyHash: services.bodyFingerprint(...bodyParts()),
+    bodyHash: context.edge.bodyFingerprint(...bodyParts()),
   };
   const claim = await claimIdempotencyKey(em, request, idempotency);
   const sealContext = `idempotency_key:${request.callerKey}:${request.key}`;

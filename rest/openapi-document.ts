@@ -3,7 +3,8 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../routers/app-router.ts';
 import { problemSchema } from './problem.ts';
-import { type HandWrittenRoute, restRoutes } from './route-table.ts';
+import type { HandWrittenRoute } from './route.ts';
+import { restRoutes } from './route-table.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;

@@ -2,7 +2,7 @@ import type { Context as KoaContext } from 'koa';
 import { callerKeyOf } from '../domain/auth/caller-key.ts';
 import type { Auth } from '../domain/context.ts';
 import { type DomainError, tooManyRequests } from '../domain/errors.ts';
-import type { RateLimiter } from '../server/rate-limiter.ts';
+import type { RateLimiter } from './rate-limiter.ts';
 
 /**
  * Counts a signed-in caller's request (`calls` of them for a /trpc batch, `heavyCalls` heavy)

@@ -1,8 +1,8 @@
 import type { Context as KoaContext } from 'koa';
 import getRawBody from 'raw-body';
 import type { Auth } from '../domain/context.ts';
-import type { UploadBudget } from '../server/upload-budget.ts';
 import { ProblemError } from './problem.ts';
+import type { UploadBudget } from './upload-budget.ts';
 import { UploadIntake } from './upload-intake.ts';
 
 /**

@@ -1,18 +1,19 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Context as KoaContext } from 'koa';
-import type { Auth } from '../domain/context.ts';
-import type { Context, SessionControl } from '../routers/context.ts';
-import { authenticateApiKey, presentedApiKey } from '../server/api-key-auth.ts';
-import { preparedQueries } from '../server/prepared-statements.ts';
-import type { Services } from '../server/services.ts';
+import { authenticateApiKey } from '../domain/auth/api-key-auth.ts';
 import {
   authenticateSession,
   createSession,
   hashSessionToken,
-  presentedSessionToken,
   revokeSession,
-  setSessionCookie,
-} from '../server/sessions.ts';
+} from '../domain/auth/sessions.ts';
+import type { Auth } from '../domain/context.ts';
+import { preparedQueries } from '../domain/prepared-statements.ts';
+import type { Services } from '../domain/services.ts';
+import type { SessionControl } from '../routers/context.ts';
+import { presentedApiKey } from './api-key-header.ts';
+import type { Edge, RequestContext } from './edge.ts';
+import { presentedSessionToken, setSessionCookie } from './session-cookie.ts';
 
 /**
  * Builds a procedure's context from a Koa request: a fresh EntityManager, the caller (an API
@@ -20,11 +21,11 @@ import {
  * every request, in one query, so a revoked key or session or a deleted user stops working at
  * once), and sign-in/sign-out on that cookie.
  * The session query is one fixed prepared statement on MikroORM's own pg pool
- * (`server/prepared-statements.ts`), with nothing for an ORM to build.
+ * (`domain/prepared-statements.ts`), with nothing for an ORM to build.
  */
-export function createRequestContextFactory(orm: MikroORM, services: Services) {
-  const maxAgeSeconds = services.config.session.maxAgeMs / 1000;
-  return async (ctx: KoaContext): Promise<Context> => {
+export function createRequestContextFactory(orm: MikroORM, services: Services, edge: Edge) {
+  const maxAgeSeconds = edge.settings.session.maxAgeMs / 1000;
+  return async (ctx: KoaContext): Promise<RequestContext> => {
     const em = orm.em.fork();
     const key = presentedApiKey(ctx);
     // With an Authorization header the cookie is not read at all: neither the caller nor
@@ -46,6 +47,7 @@ export function createRequestContextFactory(orm: MikroORM, services: Services) {
     return {
       em,
       services,
+      edge,
       auth,
       requestId: ctx.state.requestId,
       clientAddress: ctx.ip,

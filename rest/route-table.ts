@@ -1,76 +1,9 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
-import type { Context as KoaContext } from 'koa';
 import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedureRecord } from 'trpc-to-openapi';
-import type { z } from 'zod';
-import type { Auth } from '../domain/context.ts';
 import { appRouter } from '../routers/app-router.ts';
-import type { Context } from '../routers/context.ts';
-import { type Meta, PROCEDURE_ACCESS, type ProcedureAccess } from '../routers/trpc.ts';
+import { type Meta, PROCEDURE_ACCESS } from '../routers/trpc.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema } from './route.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
-
-type Schema = z.core.$ZodType;
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What every /api route states about itself: the OpenAPI document and the walkers read this. */
-export interface RouteInfo {
-  method: HttpMethod;
-  /** OpenAPI path under /api, e.g. `/decks/{deckId}`. */
-  path: string;
-  summary?: string;
-  tags?: string[];
-  /** False only where no session is needed (login). */
-  protect?: boolean;
-  /** Further error statuses the route answers (409, 429, …). */
-  errorResponses?: number[] | Record<number, string>;
-}
-
-interface RouteBase {
-  route: RouteInfo;
-  /** Who may call it (api.md, "Who may do what"); checked before its input is read. */
-  access: ProcedureAccess;
-  successStatus: number;
-  /** The path parameters, in order. */
-  pathParameters: string[];
-  /** Each path and query parameter's schema (a path value is converted to what it wants). */
-  parameters: Record<string, Schema>;
-}
-
-/** A procedure served over REST: JSON in (body or query string), JSON out; or a multipart upload. */
-export interface ProcedureRoute extends RouteBase {
-  kind: 'json' | 'multipart';
-  /** Dotted path in the router, e.g. `decks.createDeck` (the /trpc name of the same procedure). */
-  procedurePath: string;
-  type: 'query' | 'mutation';
-  /** Resolved once at start: the procedure itself, called with a context and a raw input. */
-  procedure: AnyTRPCProcedure;
-  /** The input object's fields, and whether it refuses others (`z.strictObject`). */
-  shape: Record<string, Schema>;
-  strict: boolean;
-  /** Multipart routes: which `config.uploads` limit caps the file. */
-  multipartLimit?: NonNullable<Meta['multipartLimit']>;
-  /** Counted against the organization's heavy limit too. */
-  heavy: boolean;
-  /** Acts on the session presenting it: an Idempotency-Key is kept per session (rest/idempotency.ts). */
-  sessionBound: boolean;
-}
-
-/**
- * A route whose answer is not JSON (the voice preview's MP3): written by hand, but declared
- * here like the others, so it is documented, authenticated and walked like them.
- */
-export interface HandWrittenRoute extends RouteBase {
-  kind: 'hand-written';
-  /** The success response as documented (media type and description). */
-  response: { contentType: string; description: string };
-  /** Runs after the session and the path parameters were checked; writes `ctx.body`. */
-  handle(
-    ctx: KoaContext,
-    context: Context & { auth: Auth },
-    parameters: Record<string, unknown>,
-  ): Promise<void>;
-}
-
-export type RestRoute = ProcedureRoute | HandWrittenRoute;
 
 /** The routes written by hand (not procedures). Add new ones here, nowhere else. */
 const HAND_WRITTEN: HandWrittenRoute[] = [voicePreviewRoute];

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { isSafeKey, type LocalObjectAccess } from '../server/storage/object-storage.ts';
+import { isSafeKey, type LocalObjectAccess } from '../domain/ports/object-storage.ts';
 import { problem, sendProblem } from './problem.ts';
 import { readQuery } from './query-input.ts';
 

@@ -2,10 +2,10 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
 import { DomainError } from '../domain/errors.ts';
 import type { appRouter } from '../routers/app-router.ts';
-import type { Context } from '../routers/context.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
 import { accessDenial, type Meta } from '../routers/trpc.ts';
+import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { checkJsonCost } from './json-body.ts';
 import { problem, sendProblem } from './problem.ts';
@@ -81,7 +81,7 @@ export function createTrpcEndpoint(options: {
           ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.bodyLimitBytes)
           : options.bodyLimitBytes,
         idleTimeoutMs: options.idleTimeoutMs,
-        charge: caller ? { budget: context!.services.uploadBudget, caller } : null,
+        charge: caller ? { budget: context!.edge.uploadBudget, caller } : null,
       });
     }
     const headers = new Headers();
@@ -125,7 +125,7 @@ export function createTrpcEndpoint(options: {
           }).length;
           const refused = await countRequest(
             ctx,
-            context.services.rateLimiter,
+            context.edge.rateLimiter,
             context.auth,
             Math.max(1, info.calls.length),
             heavyCalls,

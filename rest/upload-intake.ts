@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type DomainError, tooManyRequests, unavailable } from '../domain/errors.ts';
-import type { UploadAccount, UploadBudgetBound } from '../server/upload-budget.ts';
 import { ProblemError } from './problem.ts';
+import type { UploadAccount, UploadBudgetBound } from './upload-budget.ts';
 
 /** How a client refused for want of memory is asked to wait. */
 const BUSY_RETRY_AFTER_SECONDS = 5;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { missing, unavailable } from '../domain/errors.ts';
 import * as voices from '../domain/voices/voices.ts';
-import type { HandWrittenRoute } from './route-table.ts';
+import type { HandWrittenRoute } from './route.ts';
 
 /** GET /api/voices/{voiceId}/preview: a short MP3 sample of a local voice (the list's preview_url). */
 export const voicePreviewRoute: HandWrittenRoute = {

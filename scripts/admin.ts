@@ -11,13 +11,13 @@
  */
 import { parseArgs } from 'node:util';
 import { TRPCError } from '@trpc/server';
+import { createProcessLogger } from '../adapters/logger/logger.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
+import { openDatabase } from '../app/database.ts';
+import { createInProcessCaller } from '../app/in-process.ts';
+import { loadSecrets } from '../app/secrets.ts';
+import { createServices } from '../app/services.ts';
 import { issuesOf } from '../routers/issues.ts';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/database.ts';
-import { createInProcessCaller } from '../server/in-process.ts';
-import { createProcessLogger } from '../server/logger.ts';
-import { loadSecrets } from '../server/secrets.ts';
-import { createServices } from '../server/services.ts';
 import { readSecret } from './read-secret.ts';
 
 const USAGE = `Usage:

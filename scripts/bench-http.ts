@@ -1,7 +1,7 @@
 /**
  * `npm run bench:http`: the cost of a request, over HTTP, against the real service.
  *
- * Starts the service (`server/main.ts`, logging at `info` as JSON into a file: the logger stays
+ * Starts the service (`app/main.ts`, logging at `info` as JSON into a file: the logger stays
  * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
  * (`bench-http-bare.ts`, under the service's V8 settings), each in a child process. Drives both
  * with wrk at 64 connections, in alternating rounds, and prints req/s, p50 and p99 for each and
@@ -21,7 +21,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { V8_FLAGS } from '../server/v8-tuning.ts';
+import { V8_FLAGS } from '../app/v8-tuning.ts';
 import type { GcPauses } from './bench-gc-probe.ts';
 import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
 
@@ -62,7 +62,7 @@ try {
     [
       ...GC_PROBE,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []),
-      'server/main.ts',
+      'app/main.ts',
     ],
     {
       cwd: ROOT,

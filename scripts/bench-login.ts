@@ -1,6 +1,6 @@
 /**
  * What a sign-in costs end to end: POST /api/auth/login over HTTP against the service as a child
- * process (`server/main.ts`), one request at a time, for the right password, a wrong one and an
+ * process (`app/main.ts`), one request at a time, for the right password, a wrong one and an
  * unknown e-mail (the decoy check). Prints median and p95 of each, in milliseconds, and the
  * service's CPU time per sign-in (from /proc: less at the mercy of other work on the machine).
  * Usage: npm run bench:login   (BENCH_LOGINS: sign-ins of each kind, default 40)
@@ -27,7 +27,7 @@ try {
   };
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  service = spawn(process.execPath, ['server/main.ts'], {
+  service = spawn(process.execPath, ['app/main.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

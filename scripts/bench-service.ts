@@ -10,8 +10,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmbeddedDatabase } from '../server/embedded-database.ts';
-import { createLogger } from '../server/logger.ts';
+import { startEmbeddedDatabase } from '../adapters/database/embedded-postgres.ts';
+import { createLogger } from '../adapters/logger/logger.ts';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 

@@ -2,14 +2,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { createProcessLogger } from '../adapters/logger/logger.ts';
+import { loadConfig } from '../app/config.ts';
+import { openDatabase } from '../app/database.ts';
+import { createInProcessCaller } from '../app/in-process.ts';
+import { loadSecrets } from '../app/secrets.ts';
+import { createServices } from '../app/services.ts';
 import { findAuth } from '../domain/auth/find-auth.ts';
-import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/database.ts';
-import { createInProcessCaller } from '../server/in-process.ts';
-import { createProcessLogger } from '../server/logger.ts';
-import { loadSecrets } from '../server/secrets.ts';
-import type { Services } from '../server/services.ts';
-import { createServices } from '../server/services.ts';
+import type { Services } from '../domain/services.ts';
 
 export interface Bench {
   orm: MikroORM;

@@ -19,9 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import pino from 'pino';
-import { startApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createInProcessCaller } from '../server/in-process.ts';
+import { startApp } from '../app/app.ts';
+import { loadConfig } from '../app/config.ts';
+import { createInProcessCaller } from '../app/in-process.ts';
 
 const uploads = Number(process.env.UPLOADS ?? 20);
 const fixture = path.resolve(

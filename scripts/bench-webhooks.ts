@@ -2,7 +2,7 @@
  * `npm run bench:webhooks`: webhook delivery throughput and loss, end to end.
  *
  * Starts PostgreSQL (embedded, owned by this script so that it outlives the service; or
- * DATABASE_URL), the service as a child process (`server/main.ts`, loopback webhooks allowed)
+ * DATABASE_URL), the service as a child process (`app/main.ts`, loopback webhooks allowed)
  * and a loopback receiver here that verifies every signature with the `standardwebhooks`
  * library. Each run signs up a fresh organization, creates S webhook subscriptions to
  * `deck.created` and then E decks through the API (C requests at a time): every commit goes the
@@ -125,7 +125,7 @@ try {
   const startService = async () => {
     service = spawn(
       process.execPath,
-      [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), 'server/main.ts'],
+      [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), 'app/main.ts'],
       {
         cwd: ROOT,
         env: { ...childEnv, PORT: String(servicePort) },

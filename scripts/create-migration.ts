@@ -22,7 +22,7 @@ async function writeIndex(): Promise<void> {
   const lines = [
     '// Every migration, in order. `npm run db:migration:create` writes a new file and adds it here.',
     "// A migration that needs the service's encryption key is a function of the SecretBox.",
-    "import type { SecretBox } from '../server/secret-box.ts';",
+    "import type { SecretBox } from '../domain/ports/secret-box.ts';",
     ...files.map((f, i) => `import { ${classes[i]} } from './${f}';`),
     '',
     'export const migrationsFor = (box: SecretBox) => [',
@@ -35,11 +35,11 @@ async function writeIndex(): Promise<void> {
 
 // The index first: the ORM config imports it, and a removed file must not break the import.
 await writeIndex();
-const { loadConfig } = await import('../server/config.ts');
-const { openDatabase } = await import('../server/database.ts');
-const { createLogger } = await import('../server/logger.ts');
+const { loadConfig } = await import('../app/config.ts');
+const { openDatabase } = await import('../app/database.ts');
+const { createLogger } = await import('../adapters/logger/logger.ts');
 
-const { loadSecrets } = await import('../server/secrets.ts');
+const { loadSecrets } = await import('../app/secrets.ts');
 const config = loadConfig();
 const logger = createLogger('warn');
 const database = await openDatabase(config, logger, await loadSecrets(config, logger));

@@ -1,8 +1,9 @@
 /** `npm run db:migrate`: applies pending migrations to DATABASE_URL (or the embedded database) and exits. */
-import { loadConfig } from '../server/config.ts';
-import { openDatabase } from '../server/database.ts';
-import { createProcessLogger } from '../server/logger.ts';
-import { loadSecrets } from '../server/secrets.ts';
+
+import { createProcessLogger } from '../adapters/logger/logger.ts';
+import { loadConfig } from '../app/config.ts';
+import { openDatabase } from '../app/database.ts';
+import { loadSecrets } from '../app/secrets.ts';
 
 const config = loadConfig();
 const logger = createProcessLogger(config, { level: 'info' });

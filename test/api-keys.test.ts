@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../domain/auth/secret-hash.ts';
 import type { AppRouter } from '../routers/app-router.ts';
-import { hashSecret } from '../server/secret-hash.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { statementsDuring } from './helpers/statements.ts';

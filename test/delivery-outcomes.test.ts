@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type AttemptOutcome,
   claimDueDeliveries,
-  type DeliveryJob,
   finishDeliveries,
   finishDelivery,
   renewDeliveryLeases,
   wakeWaitingDeliveries,
 } from '../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../domain/notifications/dispatch-events.ts';
+import type { AttemptOutcome, DeliveryJob } from '../domain/ports/notifier.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
@@ -30,7 +29,7 @@ afterAll(() => t?.close());
 
 const em = () => t.app.database.orm.em.fork();
 const sql = <T>(text: string, params: unknown[] = []) => em().getConnection().execute<T[]>(text, params);
-const policy = () => t.app.services.config.notifications;
+const policy = () => t.app.config.notifications;
 const ok: AttemptOutcome = { delivered: true, statusCode: 200, error: null, durationMs: 1 };
 const gone: AttemptOutcome = { delivered: false, gone: true, statusCode: 410, error: 'gone', durationMs: 1 };
 const waitingLocks = async () =>

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecretBox } from '../adapters/secret-box.ts';
 import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
-import { createSecretBox } from '../server/secret-box.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';
 

@@ -138,7 +138,7 @@ describe('sweep of knowledge-base uploads never completed', () => {
   it('several instances sweeping at once remove each document once, each event in its own organization', async () => {
     // A second instance on the same database and the same local object store.
     const second = await startTestApp(
-      { KB_SWEEP_INTERVAL_MS: String(3600_000), DATA_DIR: t.app.services.config.dataDir },
+      { KB_SWEEP_INTERVAL_MS: String(3600_000), DATA_DIR: t.app.config.dataDir },
       { databaseUrl: t.databaseUrl },
     );
     try {

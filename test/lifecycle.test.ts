@@ -9,7 +9,7 @@ import { createTestDatabase } from './helpers/test-app.ts';
 
 describe('configuration', () => {
   it('refuses to start with a clear message per bad value, without echoing values', async () => {
-    const result = await runScript('server/main.ts', [], {
+    const result = await runScript('app/main.ts', [], {
       PORT: 'eighty',
       DATABASE_URL: 'mysql://user:hunter2@db/x',
       LOG_LEVEL: 'loud',
@@ -22,7 +22,7 @@ describe('configuration', () => {
   });
 
   it('refuses to start in production without STORAGE_SIGNING_SECRET', async () => {
-    const result = await runScript('server/main.ts', [], {
+    const result = await runScript('app/main.ts', [], {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://x/y',
     });

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { CENSOR, REDACTED_FIELDS, redactLogFields } from '../server/log-redaction.ts';
-import { createLogger } from '../server/logger.ts';
+import { CENSOR, REDACTED_FIELDS, redactLogFields } from '../adapters/logger/log-redaction.ts';
+import { createLogger } from '../adapters/logger/logger.ts';
 
 /** What a logger writes, as text and as parsed JSON lines. */
 function capture() {

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { chooseLogFormat } from '../server/logger.ts';
+import { chooseLogFormat } from '../adapters/logger/logger.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
 import { childEnv, projectRoot } from './helpers/processes.ts';
 
 describe('log format', () => {
@@ -33,8 +33,8 @@ describe('log format', () => {
    */
   function logFrom(env: Record<string, string>, terminal: boolean): Promise<string> {
     const code = [
-      "const { loadConfig } = await import('./server/config.ts');",
-      "const { createProcessLogger } = await import('./server/logger.ts');",
+      "const { loadConfig } = await import('./app/config.ts');",
+      "const { createProcessLogger } = await import('./adapters/logger/logger.ts');",
       "createProcessLogger(loadConfig()).info({ password: 'hunter2-secret', slides: 3 }, 'deck saved');",
     ].join(' ');
     const node = [process.execPath, '--input-type=module', '-e', code];

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { PASSWORD_CHECKS } from '../server/passwords.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
+import { PASSWORD_CHECKS } from '../domain/auth/passwords.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';

@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECOY_PASSWORD_HASH } from '../server/passwords.ts';
+import { DECOY_PASSWORD_HASH } from '../domain/auth/passwords.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**

@@ -21,7 +21,8 @@ import { projectRoot } from './helpers/processes.ts';
  */
 const SOURCES = [
   'domain/**/*.ts',
-  'server/**/*.ts',
+  'app/**/*.ts',
+  'adapters/**/*.ts',
   'routers/**/*.ts',
   'rest/**/*.ts',
   'entities/**/*.ts',
@@ -192,7 +193,7 @@ describe('regular expressions (ReDoS)', () => {
     const unreadable = found.flatMap((f) => f.unreadable);
 
     // The scan reaches every part of the code base and sees the patterns known to be there.
-    for (const folder of ['domain/', 'server/', 'routers/', 'rest/', 'scripts/', 'test/']) {
+    for (const folder of ['domain/', 'app/', 'adapters/', 'routers/', 'rest/', 'scripts/', 'test/']) {
       expect(
         files.some((file) => file.startsWith(folder)),
         folder,
@@ -202,8 +203,8 @@ describe('regular expressions (ReDoS)', () => {
     expect(patterns.length).toBeGreaterThan(100);
     const known = (file: string, source: string) =>
       patterns.some((p) => p.file === file && p.source === source);
-    expect(known('server/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
-    expect(known('server/documents/detect-placeholders.ts', '\\{\\{([^{}]*)\\}\\}')).toBe(true);
+    expect(known('app/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
+    expect(known('adapters/documents/detect-placeholders.ts', '\\{\\{([^{}]*)\\}\\}')).toBe(true);
     expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 

@@ -126,7 +126,7 @@ describe('a JSON body that stops arriving', () => {
       expect(answer?.body.detail).toMatch(/no bytes arrived for 1000 ms/);
       expect(await written(t)).toEqual(before);
       // What the signed-in body held of the upload budget is given back.
-      expect(t.app.services.uploadBudget.used).toBe(0);
+      expect(t.app.edge.uploadBudget.used).toBe(0);
     });
   }
 });
@@ -184,7 +184,7 @@ describe("a signed-in caller's JSON body and the upload budget", () => {
   afterAll(() => t.close());
 
   it('holds its bytes as they arrive, and gives them back when the request ends', async () => {
-    const budget = t.app.services.uploadBudget;
+    const budget = t.app.edge.uploadBudget;
     const sent = 300 * KiB;
     const stalled = rawRequest(t, {
       path: '/api/decks',
@@ -199,7 +199,7 @@ describe("a signed-in caller's JSON body and the upload budget", () => {
   });
 
   it("past the caller's share a JSON body is a 429 and writes nothing; within it, it is taken", async () => {
-    const budget = t.app.services.uploadBudget;
+    const budget = t.app.edge.uploadBudget;
     const room = 2 * KiB;
     // A contract import that holds all of the caller's share but `room`, and waits.
     const boundary = 'request-bodies-test';

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../adapters/logger/logger.ts';
+import { startApp } from '../app/app.ts';
+import { loadConfig } from '../app/config.ts';
 import { restRoutes } from '../rest/route-table.ts';
-import { startApp } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
 import { expectProblem, HttpClient } from './helpers/http-client.ts';
 import { startTcpProxy } from './helpers/tcp-proxy.ts';
 import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';

@@ -1,7 +1,7 @@
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Storage, type S3Settings } from '../server/storage/s3-storage.ts';
+import { createS3Storage, type S3Settings } from '../adapters/storage/s3-storage.ts';
 import { png, svg } from './helpers/files.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startSwiftS3 } from './helpers/swift-s3.ts';

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { loadSecrets } from '../server/secrets.ts';
+import { ConfigError, loadConfig } from '../app/config.ts';
+import { loadSecrets } from '../app/secrets.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { runScript } from './helpers/processes.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -143,7 +143,7 @@ describe('loadSecrets', () => {
 
   it('npm start in production without STORAGE_SIGNING_SECRET and ENCRYPTION_KEY exits 1 naming both, before opening anything', async () => {
     const dataDir = await tempDir();
-    const result = await runScript('server/main.ts', [], {
+    const result = await runScript('app/main.ts', [], {
       NODE_ENV: 'production',
       DATA_DIR: dataDir,
       PORT: '0',
@@ -163,7 +163,7 @@ describe('storage addresses cannot be forged with a value from the source', () =
   });
   afterAll(() => t?.close());
 
-  // The development default the service used to fall back on (server/config.ts before this fix).
+  // The development default the service used to fall back on (app/config.ts before this fix).
   const formerDefault = 'dev-only-session-secret-change-me-in-production';
   const formerKey = Buffer.from(
     hkdfSync('sha256', formerDefault, 'deck-service', 'local object storage signatures', 32),
@@ -196,7 +196,7 @@ describe('storage addresses cannot be forged with a value from the source', () =
   });
 
   it('gives the test app its own generated secret in its own DATA_DIR', async () => {
-    const { dataDir } = t.app.services.config;
+    const { dataDir } = t.app.config;
     expect(dataDir.startsWith(os.tmpdir())).toBe(true);
     const file = path.join(dataDir, 'secrets', 'storage-signing-secret');
     expect((await stat(file)).mode & 0o777).toBe(0o600);

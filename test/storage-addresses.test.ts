@@ -35,7 +35,7 @@ const stored = async (key: string) => {
 };
 /** Files left in the object's directory (a failed upload must leave no `.part` behind). */
 const filesBeside = async (key: string) =>
-  readdir(path.join(t.app.services.config.dataDir, 'objects', path.dirname(key))).catch(() => []);
+  readdir(path.join(t.app.config.dataDir, 'objects', path.dirname(key))).catch(() => []);
 
 /** A raw request: fetch would normalise `..` and refuse some bytes before sending them. */
 function rawRequest(

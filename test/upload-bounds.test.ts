@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TextExtractor } from '../server/documents/text-extractor.ts';
+import type { TextExtractor } from '../domain/ports/text-extractor.ts';
 import { docxWithText, enlargedDocx } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
@@ -201,7 +201,7 @@ describe('UPLOAD_MEMORY_BUDGET_BYTES', () => {
   }
 
   it('spent, an upload is 503 with Retry-After before it is read, and nothing is stored', async () => {
-    const budget = t.app.services.uploadBudget;
+    const budget = t.app.edge.uploadBudget;
     const imagesBefore = (await imageRows(t)).length;
     const uploadsBefore = await eventCount(user, 'image.uploaded');
     const importsBefore = await eventCount(user, 'contract.imported');

@@ -88,7 +88,7 @@ async function imagesWritten(app: TestApp): Promise<number> {
 
 /** Waits until the service has charged every byte the stalled uploads sent (no more, no less). */
 async function charged(app: TestApp, bytes: number): Promise<void> {
-  await expect.poll(() => app.app.services.uploadBudget.used, { timeout: 10_000 }).toBe(bytes);
+  await expect.poll(() => app.app.edge.uploadBudget.used, { timeout: 10_000 }).toBe(bytes);
 }
 
 const stalls: ReturnType<typeof stalledUpload>[] = [];
@@ -121,7 +121,7 @@ describe('finding 3: ten idle uploads of one organization', () => {
     const a = await t.signedInClient();
     const b = await t.signedInClient();
     const head = partHead('held.pdf', 'application/pdf').length;
-    const budget = t.app.services.uploadBudget;
+    const budget = t.app.edge.uploadBudget;
     const idle = Array.from({ length: 10 }, () => stall(t, a, head, DECLARED));
     // All ten have been taken in, each holding its advance and not the 10 MiB it declared.
     await charged(t, 10 * ADVANCE);
@@ -210,7 +210,7 @@ describe('shares of the upload budget', () => {
     expect(answer?.headers.connection).toBe('close');
     expect(answer?.body).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     // What it had been charged is back at once: only the first upload holds anything.
-    expect(t.app.services.uploadBudget.used).toBe(SHARE - room);
+    expect(t.app.edge.uploadBudget.used).toBe(SHARE - room);
   });
 
   it('past the whole budget (every organization within its share) an upload is 503 with Retry-After, and nothing is written', async () => {
@@ -244,7 +244,7 @@ describe('UPLOAD_IDLE_TIMEOUT_MS', () => {
     const user = await t.signedInClient();
     const before = await imagesWritten(t);
     // The most the uploads held at any time (the budget's own count, read after each charge).
-    const budget = t.app.services.uploadBudget;
+    const budget = t.app.edge.uploadBudget;
     let peak = 0;
     const tryCharge = budget.tryCharge;
     budget.tryCharge = (owner, bytes) => {

@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../server/passwords.ts';
+import { hashPassword } from '../domain/auth/passwords.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { snapshot } from './helpers/resources.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookAgent, sendWebhook } from '../server/notifications/webhook-sender.ts';
+import { createWebhookAgent, sendWebhook } from '../adapters/notifications/webhook-sender.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
+import { createSecretBox } from '../adapters/secret-box.ts';
 import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
-import { createSecretBox } from '../server/secret-box.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { createTestDatabase, type TestApp } from './helpers/test-app.ts';
 import { eventually, signedBy } from './helpers/webhook-receiver.ts';

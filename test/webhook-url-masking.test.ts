@@ -1,9 +1,9 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
+import { createSecretBox } from '../adapters/secret-box.ts';
 import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
-import { createSecretBox } from '../server/secret-box.ts';
 import { type HttpClient, keyClient } from './helpers/http-client.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../entities/User.ts';
-import { DECOY_PASSWORD_HASH } from '../../server/passwords.ts';
-import type { Services } from '../../server/services.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, tooManyRequests, unauthorized } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import type { Services } from '../services.ts';
 import { findUser } from '../users/find-user.ts';
 import { replacePassword } from '../users/users.ts';
 import { requireUser } from './access.ts';
@@ -12,6 +11,7 @@ import { type CurrentCaller, type CurrentUser, toCurrentCaller, toCurrentUser } 
 import { findAuth } from './find-auth.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 import { hashNewPassword, passwordMatches, rehashedPassword } from './password-work.ts';
+import { DECOY_PASSWORD_HASH } from './passwords.ts';
 
 /** How an operation signs the caller in or out: bound to the `session` cookie by the transport. */
 export interface Session {
@@ -39,7 +39,7 @@ export async function logIn(
   ctx: LogInContext,
   input: { email: string; password: string },
 ): Promise<CurrentUser> {
-  const limits = ctx.services.config.loginThrottle;
+  const limits = ctx.services.settings.loginThrottle;
   // Counted before the password is checked, atomically: concurrent attempts cannot all slip
   // under the limit, and an attempt past it costs no password hash.
   const wait = await countLoginAttempt(ctx.em, input.email, ctx.clientAddress, limits);
@@ -64,7 +64,7 @@ export async function logIn(
 }
 
 /**
- * After a successful sign-in: a hash of an older scheme or cost (server/passwords.ts) is
+ * After a successful sign-in: a hash of an older scheme or cost (domain/auth/passwords.ts) is
  * replaced now that the password is known. Only while it is still the hash that was checked,
  * so a password changed meanwhile is never overwritten.
  */
@@ -94,7 +94,7 @@ export async function changePassword(
     ctx.em,
     user.email,
     ctx.clientAddress,
-    ctx.services.config.loginThrottle,
+    ctx.services.settings.loginThrottle,
   );
   if (wait > 0) throw tooManyRequests(`Too many wrong passwords; try again in ${wait} s`, wait);
   if (!(await passwordMatches(input.currentPassword, user.passwordHash))) {

@@ -1,9 +1,9 @@
-import { hashPassword, needsRehash, PasswordChecksBusy, verifyPassword } from '../../server/passwords.ts';
 import { unavailable } from '../errors.ts';
+import { hashPassword, needsRehash, PasswordChecksBusy, verifyPassword } from './passwords.ts';
 
 /**
  * Password hashing and checking as the routes need them: past the service's capacity for
- * password work (server/passwords.ts) the answer is a 503 with Retry-After, not a queue.
+ * password work (domain/auth/passwords.ts) the answer is a 503 with Retry-After, not a queue.
  */
 async function withinCapacity<T>(work: () => Promise<T>): Promise<T> {
   try {

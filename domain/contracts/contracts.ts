@@ -1,9 +1,9 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
-import type { ExtractedText } from '../../server/documents/text-extractor.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, payloadTooLarge, unavailable, unprocessable, unsupportedMediaType } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import type { ExtractedText } from '../ports/text-extractor.ts';
 import { bytesOf } from '../uploaded-file.ts';
 import type { ImportContractOutput } from './contract-output.ts';
 import { DocumentTooLarge, DocumentTooSlow, ExtractorBusy, UnreadableDocument } from './document-failures.ts';
@@ -25,7 +25,7 @@ export async function importContract(
   { em, services, auth }: DomainContext,
   file: File,
 ): Promise<ImportContractOutput> {
-  const limit = services.config.uploads.contractMaxBytes;
+  const limit = services.settings.uploads.contractMaxBytes;
   if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${limit} bytes`);
   const bytes = await bytesOf(file);
   const type = await fileTypeFromBuffer(bytes);
@@ -38,7 +38,7 @@ export async function importContract(
   try {
     document = await services.textExtractor.extractText(bytes);
   } catch (error) {
-    throw contractProblem(error, services.config.documents);
+    throw contractProblem(error, services.settings.documents);
   }
   if (!document.text.trim()) {
     throw badRequest('The contract has no text to read (a scanned image?)', [

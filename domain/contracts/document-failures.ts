@@ -1,5 +1,5 @@
 /*
- * Why a document could not be read, as the text extractor (server/documents/text-extractor.ts)
+ * Why a document could not be read, as the text extractor (adapters/documents/text-extractor.ts)
  * reports it and the contract import answers it. Declared here, beside their one reader, so
  * that the domain needs nothing but types from the adapter.
  */

@@ -1,8 +1,9 @@
-import { readRows } from '../../server/prepared-statements.ts';
-import { type Access, accessCovers, accessOf } from '../auth/access.ts';
+import { accessCovers, accessOf } from '../auth/access.ts';
+import type { Access } from '../auth/access-level.ts';
 import type { Auth, DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
+import { readRows } from '../prepared-statements.ts';
 import type { EventOutput } from './event-output.ts';
 
 // How many events a filter matches varies by organization and value by orders of magnitude, and

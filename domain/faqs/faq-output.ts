@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUDIO_STATUSES, type Faq } from '../../entities/Faq.ts';
-import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
+import type { Services } from '../services.ts';
 
 /** A FAQ as every route answers it; its events carry it without the signed `audioUrl`. */
 export const faqOutput = z

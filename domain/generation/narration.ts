@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
-import type { Services } from '../../server/services.ts';
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
 import { objectKeyFor } from '../object-keys.ts';
+import type { Services } from '../services.ts';
 import { speakToObject } from '../speech/speak.ts';
 import { toJobOutput } from './job-output.ts';
 
 /**
- * The body of the narration worker (`server/speech/generation-runner.ts` runs it in its work
+ * The body of the narration worker (`app/workers/generation-runner.ts` runs it in its work
  * loop): claiming jobs, speaking a deck, releasing the jobs it stops working on.
  */
 export interface ClaimedJob {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Image } from '../../entities/Image.ts';
-import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
+import type { Services } from '../services.ts';
 
 /** An image as every route answers it (its event carries it without `url`). */
 export const imageOutput = z

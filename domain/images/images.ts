@@ -16,7 +16,7 @@ import { type ImageOutput, toImageOutput } from './image-output.ts';
  */
 export async function uploadImage(ctx: DomainContext, file: File): Promise<ImageOutput> {
   const { em, services, auth } = ctx;
-  const limit = services.config.uploads.imageMaxBytes;
+  const limit = services.settings.uploads.imageMaxBytes;
   if (file.size > limit) throw payloadTooLarge(`Images may be at most ${limit} bytes`);
   const bytes = await bytesOf(file);
   let detected: DetectedImage | null;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeckIntro } from '../../entities/DeckIntro.ts';
-import type { Services } from '../../server/services.ts';
 import { downloadUrlFor } from '../object-keys.ts';
+import type { Services } from '../services.ts';
 
 /** A deck's intro as the routes answer it; its events carry it without the signed `audioUrl`. */
 export const introOutput = z

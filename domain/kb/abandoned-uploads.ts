@@ -1,8 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KbDocument } from '../../entities/KbDocument.ts';
-import type { Services } from '../../server/services.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import type { Services } from '../services.ts';
 import { toKbDocumentOutput } from './kb-document-output.ts';
 
 /** Documents handled per transaction (their rows stay locked while their objects are deleted). */
@@ -20,7 +20,7 @@ export const ABANDONED_UPLOAD_REASON = 'upload_expired';
  * Each batch is a transaction of its own (a fork of `em`). Returns how many documents were removed.
  */
 export async function sweepAbandonedKbUploads(em: EntityManager, services: Services): Promise<number> {
-  const { config, storage, logger } = services;
+  const { settings: config, storage, logger } = services;
   const ageSeconds = Math.max(
     config.uploads.kbPendingTtlHours * 3600,
     config.storage.uploadUrlExpiresSeconds,

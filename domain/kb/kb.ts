@@ -17,7 +17,7 @@ export async function initUpload(
   { em, services, auth }: DomainContext,
   input: { filename: string; contentType: string; sizeBytes: number; displayName?: string },
 ): Promise<KbUploadOutput> {
-  const { uploads, storage: storageConfig } = services.config;
+  const { uploads, storage: storageConfig } = services.settings;
   if (!uploads.kbAllowedTypes.includes(input.contentType)) {
     throw badRequest(`${input.contentType} is not an accepted document type`, [
       { path: ['contentType'], message: `must be one of ${uploads.kbAllowedTypes.join(', ')}` },

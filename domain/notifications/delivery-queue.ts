@@ -1,60 +1,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
-import type { Channel } from '../../entities/NotificationSubscription.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import type { AttemptOutcome, DeliveryJob } from '../ports/notifier.ts';
 import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
 import { ATTEMPT_LOG_KEPT } from './delivery-output.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { SUBSCRIPTION_MAY_READ_EVENT } from './subscription-filter.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
-import type { SealedWebhookSecrets } from './webhook-secret.ts';
-
-/** An event as the delivery channels need it. */
-export interface EventToDeliver {
-  id: string;
-  eventType: string;
-  aggregateType: string;
-  aggregateId: string;
-  deckId: string | null;
-  occurredAt: Date;
-  payload: Record<string, unknown>;
-}
-
-/** A claimed delivery with what it takes to send it. */
-export interface DeliveryJob {
-  deliveryId: string;
-  /** This claim's own token: only it renews the lease and writes the outcome. */
-  claimToken: string;
-  attempts: number;
-  /** Attempts made before the last manual retry: the retry schedule counts from there. */
-  retryFromAttempt: number;
-  subscription: {
-    id: string;
-    organizationId: string;
-    name: string;
-    channel: Channel;
-    channelConfig: Record<string, unknown>;
-    /** Webhooks: opened only to sign (`signingSecrets`). */
-    sealedSecrets: SealedWebhookSecrets;
-    isActive: boolean;
-  };
-  event: EventToDeliver;
-}
-
-export interface AttemptOutcome {
-  delivered: boolean;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  /** The first 2 KB of the receiver's answer (webhooks). */
-  responseBody?: string | null;
-  retryAfterSeconds?: number;
-  /** The receiver said 410 Gone: switch the subscription off. */
-  gone?: boolean;
-}
 
 /**
  * Claims up to `limit` due deliveries with a lease (`skip locked`: instances never take the

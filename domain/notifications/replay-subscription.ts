@@ -22,7 +22,7 @@ export async function replaySubscription(
   { em, services, auth }: DomainContext,
   input: { subscriptionId: string; since: string; until?: string | undefined },
 ): Promise<{ queued: number }> {
-  const { maxDays, maxEvents } = services.config.notifications.replay;
+  const { maxDays, maxEvents } = services.settings.notifications.replay;
   const now = Date.now();
   const since = Date.parse(input.since);
   const until = input.until === undefined ? now : Math.min(Date.parse(input.until), now);

@@ -1,4 +1,5 @@
-import { ACCESS_LEVELS, accessCovers } from '../auth/access.ts';
+import { accessCovers } from '../auth/access.ts';
+import { ACCESS_LEVELS } from '../auth/access-level.ts';
 import { LISTED_ONLY_WITH } from '../events/event-log.ts';
 
 /**

@@ -2,11 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { Deck } from '../../entities/Deck.ts';
 import type { Channel } from '../../entities/NotificationSubscription.ts';
-import type { Services } from '../../server/services.ts';
-import { type Access, accessCovers } from '../auth/access.ts';
+import { accessCovers } from '../auth/access.ts';
+import type { Access } from '../auth/access-level.ts';
 import type { Auth } from '../context.ts';
 import { badRequest, forbidden } from '../errors.ts';
 import { LISTED_ONLY_WITH } from '../events/event-log.ts';
+import type { Services } from '../services.ts';
 import { emailText, urlText } from '../text.ts';
 import { webhookUrlProblem } from './webhook-address.ts';
 
@@ -44,7 +45,7 @@ export function checkChannelConfig(
   if (channel === 'webhook') {
     const problem = webhookUrlProblem(
       (parsed.data as { url: string }).url,
-      services.config.notifications.allowPrivateNetworks,
+      services.settings.notifications.allowPrivateNetworks,
     );
     if (problem)
       throw badRequest(`The webhook URL ${problem}`, [{ path: ['channelConfig', 'url'], message: problem }]);

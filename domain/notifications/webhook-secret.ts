@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { SecretBox } from '../../server/secret-box.ts';
+import type { SecretBox } from '../ports/secret-box.ts';
 
 /**
  * A webhook subscription's signing secrets: made here, stored only sealed (AES-256-GCM,
- * server/secret-box.ts) and bound to the subscription's id, opened only to sign.
+ * adapters/secret-box.ts) and bound to the subscription's id, opened only to sign.
  */
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */

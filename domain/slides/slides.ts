@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import type { SlideType } from '../../entities/Slide.ts';
-import { readRows } from '../../server/prepared-statements.ts';
 import { applyChanges, touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { lockDeck } from '../decks/find-deck.ts';
@@ -9,6 +8,7 @@ import { badRequest, conflict, type Issue, missing, notFound } from '../errors.t
 import { recordEvent } from '../events/record-event.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
+import { readRows } from '../prepared-statements.ts';
 import { findSlide, lockDeckOfSlide } from './find-slide.ts';
 import type { ProductData } from './product-data.ts';
 import { type SlideOutput, toSlideOutput } from './slide-output.ts';
@@ -305,6 +305,6 @@ export async function getSlideAudio(
   if (!slide.audioUrl) throw missing(`Slide ${slide.id} has no audio yet`);
   return {
     url: (await downloadUrlFor(services, slide.audioUrl))!,
-    expiresIn: services.config.storage.downloadUrlExpiresSeconds,
+    expiresIn: services.settings.storage.downloadUrlExpiresSeconds,
   };
 }

@@ -1,4 +1,4 @@
-import type { Services } from '../../server/services.ts';
+import type { Services } from '../services.ts';
 
 export type SpokenAudio = { ok: true; audioKey: string } | { ok: false; reason: string };
 
@@ -14,7 +14,7 @@ export async function speakToObject(
   /** Gives up early (the instance is stopping); the result is then `ok: false`. */
   cancel?: AbortSignal,
 ): Promise<SpokenAudio> {
-  const timeoutMs = services.config.speech.timeoutMs;
+  const timeoutMs = services.settings.speech.timeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   const timedOut = new Promise<never>((_, reject) =>

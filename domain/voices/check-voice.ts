@@ -1,5 +1,5 @@
-import type { Services } from '../../server/services.ts';
 import { badRequest } from '../errors.ts';
+import type { Services } from '../services.ts';
 
 /**
  * A voice named in a request must be one of the voice list. When the list cannot be had

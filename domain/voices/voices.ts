@@ -1,5 +1,5 @@
-import type { Services } from '../../server/services.ts';
 import { DomainError } from '../errors.ts';
+import type { Services } from '../services.ts';
 
 /** The voices suited to presentations (the provider's list, cached by the speech adapter). */
 export async function listVoices(ctx: { services: Services }) {

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedDatabase } from '../../server/embedded-database.ts';
-import { createLogger } from '../../server/logger.ts';
+import { startEmbeddedDatabase } from '../../adapters/database/embedded-postgres.ts';
+import { createLogger } from '../../adapters/logger/logger.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

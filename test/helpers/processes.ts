@@ -44,7 +44,7 @@ export async function startServerProcess(
   output: () => string;
   exited: Promise<number | null>;
 }> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'app/main.ts'], {
     cwd: projectRoot,
     env: childEnv(env),
     stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

@@ -5,10 +5,10 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { inject } from 'vitest';
-import { type RunningApp, startApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { createDatabaseIfMissing } from '../../server/embedded-database.ts';
-import { createInProcessCaller } from '../../server/in-process.ts';
+import { createDatabaseIfMissing } from '../../adapters/database/embedded-postgres.ts';
+import { type RunningApp, startApp } from '../../app/app.ts';
+import { loadConfig } from '../../app/config.ts';
+import { createInProcessCaller } from '../../app/in-process.ts';
 import { HttpClient } from './http-client.ts';
 
 export interface TestApp {
@@ -65,7 +65,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // An existing database: a second instance, or a restart of the service on the same data.
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  // Its own DATA_DIR: local objects and generated secrets (server/secrets.ts) of this app only.
+  // Its own DATA_DIR: local objects and generated secrets (app/secrets.ts) of this app only.
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? (await mkdtemp(path.join(os.tmpdir(), 'deck-test-data-')));
   const config = loadConfig({

@@ -1,0 +1,14 @@
+import nodemailer from 'nodemailer';
+import type { Mailer } from '../../domain/ports/mailer.ts';
+
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+    },
+    close() {
+      transport.close();
+    },
+  };
+}

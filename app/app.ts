@@ -1,0 +1,204 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Router from '@koa/router';
+import Koa from 'koa';
+import { deleteExpiredSessions } from '../domain/auth/sessions.ts';
+import type { Logger } from '../domain/ports/logger.ts';
+import type { Services } from '../domain/services.ts';
+import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
+import { createDocsRouter } from '../rest/docs-page.ts';
+import type { Edge } from '../rest/edge.ts';
+import { problemDetails } from '../rest/error-middleware.ts';
+import { createHttpServer } from '../rest/http-server.ts';
+import { buildOpenApiDocument } from '../rest/openapi-document.ts';
+import { problem, sendProblem } from '../rest/problem.ts';
+import { createRequestContextFactory } from '../rest/request-context.ts';
+import { requestLogging } from '../rest/request-logging.ts';
+import { restRoutes } from '../rest/route-table.ts';
+import { sameOrigin } from '../rest/same-origin.ts';
+import { createLocalStorageRouter } from '../rest/storage-routes.ts';
+import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
+import { appRouter } from '../routers/app-router.ts';
+import type { AppConfig } from './config.ts';
+import { isLocalStorage } from './create-storage.ts';
+import { type Database, openDatabase } from './database.ts';
+import { loadSecrets } from './secrets.ts';
+import { createEdge, createServices } from './services.ts';
+import { createWorkers, nudgeOnCommit } from './workers/workers.ts';
+
+export interface RunningApp {
+  config: AppConfig;
+  services: Services;
+  /** The facade's own per-request limits (rate limiter, upload budget). */
+  edge: Edge;
+  database: Database;
+  server: Server;
+  /** e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** Stop accepting, finish in-flight requests, close the pool, stop the embedded database. */
+  close(): Promise<void>;
+}
+
+/** Composes the Koa application: middleware order is the order requests pass through. */
+export function createKoaApp(
+  database: Database,
+  services: Services,
+  config: AppConfig,
+  edge: Edge,
+): { app: Koa; markShuttingDown(): void } {
+  const { logger } = services;
+  // No cookie signing keys: the session cookie is a random token checked against its hash.
+  // Behind a proxy, the client address is the one that proxy appended to X-Forwarded-For
+  // (the last entry), not the first, which the client writes itself (it would dodge the
+  // per-address login throttle).
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: 1 });
+  // Koa would print errors itself; the problem-details middleware already logged them.
+  app.silent = true;
+  let shuttingDown = false;
+
+  const createContext = createRequestContextFactory(database.orm, services, edge);
+  const health = new Router();
+  health.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  health.get('/readyz', async (ctx) => {
+    if (shuttingDown) return sendProblem(ctx, problem(503, 'Shutting down'));
+    // A stalled database must not stall the probe: it answers within a second either way.
+    if (!(await database.ping(1000))) {
+      return sendProblem(ctx, problem(503, 'The database is not reachable'), 5);
+    }
+    try {
+      await services.storage.check();
+    } catch {
+      return sendProblem(ctx, problem(503, 'The object store is not reachable'), 5);
+    }
+    ctx.body = { status: 'ready' };
+  });
+
+  const apiRouter = createApiRouter(restRoutes, { edge, createContext });
+
+  app.use(requestLogging(logger));
+  app.use(async (ctx, next) => {
+    // While shutting down, keep-alive clients are told to reconnect (to another instance).
+    if (shuttingDown) ctx.set('Connection', 'close');
+    await next();
+  });
+  app.use(problemDetails(logger));
+  // Before every route: state-changing requests must come from this service's own pages.
+  app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
+  app.use(health.routes());
+  app.use(createDocsRouter(buildOpenApiDocument()).routes());
+  if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
+  app.use(
+    createTrpcEndpoint({
+      router: appRouter,
+      createContext,
+      bodyLimitBytes: config.jsonBodyLimitBytes,
+      idleTimeoutMs: config.uploads.idleTimeoutMs,
+    }),
+  );
+  app.use(apiRouter.routes());
+  app.use(allowedMethods(apiRouter));
+
+  return {
+    app,
+    markShuttingDown() {
+      shuttingDown = true;
+    },
+  };
+}
+
+/** Opens the database (embedded or configured), migrates, and listens. */
+export async function startApp(config: AppConfig, logger: Logger): Promise<RunningApp> {
+  // First: a missing production secret stops the start before anything is opened.
+  const secrets = await loadSecrets(config, logger);
+  const database = await openDatabase(config, logger, secrets);
+  let url = '';
+  const services = createServices(config, logger, secrets, () => url);
+  const edge = createEdge(config, secrets);
+  const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
+  await deleteExpiredSessions(database.orm);
+
+  const server = createHttpServer(app.callback(), config.http);
+  server.listen(config.port, config.host);
+  const inFlight = trackInFlightRequests(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  }).catch(async (error) => {
+    await database.close();
+    throw error;
+  });
+  const workers = createWorkers(database.orm, services, config);
+  for (const worker of workers) worker.start();
+  // Commits that wrote events or queued jobs wake the workers at once.
+  database.orm.em.getEventManager().registerSubscriber(nudgeOnCommit(workers));
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    config,
+    services,
+    edge,
+    database,
+    server,
+    url,
+    close() {
+      closing ??= (async () => {
+        markShuttingDown();
+        // Requests in flight and claimed background jobs share the one timeout; jobs not
+        // finished by then are aborted and their leases released for another instance.
+        await Promise.all([
+          closeServer(server, inFlight, config.shutdownTimeoutMs),
+          ...workers.map((worker) => worker.stop(config.shutdownTimeoutMs)),
+        ]);
+        services.mailer?.close();
+        await services.notifier.close();
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Counts requests between their arrival and the end of their response. `server.close()`
+ * alone is not enough: its callback can fire while a request is still being handled, and
+ * closing the pool then would cut it off.
+ */
+function trackInFlightRequests(server: Server) {
+  let active = 0;
+  let waiters: (() => void)[] = [];
+  server.on('request', (_request, response) => {
+    active += 1;
+    response.once('close', () => {
+      active -= 1;
+      if (active === 0) {
+        for (const wake of waiters) wake();
+        waiters = [];
+      }
+    });
+  });
+  return {
+    drained: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+  };
+}
+
+/** Stops accepting, waits for requests in flight (up to the timeout), then drops the remaining sockets. */
+async function closeServer(
+  server: Server,
+  inFlight: ReturnType<typeof trackInFlightRequests>,
+  timeoutMs: number,
+) {
+  server.close();
+  server.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    inFlight.drained(),
+    new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+  ]);
+  clearTimeout(timer);
+  server.closeAllConnections();
+}

@@ -1,0 +1,389 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of the service, read once from the environment at start.
+ * A bad value stops the process with one line per problem (see `loadConfig`).
+ */
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+/** The interface's limit for contract import. */
+const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
+      .optional(),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+    // Secrets: unset outside production, app/secrets.ts generates them into DATA_DIR.
+    STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    // Retired keys, comma-separated: values sealed under them still open (key rotation).
+    ENCRYPTION_KEYS_PREVIOUS: z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((key) => key.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
+    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
+    SESSION_MAX_AGE_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(24 * 90)
+      .default(24 * 7),
+    TRUST_PROXY: booleanFlag.default(false),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+    JSON_BODY_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(1024 * 1024),
+    // Sign-in throttling (domain/auth/login-throttle.ts): what refuses an address, what refuses
+    // an address for one e-mail, and past how many failures from anywhere an e-mail slows down.
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: z.coerce.number().int().min(1).default(5),
+    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+    LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(15 * 60),
+    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+    // Its meaning changed (it locked the e-mail for everyone): a deployment that set it must
+    // choose again rather than keep a setting that silently no longer applies.
+    LOGIN_MAX_FAILURES_PER_EMAIL: z
+      .undefined({
+        error:
+          'is gone: failures now refuse only the address they came from (LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS) and slow the e-mail elsewhere (LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL)',
+      })
+      .optional(),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+    HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
+    IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+    // Unset: seed outside production only (toConfig).
+    SEED_DEMO: booleanFlag.optional(),
+    NOTIFICATIONS_ENABLED: booleanFlag.default(true),
+    NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
+    NOTIFICATIONS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+      .string()
+      .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
+      .default('5,300,1800,7200,18000,36000,86400'),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+    WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(8760).default(120),
+    WEBHOOK_REPLAY_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    MAIL_FROM: z.string().min(3).default('Deck service <no-reply@localhost>'),
+    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+    S3_ENDPOINT: z.url().optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_BUCKET: z.string().min(3).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+    IMAGE_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(10 * 1024 * 1024),
+    KB_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(50 * 1024 * 1024),
+    KB_PENDING_TTL_HOURS: z.coerce.number().positive().default(24),
+    KB_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+    KB_ALLOWED_TYPES: z
+      .string()
+      .default(
+        [
+          'application/pdf',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          'application/msword',
+          'application/vnd.ms-powerpoint',
+          'text/plain',
+          'text/markdown',
+          'text/html',
+          'text/csv',
+          'application/json',
+          'application/rtf',
+        ].join(','),
+      ),
+    UPLOAD_MEMORY_BUDGET_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(100 * 1024 * 1024),
+    UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(25 * 1024 * 1024),
+    UPLOAD_MEMORY_PER_CALLER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024 * 1024)
+      .default(16 * 1024 * 1024),
+    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    DOCUMENT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8),
+    DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512),
+    CONTRACT_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
+    CONTRACT_AI_URL: z.url().optional(),
+    CONTRACT_AI_KEY: z.string().min(1).optional(),
+    CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+    CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
+    ELEVENLABS_API_KEY: z.string().min(1).optional(),
+    ELEVENLABS_BASE_URL: z.url().default('https://api.elevenlabs.io'),
+    ELEVENLABS_MODEL_ID: z.string().min(1).default('eleven_multilingual_v2'),
+    ELEVENLABS_DEFAULT_VOICE_ID: z.string().min(1).default('21m00Tcm4TlvDq8ikWAM'),
+    SPEECH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+    SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+    VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
+    GENERATION_ENABLED: booleanFlag.default(true),
+    GENERATION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
+    GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+    UPLOAD_URL_EXPIRES_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(7 * 24 * 3600)
+      .default(900),
+    DOWNLOAD_URL_EXPIRES_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(7 * 24 * 3600)
+      .default(3600),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE_DRIVER === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (!env[name])
+          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
+      }
+    }
+    const largestUpload = Math.max(env.IMAGE_MAX_BYTES, CONTRACT_MAX_BYTES);
+    for (const name of [
+      'UPLOAD_MEMORY_BUDGET_BYTES',
+      'UPLOAD_MEMORY_PER_ORGANIZATION_BYTES',
+      'UPLOAD_MEMORY_PER_CALLER_BYTES',
+    ] as const) {
+      if (env[name] < largestUpload) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `must hold at least one upload of the largest size (${largestUpload} bytes)`,
+        });
+      }
+    }
+  });
+
+export type AppConfig = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.output<typeof environmentSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    port: env.PORT,
+    host: env.HOST,
+    /** Where clients reach this service; used for absolute links it hands out. */
+    publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    dataDir,
+    database: {
+      /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */
+      url: env.DATABASE_URL,
+      poolMax: env.DATABASE_POOL_MAX,
+      /** Absent: a free port picked at the first start and recorded in `dataDir`. */
+      embeddedPort: env.EMBEDDED_POSTGRES_PORT,
+      /** A stalled database fails requests (503) instead of hanging them. */
+      timeouts: {
+        connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+        acquireMs: env.DATABASE_ACQUIRE_TIMEOUT_MS,
+        statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      },
+    },
+    /** As given in the environment; `loadSecrets` (app/secrets.ts) resolves the missing ones. */
+    secrets: {
+      storageSigning: env.STORAGE_SIGNING_SECRET,
+      encryption: env.ENCRYPTION_KEY,
+    },
+    /** Keys that sealed stored secrets before `ENCRYPTION_KEY` (adapters/secret-box.ts); they only open. */
+    previousEncryptionKeys: env.ENCRYPTION_KEYS_PREVIOUS,
+    session: {
+      maxAgeMs: env.SESSION_MAX_AGE_HOURS * 3600 * 1000,
+    },
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    /** Absent: pretty on a terminal outside production, JSON otherwise (adapters/logger/logger.ts). */
+    logFormat: env.LOG_FORMAT,
+    jsonBodyLimitBytes: env.JSON_BODY_LIMIT_BYTES,
+    loginThrottle: {
+      maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+      maxFailuresPerEmailAndAddress: env.LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS,
+      backoffAfterFailuresPerEmail: env.LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL,
+      windowSeconds: env.LOGIN_THROTTLE_WINDOW_SECONDS,
+      /** How often each instance removes counts whose window has ended (app/workers/login-throttle-sweep.ts). */
+      sweepIntervalMs: env.LOGIN_THROTTLE_SWEEP_INTERVAL_MS,
+    },
+    rateLimits: {
+      /** Requests (and /trpc calls) per caller per minute, counted by each instance. */
+      perCallerPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      /** Heavy requests (procedures whose meta says `heavy`) per organization per minute. */
+      heavyPerOrganizationPerMinute: env.HEAVY_LIMIT_PER_MINUTE,
+    },
+    idempotency: {
+      /** How long the first completed answer to a key is kept (api.md: 24 hours). */
+      ttlSeconds: 24 * 3600,
+      /** A claim still running after this belongs to a request that died: another may take it over. */
+      abandonAfterSeconds: env.IDEMPOTENCY_TAKEOVER_SECONDS,
+      sweepIntervalMs: env.IDEMPOTENCY_SWEEP_INTERVAL_MS,
+    },
+    /** A demo organization and user on an empty database: a production service gets none unless asked. */
+    seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    notifications: {
+      /** Whether this instance runs the dispatcher and delivery worker. */
+      enabled: env.NOTIFICATIONS_ENABLED,
+      pollIntervalMs: env.NOTIFICATIONS_POLL_INTERVAL_MS,
+      concurrency: env.NOTIFICATIONS_CONCURRENCY,
+      /** How long a claim holds a delivery without being renewed: what a dead instance's claims wait. */
+      leaseSeconds: env.NOTIFICATIONS_LEASE_SECONDS,
+      webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      /** Delay before each retry; one more attempt than entries, then the delivery fails. */
+      retryScheduleSeconds: env.WEBHOOK_RETRY_SCHEDULE_SECONDS.split(',').map(Number),
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      /** A webhook subscription whose deliveries have all failed this long is switched off. */
+      disableAfterHours: env.WEBHOOK_DISABLE_AFTER_HOURS,
+      /** How far back a replay may reach, and how many events one replay may queue. */
+      replay: { maxDays: env.WEBHOOK_REPLAY_MAX_DAYS, maxEvents: env.WEBHOOK_REPLAY_MAX_EVENTS },
+    },
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    storage: {
+      driver: env.STORAGE_DRIVER,
+      s3: {
+        endpoint: env.S3_ENDPOINT,
+        region: env.S3_REGION,
+        bucket: env.S3_BUCKET ?? '',
+        accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      },
+      uploadUrlExpiresSeconds: env.UPLOAD_URL_EXPIRES_SECONDS,
+      downloadUrlExpiresSeconds: env.DOWNLOAD_URL_EXPIRES_SECONDS,
+    },
+    speech: {
+      elevenLabs: env.ELEVENLABS_API_KEY
+        ? {
+            apiKey: env.ELEVENLABS_API_KEY,
+            baseUrl: env.ELEVENLABS_BASE_URL.replace(/\/$/, ''),
+            modelId: env.ELEVENLABS_MODEL_ID,
+            defaultVoiceId: env.ELEVENLABS_DEFAULT_VOICE_ID,
+          }
+        : null,
+      timeoutMs: env.SPEECH_TIMEOUT_MS,
+      concurrency: env.SPEECH_CONCURRENCY,
+      voicesCacheMs: env.VOICES_CACHE_SECONDS * 1000,
+    },
+    generation: {
+      /** Whether this instance runs the narration generation worker. */
+      enabled: env.GENERATION_ENABLED,
+      pollIntervalMs: env.GENERATION_POLL_INTERVAL_MS,
+      concurrency: env.GENERATION_CONCURRENCY,
+    },
+    contractAi: env.CONTRACT_AI_URL
+      ? {
+          url: env.CONTRACT_AI_URL.replace(/\/$/, ''),
+          key: env.CONTRACT_AI_KEY,
+          model: env.CONTRACT_AI_MODEL,
+          timeoutMs: env.CONTRACT_AI_TIMEOUT_MS,
+        }
+      : null,
+    uploads: {
+      imageMaxBytes: env.IMAGE_MAX_BYTES,
+      kbMaxBytes: env.KB_MAX_BYTES,
+      kbAllowedTypes: env.KB_ALLOWED_TYPES.split(',')
+        .map((t) => t.trim().toLowerCase())
+        .filter(Boolean),
+      /** Pending knowledge-base documents older than this are removed (app/workers/kb-sweep.ts). */
+      kbPendingTtlHours: env.KB_PENDING_TTL_HOURS,
+      kbSweepIntervalMs: env.KB_SWEEP_INTERVAL_MS,
+      contractMaxBytes: CONTRACT_MAX_BYTES,
+      /** Multipart bytes held in memory by all uploads in flight; past it, 503. */
+      memoryBudgetBytes: env.UPLOAD_MEMORY_BUDGET_BYTES,
+      /** …by one organization's uploads, and by one caller's; past either, 429. */
+      memoryPerOrganizationBytes: env.UPLOAD_MEMORY_PER_ORGANIZATION_BYTES,
+      memoryPerCallerBytes: env.UPLOAD_MEMORY_PER_CALLER_BYTES,
+      /** An upload from which no byte has arrived for this long is cut off (408). */
+      idleTimeoutMs: env.UPLOAD_IDLE_TIMEOUT_MS,
+    },
+    documents: {
+      concurrency: env.DOCUMENT_CONCURRENCY,
+      maxQueued: env.DOCUMENT_QUEUE_MAX,
+      timeoutMs: env.DOCUMENT_TIMEOUT_MS,
+      workerMemoryMb: env.DOCUMENT_WORKER_MEMORY_MB,
+      maxTextChars: env.CONTRACT_MAX_TEXT_CHARS,
+      /** What a DOCX may inflate to: a zip bomb stops here, not at the worker's heap. */
+      maxExpandedBytes: 128 * 1024 * 1024,
+    },
+    http: {
+      /** A client must have sent its request line and headers within this. */
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      /** …and its whole request (uploads included) within this. */
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+    },
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const env = Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    // Name the variable and the rule, never echo the value: it may be a secret.
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return toConfig(parsed.data);
+}

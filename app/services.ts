@@ -1,0 +1,64 @@
+import { createAiContractAnalyzer, placeholderAnalyzer } from '../adapters/documents/contract-analyzer.ts';
+import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
+import { createSmtpMailer } from '../adapters/notifications/mailer.ts';
+import { createNotifier } from '../adapters/notifications/notifier.ts';
+import { createSecretBox } from '../adapters/secret-box.ts';
+import { createElevenLabsEngine } from '../adapters/speech/elevenlabs-speech.ts';
+import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
+import type { Logger } from '../domain/ports/logger.ts';
+import type { Services } from '../domain/services.ts';
+import { VoiceCatalog } from '../domain/voices/voice-catalog.ts';
+import { createBodyFingerprint } from '../rest/body-fingerprint.ts';
+import type { Edge } from '../rest/edge.ts';
+import { createRateLimiter } from '../rest/rate-limiter.ts';
+import { UploadBudget } from '../rest/upload-budget.ts';
+import type { AppConfig } from './config.ts';
+import { createStorage } from './create-storage.ts';
+import type { Secrets } from './secrets.ts';
+
+/** The adapters behind the domain's ports, chosen once from configuration. */
+export function createServices(
+  config: AppConfig,
+  logger: Logger,
+  secrets: Secrets,
+  listeningUrl?: () => string,
+): Services {
+  // Signed local-storage addresses point at PUBLIC_URL, or at where this process listens.
+  const baseUrl = () => config.publicUrl ?? listeningUrl?.() ?? `http://localhost:${config.port}`;
+  const speech = config.speech.elevenLabs
+    ? createElevenLabsEngine(config.speech.elevenLabs)
+    : createLocalSpeechEngine({
+        concurrency: config.speech.concurrency,
+        previewUrl: (voiceId) => `${baseUrl()}/api/voices/${encodeURIComponent(voiceId)}/preview`,
+      });
+  const secretBox = createSecretBox(secrets.get('encryption'), config.previousEncryptionKeys);
+  const mailer = config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
+  return {
+    settings: config,
+    logger,
+    speech,
+    voices: new VoiceCatalog(speech, config.speech.voicesCacheMs, logger),
+    mailer,
+    storage: createStorage(config, secrets, baseUrl),
+    secretBox,
+    textExtractor: createWorkerTextExtractor(config.documents),
+    contractAnalyzer: config.contractAi
+      ? createAiContractAnalyzer(config.contractAi, logger)
+      : placeholderAnalyzer,
+    notifier: createNotifier({ secretBox, mailer, logger, ...config.notifications }),
+  };
+}
+
+/** The facade's own per-request limits (rest/edge.ts). */
+export function createEdge(config: AppConfig, secrets: Secrets): Edge {
+  return {
+    settings: config,
+    rateLimiter: createRateLimiter(config.rateLimits),
+    uploadBudget: new UploadBudget({
+      capacity: config.uploads.memoryBudgetBytes,
+      perOrganization: config.uploads.memoryPerOrganizationBytes,
+      perCaller: config.uploads.memoryPerCallerBytes,
+    }),
+    bodyFingerprint: createBodyFingerprint(secrets.get('encryption')),
+  };
+}

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+
+/**
+ * Reads on the hot request paths (the session lookup, lists) go straight to MikroORM's own pg
+ * pool (`getNativeClient`, public API) as named, prepared statements: PostgreSQL parses and
+ * plans each once per connection, and nothing builds SQL or hydrates entities per request.
+ * Writes stay with the unit of work. Parameters are `$1, $2, …`.
+ */
+export interface SqlQueryable {
+  query<R extends object>(config: {
+    /** Named: prepared once per connection; unnamed: parsed and planned on every call. */
+    name?: string;
+    text: string;
+    values: unknown[];
+  }): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+/**
+ * Statements on a pg pool, each on a client checked out for it. Not `pool.query`: that passes
+ * pg a callback, which would escape the per-statement deadline of the pool's clients
+ * (`app/database.ts`), and a frozen database would then hold requests forever.
+ */
+export function pooledQueries(pool: Pool): SqlQueryable {
+  return {
+    async query(config) {
+      const client = await pool.connect();
+      try {
+        return (await client.query(config)) as never;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+const pools = new WeakMap<object, Promise<SqlQueryable>>();
+
+/** The pool behind `em`, wrapped once per connection object. */
+export function preparedQueries(em: EntityManager): Promise<SqlQueryable> {
+  const connection = em.getConnection();
+  let pool = pools.get(connection);
+  if (!pool) {
+    pool = connection.getNativeClient().then(pooledQueries, (error: unknown) => {
+      pools.delete(connection); // asked again by the next call
+      throw error;
+    });
+    pools.set(connection, pool);
+  }
+  return pool;
+}
+
+// A statement's name follows from its text, so two texts never share a name on one connection.
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (!name) {
+    name = `q_${createHash('sha256').update(text).digest('base64url').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Rows of one read-only statement, prepared once per connection. Outside transactions only:
+ * the pool's connection is not the one a transaction of `em` holds. Statement texts must be
+ * fixed (or drawn from a small fixed set): each distinct text is prepared on every connection.
+ *
+ * `planEachCall`: for statements whose best plan depends on the values (a `LIMIT`, or how many
+ * rows a filter matches). A prepared statement may switch to a generic plan after five runs,
+ * one chosen without the values: for the event log's page that was a sort of a million rows
+ * instead of a walk down an index (`npm run bench:events`: 540 ms instead of 2). Such statements
+ * go unnamed, planned with their values every time, like the ORM's.
+ */
+export async function readRows<R extends object>(
+  em: EntityManager,
+  text: string,
+  values: unknown[],
+  options: { planEachCall?: boolean } = {},
+): Promise<R[]> {
+  if (em.isInTransaction()) throw new Error('readRows reads outside transactions only');
+  const queries = await preparedQueries(em);
+  const name = options.planEachCall ? undefined : nameOf(text);
+  const { rows } = await queries.query<R>({ name, text, values });
+  return rows;
+}
