@@ -12,21 +12,57 @@ const booleanFlag = z
 /** The interface's limit for contract import. */
 const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
 
-const environmentSchema = z
+/**
+ * The environment variables, each with its meaning (`description`) and, where its default is not
+ * a value of the schema (it depends on NODE_ENV, or is made at start), what it is (`defaultText`):
+ * `npm run docs:config` writes docs/configuration.md from them (scripts/config-table.ts).
+ */
+export const environmentSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
-    PUBLIC_URL: z.url().optional(),
-    DATA_DIR: z.string().min(1).default('./.data'),
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development').meta({
+      description:
+        '`development`, `test` or `production`. Production requires the secrets to be set (none is generated) and seeds no demo data unless `SEED_DEMO=true`',
+    }),
+    PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(3000)
+      .meta({ description: 'HTTP port (`0`: any free port)' }),
+    HOST: z.string().min(1).default('0.0.0.0').meta({ description: 'Listen address' }),
+    PUBLIC_URL: z.url().optional().meta({
+      description:
+        'Address clients reach the service at: absolute links it hands out (local storage addresses, voice previews) and the one other origin state-changing requests may come from',
+    }),
+    DATA_DIR: z
+      .string()
+      .min(1)
+      .default('./.data')
+      .meta({ description: 'Embedded PostgreSQL cluster, local storage objects and generated secrets' }),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
-      .optional(),
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+      .optional()
+      .meta({ description: '`postgres://…` of a real server; when set, nothing embedded is started' }),
+    DATABASE_POOL_MAX: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(200)
+      .default(10)
+      .meta({ description: 'Connection pool size' }),
     // Secrets: unset outside production, app/secrets.ts generates them into DATA_DIR.
-    STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    STORAGE_SIGNING_SECRET: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      description:
+        'Signs local-storage `/storage` addresses (at least 32 characters; not needed with `STORAGE_DRIVER=s3`)',
+      defaultText: 'dev: generated; production: required',
+    }),
+    ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional().meta({
+      description:
+        'Encrypts webhook secrets and kept idempotent answers at rest (AES-256-GCM; at least 32 characters)',
+      defaultText: 'dev: generated; production: required',
+    }),
     // Retired keys, comma-separated: values sealed under them still open (key rotation).
     ENCRYPTION_KEYS_PREVIOUS: z
       .string()
@@ -37,35 +73,81 @@ const environmentSchema = z
           .map((key) => key.trim())
           .filter(Boolean),
       )
-      .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters'))),
-    EMBEDDED_POSTGRES_PORT: z.coerce.number().int().min(1).max(65535).optional(),
-    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
-    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).default(2000),
-    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(2000),
+      .pipe(z.array(z.string().min(32, 'each key must be at least 32 characters')))
+      .meta({ description: 'Retired encryption keys, comma-separated: values sealed under them still open' }),
+    EMBEDDED_POSTGRES_PORT: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .optional()
+      .meta({ description: 'Embedded PostgreSQL port; unset: a free one, kept in `DATA_DIR`' }),
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(2000)
+      .meta({ description: 'Opening a database connection' }),
+    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(2000)
+      .meta({ description: 'Waiting for a pooled connection (503 with `Retry-After` past it)' }),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(2000)
+      .meta({ description: 'One SQL statement (`statement_timeout`; `0`: none; migrations: none)' }),
     SESSION_MAX_AGE_HOURS: z.coerce
       .number()
       .positive()
       .max(24 * 90)
-      .default(24 * 7),
-    TRUST_PROXY: booleanFlag.default(false),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+      .default(24 * 7)
+      .meta({ description: 'Session lifetime, renewed (sliding) at most once an hour while used' }),
+    TRUST_PROXY: booleanFlag
+      .default(false)
+      .meta({ description: "Trust one proxy's `X-Forwarded-*` (client address, https → `Secure` cookie)" }),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info')
+      .meta({ description: '`fatal` … `trace`, `silent`' }),
+    LOG_FORMAT: z.enum(['json', 'pretty']).optional().meta({
+      description: '`json` or `pretty`',
+      defaultText: 'pretty on a terminal outside production, else `json`',
+    }),
     JSON_BODY_LIMIT_BYTES: z.coerce
       .number()
       .int()
       .min(1024)
-      .default(1024 * 1024),
+      .default(1024 * 1024)
+      .meta({ description: 'Largest JSON body (413 past it)' }),
     // Sign-in throttling (domain/auth/login-throttle.ts): what refuses an address, what refuses
     // an address for one e-mail, and past how many failures from anywhere an e-mail slows down.
-    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
-    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: z.coerce.number().int().min(1).default(5),
-    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30).meta({
+      description:
+        'Failed sign-ins from one client address, any e-mail, per window before that address gets 429',
+    }),
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: z.coerce.number().int().min(1).default(5).meta({
+      description: 'Failed sign-ins for one e-mail from one address per window before 429 for that pair',
+    }),
+    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10).meta({
+      description:
+        "An e-mail's failures (any address) per window past which an address that failed for it waits between tries (1 s, doubling); never refuses an address without failures",
+    }),
     LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
       .number()
       .int()
       .min(1)
-      .default(15 * 60),
-    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+      .default(15 * 60)
+      .meta({ description: 'Sign-in throttle window' }),
+    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(600_000)
+      .meta({ description: 'How often each instance removes throttle counts whose window has ended' }),
     // Its meaning changed (it locked the e-mail for everyone): a deployment that set it must
     // choose again rather than keep a setting that silently no longer applies.
     LOGIN_MAX_FAILURES_PER_EMAIL: z
@@ -73,50 +155,151 @@ const environmentSchema = z
         error:
           'is gone: failures now refuse only the address they came from (LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS) and slow the e-mail elsewhere (LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL)',
       })
-      .optional(),
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
-    HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600),
-    IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+      .optional()
+      .meta({ description: 'Gone: setting it stops the start (use the two settings above)' }),
+    RATE_LIMIT_PER_MINUTE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(600)
+      .meta({ description: 'Requests (and `/trpc` calls) per caller per minute, per instance (429)' }),
+    HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30).meta({
+      description:
+        'Heavy requests (contract import, FAQ create and edit, generation start, image upload, adding a user) per organization per minute, per instance (429)',
+    }),
+    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600).meta({
+      description: 'A request with an `Idempotency-Key` still running after this is taken over by a retry',
+    }),
+    IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(600_000)
+      .meta({ description: 'How often each instance removes idempotency keys past their 24 hours' }),
     // Unset: seed outside production only (toConfig).
-    SEED_DEMO: booleanFlag.optional(),
-    NOTIFICATIONS_ENABLED: booleanFlag.default(true),
-    NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-    NOTIFICATIONS_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(32),
-    NOTIFICATIONS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
-    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+    SEED_DEMO: booleanFlag.optional().meta({
+      description: 'Create a demo organization, user and deck on an empty database',
+      defaultText: '`true`; production: `false`',
+    }),
+    DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional().meta({
+      description: 'Password of the demo user (8 characters at least; printed once)',
+      defaultText: 'random',
+    }),
+    NOTIFICATIONS_ENABLED: booleanFlag
+      .default(true)
+      .meta({ description: 'Whether this instance dispatches events and sends notifications' }),
+    NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000).meta({
+      description:
+        'How often the notification worker looks for work it was not nudged about (events and retries of other instances, retries coming due)',
+    }),
+    NOTIFICATIONS_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(32)
+      .meta({ description: 'Notifications one instance sends at once (each waits on a receiver)' }),
+    NOTIFICATIONS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15).meta({
+      description:
+        "A claimed delivery's lease, renewed while held: how long a dead instance's deliveries wait",
+    }),
+    WEBHOOK_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(10_000)
+      .meta({ description: 'One webhook attempt (no redirects followed)' }),
     WEBHOOK_RETRY_SCHEDULE_SECONDS: z
       .string()
       .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, 'must be a comma-separated list of seconds')
-      .default('5,300,1800,7200,18000,36000,86400'),
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
-    WEBHOOK_DISABLE_AFTER_HOURS: z.coerce.number().positive().max(8760).default(120),
-    WEBHOOK_REPLAY_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
-    WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+      .default('5,300,1800,7200,18000,36000,86400')
+      .meta({
+        description: 'Delays before each retry, comma-separated (±10 % jitter); then the delivery fails',
+      }),
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag
+      .default(false)
+      .meta({ description: 'Allow webhooks to private, loopback and link-local addresses' }),
+    WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+      .number()
+      .positive()
+      .max(8760)
+      .default(120)
+      .meta({ description: 'A webhook whose deliveries all failed this long is switched off' }),
+    WEBHOOK_REPLAY_MAX_DAYS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .default(30)
+      .meta({ description: 'How far back a replay may reach (400 past it)' }),
+    WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000).meta({
+      description:
+        'Most events one replay may queue (400 past it), and most deliveries a subscription may have pending for a replay to start (409)',
+    }),
     SMTP_URL: z
       .string()
       .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
-      .optional(),
-    MAIL_FROM: z.string().min(3).default('Deck service <no-reply@localhost>'),
-    STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-    S3_ENDPOINT: z.url().optional(),
-    S3_REGION: z.string().min(1).default('us-east-1'),
-    S3_BUCKET: z.string().min(3).optional(),
-    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-    S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+      .optional()
+      .meta({
+        description:
+          '`smtp://` or `smtps://` URL of the mail server for e-mail subscriptions; unset: e-mail subscriptions are refused (400)',
+      }),
+    MAIL_FROM: z
+      .string()
+      .min(3)
+      .default('Deck service <no-reply@localhost>')
+      .meta({ description: 'Sender of notification e-mails' }),
+    STORAGE_DRIVER: z
+      .enum(['local', 's3'])
+      .default('local')
+      .meta({ description: '`local` (files under `DATA_DIR`, signed `/storage` addresses) or `s3`' }),
+    S3_ENDPOINT: z
+      .url()
+      .optional()
+      .meta({ description: 'Endpoint of an S3-compatible store; unset: AWS S3' }),
+    S3_REGION: z.string().min(1).default('us-east-1').meta({ description: 'Region requests are signed for' }),
+    S3_BUCKET: z
+      .string()
+      .min(3)
+      .optional()
+      .meta({ description: 'Bucket that holds every object (required with `STORAGE_DRIVER=s3`)' }),
+    S3_ACCESS_KEY_ID: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Access key id (required with `STORAGE_DRIVER=s3`)' }),
+    S3_SECRET_ACCESS_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Secret access key (required with `STORAGE_DRIVER=s3`)' }),
+    S3_FORCE_PATH_STYLE: booleanFlag.default(false).meta({
+      description:
+        'Name the bucket in the path (`endpoint/bucket/key`) rather than the host name, as many S3-compatible stores need',
+    }),
     IMAGE_MAX_BYTES: z.coerce
       .number()
       .int()
       .min(1024)
-      .default(10 * 1024 * 1024),
+      .default(10 * 1024 * 1024)
+      .meta({ description: 'Largest image upload (413 past it)' }),
     KB_MAX_BYTES: z.coerce
       .number()
       .int()
       .min(1)
-      .default(50 * 1024 * 1024),
-    KB_PENDING_TTL_HOURS: z.coerce.number().positive().default(24),
-    KB_SWEEP_INTERVAL_MS: z.coerce.number().int().min(10).default(600_000),
+      .default(50 * 1024 * 1024)
+      .meta({ description: 'Largest knowledge-base document a client may declare (400 past it)' }),
+    KB_PENDING_TTL_HOURS: z.coerce
+      .number()
+      .positive()
+      .default(24)
+      .meta({ description: 'Knowledge-base uploads never completed are removed after this' }),
+    KB_SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .default(600_000)
+      .meta({ description: 'How often each instance looks for them' }),
     KB_ALLOWED_TYPES: z
       .string()
       .default(
@@ -134,57 +317,157 @@ const environmentSchema = z
           'application/json',
           'application/rtf',
         ].join(','),
-      ),
+      )
+      .meta({
+        description: 'Media types a knowledge-base document may declare, comma-separated (400 otherwise)',
+      }),
     UPLOAD_MEMORY_BUDGET_BYTES: z.coerce
       .number()
       .int()
       .min(1024 * 1024)
-      .default(100 * 1024 * 1024),
+      .default(100 * 1024 * 1024)
+      .meta({
+        description:
+          'Request-body bytes all uploads and signed-in JSON bodies in flight may hold; past it 503 with `Retry-After`',
+      }),
     UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: z.coerce
       .number()
       .int()
       .min(1024 * 1024)
-      .default(25 * 1024 * 1024),
+      .default(25 * 1024 * 1024)
+      .meta({ description: "…of which one organization's may hold; past it 429 with `Retry-After`" }),
     UPLOAD_MEMORY_PER_CALLER_BYTES: z.coerce
       .number()
       .int()
       .min(1024 * 1024)
-      .default(16 * 1024 * 1024),
-    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
-    DOCUMENT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
-    DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8),
-    DOCUMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
-    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512),
-    CONTRACT_MAX_TEXT_CHARS: z.coerce.number().int().min(1000).default(2_000_000),
-    CONTRACT_AI_URL: z.url().optional(),
-    CONTRACT_AI_KEY: z.string().min(1).optional(),
-    CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-    CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
-    ELEVENLABS_API_KEY: z.string().min(1).optional(),
-    ELEVENLABS_BASE_URL: z.url().default('https://api.elevenlabs.io'),
-    ELEVENLABS_MODEL_ID: z.string().min(1).default('eleven_multilingual_v2'),
-    ELEVENLABS_DEFAULT_VOICE_ID: z.string().min(1).default('21m00Tcm4TlvDq8ikWAM'),
-    SPEECH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-    SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-    VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
-    GENERATION_ENABLED: booleanFlag.default(true),
-    GENERATION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000),
-    GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+      .default(16 * 1024 * 1024)
+      .meta({ description: "…and one caller's (user or API key); past it 429 with `Retry-After`" }),
+    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).meta({
+      description:
+        'A request body (upload or JSON, `/api` and `/trpc`) from which no byte arrives for this long is cut off (408)',
+    }),
+    DOCUMENT_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(16)
+      .default(2)
+      .meta({ description: 'Contracts read at once (worker threads)' }),
+    DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8).meta({
+      description: 'Contracts waiting to be read while every reader is busy; past it 503 with `Retry-After`',
+    }),
+    DOCUMENT_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(60_000)
+      .meta({ description: 'Longest reading of one contract (422 past it)' }),
+    DOCUMENT_WORKER_MEMORY_MB: z.coerce
+      .number()
+      .int()
+      .min(64)
+      .max(8192)
+      .default(512)
+      .meta({ description: 'Heap of one reading worker (413 when a document outgrows it)' }),
+    CONTRACT_MAX_TEXT_CHARS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(2_000_000)
+      .meta({ description: 'Most text a contract may yield (413 past it)' }),
+    CONTRACT_AI_URL: z.url().optional().meta({
+      description:
+        "Base URL of an OpenAI-compatible API (`…/chat/completions`) asked for a contract's variables; unset: offline detection only",
+    }),
+    CONTRACT_AI_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Its bearer token, when it needs one' }),
+    CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini').meta({ description: 'The model asked' }),
+    CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000).meta({
+      description: 'Longest wait for its answer; past it (or on any error) offline detection answers',
+    }),
+    ELEVENLABS_API_KEY: z
+      .string()
+      .min(1)
+      .optional()
+      .meta({ description: 'Speak with ElevenLabs; unset: espeak-ng, built in' }),
+    ELEVENLABS_BASE_URL: z
+      .url()
+      .default('https://api.elevenlabs.io')
+      .meta({ description: 'ElevenLabs API address' }),
+    ELEVENLABS_MODEL_ID: z
+      .string()
+      .min(1)
+      .default('eleven_multilingual_v2')
+      .meta({ description: 'ElevenLabs model that speaks' }),
+    ELEVENLABS_DEFAULT_VOICE_ID: z
+      .string()
+      .min(1)
+      .default('21m00Tcm4TlvDq8ikWAM')
+      .meta({ description: 'ElevenLabs voice of decks and intros that name none' }),
+    SPEECH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).meta({
+      description:
+        'Longest synthesis of one text: past it a FAQ is saved without audio and a narration job fails',
+    }),
+    SPEECH_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(32)
+      .default(2)
+      .meta({ description: 'Local syntheses at once (espeak-ng worker threads)' }),
+    VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600).meta({
+      description:
+        'How long the voice list is kept before the engine is asked again (when it fails, the last list is served)',
+    }),
+    GENERATION_ENABLED: booleanFlag
+      .default(true)
+      .meta({ description: 'Whether this instance runs the narration worker' }),
+    GENERATION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000).meta({
+      description:
+        "How often the narration worker looks for jobs it was not nudged about (another instance's, or left by a dead one)",
+    }),
+    GENERATION_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(16)
+      .default(2)
+      .meta({ description: 'Narration jobs one instance runs at once' }),
     UPLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
       .min(10)
       .max(7 * 24 * 3600)
-      .default(900),
+      .default(900)
+      .meta({ description: 'How long a signed upload address stays valid' }),
     DOWNLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
       .min(10)
       .max(7 * 24 * 3600)
-      .default(3600),
-    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
-    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
-    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+      .default(3600)
+      .meta({ description: 'How long a signed download address stays valid (list again for fresh ones)' }),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(20_000)
+      .meta({ description: "A client's request line and headers must arrive within this (408)" }),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(300_000)
+      .meta({ description: '…and its whole request, uploads included' }),
+    SHUTDOWN_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(10_000)
+      .meta({ description: 'How long SIGTERM waits for requests and background jobs in flight' }),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {
@@ -272,6 +555,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     },
     /** A demo organization and user on an empty database: a production service gets none unless asked. */
     seedDemo: env.SEED_DEMO ?? env.NODE_ENV !== 'production',
+    /** Absent: a random one, printed with the demo login. */
+    demoPassword: env.DEMO_PASSWORD,
     notifications: {
       /** Whether this instance runs the dispatcher and delivery worker. */
       enabled: env.NOTIFICATIONS_ENABLED,

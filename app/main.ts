@@ -29,7 +29,7 @@ const app = await startApp(config, logger).catch((error: unknown) => {
 });
 
 if (config.seedDemo) {
-  const demo = await seedDemo(app.database.orm, app.services);
+  const demo = await seedDemo(app.database.orm, app.services, config.demoPassword);
   if (demo) {
     process.stdout.write(
       [

@@ -9,8 +9,8 @@ import { type AppConfig, ConfigError } from './config.ts';
  * Each comes from its environment variable. Outside production, when the variable is unset,
  * it is generated once into `DATA_DIR/secrets/<file>` (mode 0600) and read from there on
  * later starts; in production the service refuses to start without it. No secret is a value
- * in the source. To add one: an entry here, the variable in
- * `config.ts` (its `secrets` block, same key) and a line in the README table.
+ * in the source. To add one: an entry here, the variable in `config.ts` (its `secrets` block,
+ * same key) with its description, and `npm run docs:config` (docs/configuration.md).
  */
 const SECRET_SPECS = {
   /** Signs the local storage driver's `/storage` addresses; S3 signs with its own credentials. */

@@ -15,9 +15,10 @@ export const DEMO_EMAIL = 'demo@example.com';
 export async function seedDemo(
   orm: MikroORM,
   services: Services,
+  demoPassword?: string,
 ): Promise<{ email: string; password: string } | null> {
   if ((await orm.em.fork().count(Organization)) > 0) return null;
-  const password = process.env.DEMO_PASSWORD || randomBytes(9).toString('base64url');
+  const password = demoPassword ?? randomBytes(9).toString('base64url');
   const operator = createInProcessCaller(orm, services);
   const { userId } = await operator.admin.createUser({
     organization: 'Demo Organization',

@@ -1,0 +1,103 @@
+/**
+ * The configuration table of docs/configuration.md, written from the environment schema of
+ * `app/config.ts`: every variable, its default (read from the schema, or its `defaultText` where
+ * the default depends on NODE_ENV or is made at start) and its `description`.
+ *
+ *   node scripts/config-table.ts            # prints the table
+ *   npm run docs:config                     # rewrites it in docs/configuration.md
+ *
+ * test/config-table.test.ts fails when the file and the schema disagree.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { z } from 'zod';
+import { environmentSchema } from '../app/config.ts';
+
+export const CONFIGURATION_FILE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
+export const TABLE_START =
+  '<!-- config-table:start — written by `npm run docs:config` from app/config.ts -->';
+export const TABLE_END = '<!-- config-table:end -->';
+
+/** A default longer than this is written below the table, so the column stays narrow. */
+const LONG_DEFAULT_CHARACTERS = 40;
+
+interface VariableRow {
+  name: string;
+  defaultText: string;
+  meaning: string;
+}
+
+/** The schema's default for a variable, if it has one (`.default(…)` is the outermost wrapper). */
+function schemaDefault(schema: z.core.$ZodType): unknown {
+  const def = schema._zod.def as { type: string; defaultValue?: unknown };
+  return def.type === 'default' ? def.defaultValue : undefined;
+}
+
+function code(value: string): string {
+  return `\`${value}\``;
+}
+
+/** Table cells hold no line breaks, and a `|` would end the cell. */
+function cell(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+}
+
+function rowsOf(): { rows: VariableRow[]; longDefaults: [name: string, value: string][] } {
+  const rows: VariableRow[] = [];
+  const longDefaults: [string, string][] = [];
+  for (const [name, schema] of Object.entries(environmentSchema.shape) as [string, z.ZodType][]) {
+    const meta = schema.meta() as { description?: string; defaultText?: string } | undefined;
+    if (!meta?.description)
+      throw new Error(`${name} has no description in app/config.ts (.meta({ description }))`);
+    const value = schemaDefault(schema);
+    let defaultText = meta.defaultText ?? (value === undefined ? '—' : code(String(value)));
+    if (
+      meta.defaultText === undefined &&
+      value !== undefined &&
+      String(value).length > LONG_DEFAULT_CHARACTERS
+    ) {
+      longDefaults.push([name, String(value)]);
+      defaultText = 'see below';
+    }
+    rows.push({ name: code(name), defaultText: cell(defaultText), meaning: cell(meta.description) });
+  }
+  return { rows, longDefaults };
+}
+
+/** The table, its columns padded so that it reads as a table in a terminal too. */
+export function configTable(): string {
+  const { rows, longDefaults } = rowsOf();
+  const header: VariableRow = { name: 'Variable', defaultText: 'Default', meaning: 'Meaning' };
+  const columns = ['name', 'defaultText', 'meaning'] as const;
+  const widths = columns.map((column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
+  const line = (row: VariableRow) =>
+    `| ${columns.map((column, i) => row[column].padEnd(widths[i]!)).join(' | ')} |`;
+  const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
+  const below = longDefaults.map(([name, value]) => `Default of ${code(name)}: ${code(value)}.`);
+  return [line(header), rule, ...rows.map(line), ...(below.length > 0 ? ['', ...below] : [])].join('\n');
+}
+
+/** `markdown` with the text between the two markers replaced by the table of today's schema. */
+export function withConfigTable(markdown: string): string {
+  const start = markdown.indexOf(TABLE_START);
+  const end = markdown.indexOf(TABLE_END);
+  if (start < 0 || end < start) {
+    throw new Error(`docs/configuration.md must hold the two markers ${TABLE_START} and ${TABLE_END}`);
+  }
+  return `${markdown.slice(0, start + TABLE_START.length)}\n\n${configTable()}\n\n${markdown.slice(end)}`;
+}
+
+if (import.meta.main) {
+  if (process.argv.includes('--write')) {
+    const before = await readFile(CONFIGURATION_FILE, 'utf8');
+    const after = withConfigTable(before);
+    if (after === before) {
+      console.log('docs/configuration.md is up to date');
+    } else {
+      await writeFile(CONFIGURATION_FILE, after);
+      console.log('docs/configuration.md: table rewritten from app/config.ts');
+    }
+  } else {
+    console.log(configTable());
+  }
+}
