@@ -4,6 +4,7 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { deleteExpiredSessions } from '../domain/auth/sessions.ts';
 import type { Logger } from '../domain/ports/logger.ts';
+import { announceCommittedWork } from '../domain/queued-work.ts';
 import type { Services } from '../domain/services.ts';
 import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
@@ -24,7 +25,7 @@ import { isLocalStorage } from './create-storage.ts';
 import { type Database, openDatabase } from './database.ts';
 import { loadSecrets } from './secrets.ts';
 import { createEdge, createServices } from './services.ts';
-import { createWorkers, nudgeOnCommit } from './workers/workers.ts';
+import { createWorkers } from './workers/workers.ts';
 
 export interface RunningApp {
   config: AppConfig;
@@ -131,8 +132,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   });
   const workers = createWorkers(database.orm, services, config);
   for (const worker of workers) worker.start();
-  // Commits that wrote events or queued jobs wake the workers at once.
-  database.orm.em.getEventManager().registerSubscriber(nudgeOnCommit(workers));
+  // Commits that wrote events or queued jobs wake the workers whose work that is, at once.
+  database.orm.em.getEventManager().registerSubscriber(
+    announceCommittedWork((work) => {
+      for (const worker of workers) if (worker.wokenBy?.some((what) => work.has(what))) worker.nudge?.();
+    }),
+  );
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   url = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;

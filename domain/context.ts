@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UserRole } from '../entities/User.ts';
-import type { Access } from './auth/access-level.ts';
+import type { Access } from './auth/access.ts';
 import type { Services } from './services.ts';
 
 /** Who made a change: recorded as `payload.actor` on every event the caller causes. */

@@ -1,5 +1,5 @@
 import type { Context as KoaContext } from 'koa';
-import { callerKeyOf } from '../domain/auth/caller-key.ts';
+import { callerKeyOf } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { type DomainError, tooManyRequests } from '../domain/errors.ts';
 import type { RateLimiter } from './rate-limiter.ts';

@@ -1,8 +1,8 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import type { Access } from '../domain/auth/access.ts';
 import { missingAccess, missingUser } from '../domain/auth/access.ts';
-import type { Access } from '../domain/auth/access-level.ts';
 import { missingResource } from '../domain/auth/resource-scope.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, type DomainError, INVALID_INPUT, missing, unauthorized } from '../domain/errors.ts';

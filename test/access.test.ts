@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_LEVELS, type Access } from '../domain/auth/access-level.ts';
+import { ACCESS_LEVELS, type Access } from '../domain/auth/access.ts';
 import { checkDeclaredAccess, restRoutes } from '../rest/route-table.ts';
 import { PROCEDURE_ACCESS, type ProcedureAccess, publicProcedure } from '../routers/trpc.ts';
 import { png } from './helpers/files.ts';

@@ -1,8 +1,28 @@
 import type { UserRole } from '../../entities/User.ts';
-import type { Auth } from '../context.ts';
 import { type DomainError, forbidden } from '../errors.ts';
 
-import { ACCESS_LEVELS, type Access } from './access-level.ts';
+/**
+ * Access levels (api.md, "Who may do what"), each covering the ones before it: `read` (every
+ * GET), `write` (deck content, files), `admin` (notification subscriptions, the user list),
+ * `owner` (API keys, users). A user's role grants one of them.
+ */
+export const ACCESS_LEVELS = ['read', 'write', 'admin', 'owner'] as const;
+export type Access = (typeof ACCESS_LEVELS)[number];
+
+/** What these checks read of a caller (`Auth`, domain/context.ts, is one). */
+interface Caller {
+  access: Access;
+  actor: { type: 'user' | 'api_key'; id: string };
+  userId: string | null;
+}
+
+/**
+ * Who is calling, as one word (`user:<id>` or `api_key:<id>`): the idempotency store and the
+ * rate limiter both count by it, so the two can never disagree.
+ */
+export function callerKeyOf(auth: Caller): string {
+  return `${auth.actor.type}:${auth.actor.id}`;
+}
 
 const ACCESS_OF_ROLE: Record<UserRole, Access> = { member: 'write', admin: 'admin', owner: 'owner' };
 
@@ -12,7 +32,7 @@ export function accessOfRole(role: UserRole): Access {
 }
 
 /** THE way to ask what a caller may do: fixed when it was authenticated (user's role or key's access). */
-export function accessOf(auth: Auth): Access {
+export function accessOf(auth: Caller): Access {
   return auth.access;
 }
 
@@ -22,7 +42,7 @@ export function accessCovers(has: Access, needed: Access): boolean {
 }
 
 /** FORBIDDEN (403) unless the caller's access covers `needed`; the detail names what is needed. */
-export function missingAccess(auth: Auth, needed: Access): DomainError | null {
+export function missingAccess(auth: Caller, needed: Access): DomainError | null {
   const has = accessOf(auth);
   if (accessCovers(has, needed)) return null;
   return forbidden(`This needs ${needed} access; yours is ${has}`);
@@ -33,13 +53,13 @@ export function missingAccess(auth: Auth, needed: Access): DomainError | null {
  * can do (change their password): the one place that tells a user from other kinds of caller
  * (API keys get "this needs a user session").
  */
-export function missingUser(auth: Auth): DomainError | null {
+export function missingUser(auth: Caller): DomainError | null {
   if (auth.actor.type === 'user' && auth.userId) return null;
   return forbidden('This needs a user session; an API key cannot do it');
 }
 
 /** The signed-in user's id; FORBIDDEN for any other kind of caller (see `missingUser`). */
-export function requireUser(auth: Auth): string {
+export function requireUser(auth: Caller): string {
   const denied = missingUser(auth);
   if (denied) throw denied;
   return auth.userId!;

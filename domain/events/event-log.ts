@@ -1,5 +1,5 @@
+import type { Access } from '../auth/access.ts';
 import { accessCovers, accessOf } from '../auth/access.ts';
-import type { Access } from '../auth/access-level.ts';
 import type { Auth, DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';

@@ -1,5 +1,4 @@
-import { accessCovers } from '../auth/access.ts';
-import { ACCESS_LEVELS } from '../auth/access-level.ts';
+import { ACCESS_LEVELS, accessCovers } from '../auth/access.ts';
 import { LISTED_ONLY_WITH } from '../events/event-log.ts';
 
 /**
