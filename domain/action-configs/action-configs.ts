@@ -41,12 +41,18 @@ export async function createActionConfig(
         requirementsJson: input.requirementsJson ?? null,
         repName: input.repName ?? null,
         status: input.status,
-        publishedAt: input.status === 'published' ? new Date() : null,
+        // Published at creation: publishedAt is createdAt, so this one insert names its time.
+        ...(input.status === 'published' ? publishedNow() : { publishedAt: null }),
       });
     },
     answer: toActionConfigOutput,
     event: (config) => ({ type: 'action_config.created', aggregateId: config.id, deckId: config.deck.id }),
   });
+}
+
+function publishedNow(): { publishedAt: Date; createdAt: Date; updatedAt: Date } {
+  const now = new Date();
+  return { publishedAt: now, createdAt: now, updatedAt: now };
 }
 
 /** The deck's action configs, oldest first. */
