@@ -1,16 +1,33 @@
-import { defineEntity, p } from '@mikro-orm/core';
+import { defineEntity, p, type TriggerDef } from '@mikro-orm/core';
 
 /**
- * What most entities share: a UUIDv7 id assigned in the application (see `ids.ts`) and their
- * timestamps. `updatedAt` is set by the domain layer (`domain/changes.ts`), not by a flush
- * hook, so an answer and the event built beside it carry exactly the stored value.
+ * Timestamps are the database's (docs/decisions/one-bookkeeping-rule.md): `created_at` and
+ * `updated_at` default to the transaction's `now()`, and this trigger moves `updated_at` on
+ * every UPDATE of the row, so a raw SQL write and an entity write agree without either
+ * remembering. (MikroORM writes a row only when a field changed, so a no-op writes nothing.)
+ * Declared on the entity so a generated migration knows it; each table gets its own function.
  */
+export const UPDATED_AT_TRIGGER: TriggerDef = {
+  name: 'updated_at_now',
+  timing: 'before',
+  events: ['update'],
+  forEach: 'row',
+  body: 'new.updated_at := now(); return new;',
+};
+
+/** The stored timestamps: read back after an insert (RETURNING) or a write (`domain/mutation.ts`). */
+export const timestamps = () => ({
+  createdAt: p.datetime().defaultRaw('now()'),
+  updatedAt: p.datetime().defaultRaw('now()'),
+});
+
+/** What most entities share: a UUIDv7 id assigned in the application (see `ids.ts`) and their timestamps. */
 export const BaseEntity = defineEntity({
   name: 'BaseEntity',
   abstract: true,
+  triggers: [UPDATED_AT_TRIGGER],
   properties: {
     id: p.uuid().primary(),
-    createdAt: p.datetime().onCreate(() => new Date()),
-    updatedAt: p.datetime().onCreate(() => new Date()),
+    ...timestamps(),
   },
 });

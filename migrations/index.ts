@@ -20,6 +20,7 @@ import { Migration20261123200000_delivery_waiting_and_claims } from './Migration
 import { Migration20261125010258_subscription_event_access } from './Migration20261125010258_subscription_event_access.ts';
 import { Migration20261125012247_login_throttle_backoff } from './Migration20261125012247_login_throttle_backoff.ts';
 import { Migration20261125020000_webhook_urls_masked_in_events } from './Migration20261125020000_webhook_urls_masked_in_events.ts';
+import { Migration20261125035940_timestamps_in_database } from './Migration20261125035940_timestamps_in_database.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -61,5 +62,9 @@ export const migrationsFor = (box: SecretBox) => [
   {
     name: 'Migration20261125020000_webhook_urls_masked_in_events',
     class: Migration20261125020000_webhook_urls_masked_in_events,
+  },
+  {
+    name: 'Migration20261125035940_timestamps_in_database',
+    class: Migration20261125035940_timestamps_in_database,
   },
 ];

@@ -4,7 +4,7 @@ import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { badRequest } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne, createOne, removeOne } from '../mutation.ts';
 import { type ActionConfigOutput, toActionConfigOutput } from './action-config-output.ts';
 import { assertMarkdownSize } from './action-config-rules.ts';
 import { findActionConfig } from './find-action-config.ts';
@@ -28,32 +28,31 @@ export async function createActionConfig(
     templateMarkdown: input.templateMarkdown,
     disclosuresMarkdown: input.disclosuresMarkdown,
   });
-  return em.transactional(async (em) => {
-    // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
-    const deck = await findDeck(em, auth, input.deckId, { lock: true });
-    const now = new Date();
-    const config = em.create(ActionConfig, {
-      id: newId(),
-      deck,
-      actionType: input.actionType,
-      templateMarkdown: input.templateMarkdown,
-      disclosuresMarkdown: input.disclosuresMarkdown ?? null,
-      requirementsJson: input.requirementsJson ?? null,
-      repName: input.repName ?? null,
-      status: input.status,
-      publishedAt: input.status === 'published' ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    const output = toActionConfigOutput(config);
-    recordEvent(em, auth, 'action_config.created', {
-      aggregateId: config.id,
-      deckId: deck.id,
-      payload: output,
-    });
-    await em.flush();
-    return output;
+  return createOne(em, auth, {
+    create: async (em) => {
+      // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
+      const deck = await findDeck(em, auth, input.deckId, { lock: true });
+      return em.create(ActionConfig, {
+        id: newId(),
+        deck,
+        actionType: input.actionType,
+        templateMarkdown: input.templateMarkdown,
+        disclosuresMarkdown: input.disclosuresMarkdown ?? null,
+        requirementsJson: input.requirementsJson ?? null,
+        repName: input.repName ?? null,
+        status: input.status,
+        // Published at creation: publishedAt is createdAt, so this one insert names its time.
+        ...(input.status === 'published' ? publishedNow() : { publishedAt: null }),
+      });
+    },
+    answer: toActionConfigOutput,
+    event: (config) => ({ type: 'action_config.created', aggregateId: config.id, deckId: config.deck.id }),
   });
+}
+
+function publishedNow(): { publishedAt: Date; createdAt: Date; updatedAt: Date } {
+  const now = new Date();
+  return { publishedAt: now, createdAt: now, updatedAt: now };
 }
 
 /** The deck's action configs, oldest first. */
@@ -89,24 +88,24 @@ export async function updateActionConfig(
   });
   const { status, ...fields } = changes;
   // Locked: a concurrent delete makes this a 404 instead of an event for a deleted config.
-  return em.transactional(async (em) => {
-    const config = await findActionConfig(em, auth, actionConfigId, { lock: true });
-    const publishing = status === 'published' && config.status !== 'published';
-    // `publishedAt` moves only with a change of status (publishing again keeps the first date).
-    const statusChange =
-      status !== undefined && status !== config.status
-        ? { status, publishedAt: status === 'published' ? new Date() : null }
-        : {};
-    // An update that changes nothing is answered with the config as it is, and writes no event.
-    if (!applyChanges(config, { ...fields, ...statusChange })) return toActionConfigOutput(config);
-    const output = toActionConfigOutput(config);
-    recordEvent(em, auth, publishing ? 'action_config.published' : 'action_config.updated', {
+  let publishing = false;
+  return changeOne(em, auth, {
+    find: (em) => findActionConfig(em, auth, actionConfigId, { lock: true }),
+    change: (config) => {
+      publishing = status === 'published' && config.status !== 'published';
+      // `publishedAt` moves only with a change of status (publishing again keeps the first date).
+      const statusChange =
+        status !== undefined && status !== config.status
+          ? { status, publishedAt: status === 'published' ? new Date() : null }
+          : {};
+      return applyChanges(config, { ...fields, ...statusChange });
+    },
+    answer: toActionConfigOutput,
+    event: (config, output) => ({
+      type: publishing ? 'action_config.published' : 'action_config.updated',
       aggregateId: config.id,
       deckId: output.deckId,
-      payload: output,
-    });
-    await em.flush();
-    return output;
+    }),
   });
 }
 
@@ -115,16 +114,14 @@ export async function deleteActionConfig(
   actionConfigId: string,
 ): Promise<{ success: true }> {
   // Locked: of two concurrent deletes one answers 404, and one event is written.
-  return em.transactional(async (em) => {
-    const config = await findActionConfig(em, auth, actionConfigId, { lock: true });
-    const output = toActionConfigOutput(config);
-    recordEvent(em, auth, 'action_config.deleted', {
+  await removeOne(em, auth, {
+    find: (em) => findActionConfig(em, auth, actionConfigId, { lock: true }),
+    answer: toActionConfigOutput,
+    event: (config, output) => ({
+      type: 'action_config.deleted',
       aggregateId: config.id,
       deckId: output.deckId,
-      payload: output,
-    });
-    em.remove(config);
-    await em.flush();
-    return { success: true as const };
+    }),
   });
+  return { success: true as const };
 }

@@ -1,8 +1,7 @@
 import { DeckBranding } from '../../entities/DeckBranding.ts';
-import { touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne } from '../mutation.ts';
 import { checkOwnObjectKeys } from '../object-keys.ts';
 import { type BrandingData, type BrandingOutput, toBrandingOutput } from './branding-output.ts';
 
@@ -29,26 +28,25 @@ export async function saveBranding(
   const { deckId, ...fields } = input;
   await checkOwnObjectKeys(auth, services.storage, { logo: fields.logo, avatar: fields.avatar });
   const data = normaliseBranding(fields);
-  return em.transactional(async (em) => {
+  const branding = await changeOne(em, auth, {
     // The deck's row lock makes concurrent first saves queue up: find-then-create is safe under it.
-    const deck = await findDeck(em, auth, deckId, { lock: true });
-    let branding = await em.findOne(DeckBranding, { deck });
-    if (branding) {
+    find: async (em) => {
+      const deck = await findDeck(em, auth, deckId, { lock: true });
+      return (await em.findOne(DeckBranding, { deck })) ?? em.create(DeckBranding, { deck, data });
+    },
+    change: (branding) => {
       branding.data = data;
-      touch(branding);
-    } else {
-      const now = new Date();
-      branding = em.create(DeckBranding, { deck, data, createdAt: now, updatedAt: now });
-    }
-    const output = toBrandingOutput(branding);
-    recordEvent(em, auth, 'deck.branding_updated', {
-      aggregateId: deck.id,
-      deckId: deck.id,
+      return 'always';
+    },
+    answer: toBrandingOutput,
+    event: (_, output) => ({
+      type: 'deck.branding_updated',
+      aggregateId: deckId,
+      deckId,
       payload: { branding: output },
-    });
-    await em.flush();
-    return { branding: output };
+    }),
   });
+  return { branding };
 }
 
 /** The stored form: every field present, null when not given. */

@@ -2,7 +2,7 @@ import { Deck } from '../../entities/Deck.ts';
 import { newId } from '../../entities/ids.ts';
 import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne, createOne, removeOne } from '../mutation.ts';
 import { checkVoice } from '../voices/check-voice.ts';
 import { type DeckOutput, toDeckOutput } from './deck-output.ts';
 import { findDeck } from './find-deck.ts';
@@ -12,19 +12,17 @@ export async function createDeck(
   input: { name: string; voiceId?: string | null },
 ): Promise<DeckOutput> {
   await checkVoice(services, input.voiceId);
-  const now = new Date();
-  const deck = em.create(Deck, {
-    id: newId(),
-    organization: auth.organizationId,
-    name: input.name,
-    voiceId: input.voiceId ?? null,
-    createdAt: now,
-    updatedAt: now,
+  return createOne(em, auth, {
+    create: (em) =>
+      em.create(Deck, {
+        id: newId(),
+        organization: auth.organizationId,
+        name: input.name,
+        voiceId: input.voiceId ?? null,
+      }),
+    answer: toDeckOutput,
+    event: (deck) => ({ type: 'deck.created', aggregateId: deck.id, deckId: deck.id }),
   });
-  const output = toDeckOutput(deck);
-  recordEvent(em, auth, 'deck.created', { aggregateId: deck.id, deckId: deck.id, payload: output });
-  await em.flush();
-  return output;
 }
 
 export async function listDecks({ em, auth }: DomainContext): Promise<{ decks: DeckOutput[] }> {
@@ -47,29 +45,21 @@ export async function updateDeck(
 ): Promise<DeckOutput> {
   await checkVoice(services, input.voiceId);
   // Locked: a concurrent delete makes this a 404 instead of an event for a deleted deck.
-  return em.transactional(async (em) => {
-    const deck = await findDeck(em, auth, input.deckId, { lock: true });
-    // An update that changes nothing is answered with the deck as it is, and writes no event.
-    if (!applyChanges(deck, { name: input.name, voiceId: input.voiceId })) return toDeckOutput(deck);
-    const output = toDeckOutput(deck);
-    recordEvent(em, auth, 'deck.updated', { aggregateId: deck.id, deckId: deck.id, payload: output });
-    await em.flush();
-    return output;
+  return changeOne(em, auth, {
+    find: (em) => findDeck(em, auth, input.deckId, { lock: true }),
+    change: (deck) => applyChanges(deck, { name: input.name, voiceId: input.voiceId }),
+    answer: toDeckOutput,
+    event: (deck) => ({ type: 'deck.updated', aggregateId: deck.id, deckId: deck.id }),
   });
 }
 
 /** Everything that belongs to the deck goes with it (ON DELETE CASCADE). */
 export async function deleteDeck({ em, auth }: DomainContext, deckId: string): Promise<{ success: true }> {
   // Locked: of two concurrent deletes one answers 404, and one event is written.
-  return em.transactional(async (em) => {
-    const deck = await findDeck(em, auth, deckId, { lock: true });
-    recordEvent(em, auth, 'deck.deleted', {
-      aggregateId: deck.id,
-      deckId: deck.id,
-      payload: toDeckOutput(deck),
-    });
-    em.remove(deck);
-    await em.flush();
-    return { success: true as const };
+  await removeOne(em, auth, {
+    find: (em) => findDeck(em, auth, deckId, { lock: true }),
+    answer: toDeckOutput,
+    event: (deck) => ({ type: 'deck.deleted', aggregateId: deck.id, deckId: deck.id }),
   });
+  return { success: true as const };
 }

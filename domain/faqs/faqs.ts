@@ -1,11 +1,11 @@
 import { Faq } from '../../entities/Faq.ts';
 import { newId } from '../../entities/ids.ts';
 import type { Slide } from '../../entities/Slide.ts';
-import { applyChanges, touch } from '../changes.ts';
+import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { badRequest, DomainError, notFound } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne, createOne, type MutationEvent, removeOne } from '../mutation.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { lockRow } from '../row-lock.ts';
 import { type SpokenAudio, speakToObject } from '../speech/speak.ts';
@@ -39,32 +39,22 @@ export async function createFaq(
   try {
     // Speaking took a while: the deck or the related slide may have been deleted meanwhile.
     // Check again under the deck's row lock, which slide deletes (and the deck's) take too.
-    const output = await em.transactional(async (em) => {
-      const lockedDeck = await findDeck(em, auth, deck.id, { lock: true });
-      const slide = relatedSlide ? await findRelatedSlide(em, lockedDeck, relatedSlide.id) : null;
-      const now = new Date();
-      const faq = em.create(Faq, {
-        id,
-        deck: lockedDeck,
-        userQuestion: input.userQuestion,
-        cannedAnswer: input.cannedAnswer,
-        relatedSlide: slide,
-        audioKey: spoken.ok ? spoken.audioKey : null,
-        audioStatus: spoken.ok ? 'ready' : 'failed',
-        createdAt: now,
-        updatedAt: now,
-      });
-      const created = await toFaqOutput(faq, services);
-      const subject = { aggregateId: faq.id, deckId: created.deckId };
-      recordEvent(em, auth, 'faq.created', { ...subject, payload: faqEventPayload(created) });
-      if (!spoken.ok) {
-        recordEvent(em, auth, 'faq.audio_failed', {
-          ...subject,
-          payload: { ...faqEventPayload(created), reason: spoken.reason },
+    const output = await createOne(em, auth, {
+      create: async (em) => {
+        const lockedDeck = await findDeck(em, auth, deck.id, { lock: true });
+        const slide = relatedSlide ? await findRelatedSlide(em, lockedDeck, relatedSlide.id) : null;
+        return em.create(Faq, {
+          id,
+          deck: lockedDeck,
+          userQuestion: input.userQuestion,
+          cannedAnswer: input.cannedAnswer,
+          relatedSlide: slide,
+          audioKey: spoken.ok ? spoken.audioKey : null,
+          audioStatus: spoken.ok ? 'ready' : 'failed',
         });
-      }
-      await em.flush();
-      return created;
+      },
+      answer: (faq) => toFaqOutput(faq, services),
+      event: (faq, created) => faqEvents('faq.created', faq.id, created, spoken),
     });
     return spoken.ok ? output : { ...output, warning: audioWarning(spoken.reason) };
   } catch (error) {
@@ -72,6 +62,23 @@ export async function createFaq(
     if (spoken.ok) await services.storage.delete(spoken.audioKey).catch(() => {});
     throw error;
   }
+}
+
+/** A FAQ's event, and `faq.audio_failed` beside it when its answer could not be spoken. */
+function faqEvents(
+  type: 'faq.created' | 'faq.updated',
+  faqId: string,
+  output: FaqOutput,
+  spoken: SpokenAudio | undefined,
+): MutationEvent[] {
+  const subject = { aggregateId: faqId, deckId: output.deckId };
+  const payload = faqEventPayload(output);
+  return [
+    { type, ...subject, payload },
+    ...(spoken && !spoken.ok
+      ? [{ type: 'faq.audio_failed' as const, ...subject, payload: { ...payload, reason: spoken.reason } }]
+      : []),
+  ];
 }
 
 /** Oldest first. */
@@ -105,58 +112,53 @@ export async function updateFaq(
     );
   }
 
-  let result: { output: FaqOutput; oldAudioKey: string | null };
+  let oldAudioKey: string | null = null;
+  let output: FaqOutput;
   try {
     // Speaking took a while: the FAQ, its deck or the related slide may be gone by now.
     // The deck's row lock (slide and deck deletes take it too), then the FAQ's own.
-    result = await em.transactional(async (em) => {
-      // A deleted deck took its FAQs with it.
-      const deck = await findDeck(em, auth, found.deck.id, { lock: true }).catch((error: unknown) => {
-        throw error instanceof DomainError && error.kind === 'not_found' ? notFound('FAQ', faqId) : error;
-      });
-      const faq = await lockRow(em, Faq, faqId);
-      if (!faq) throw notFound('FAQ', faqId);
-      const oldAudioKey = faq.audioKey ?? null;
-      let relatedSlide: Slide | null | undefined;
-      if (changes.relatedSlideId !== undefined) {
-        relatedSlide = changes.relatedSlideId
-          ? await findRelatedSlide(em, deck, changes.relatedSlideId)
-          : null;
-        // The same slide again is no change (compared by id: entities are not compared deeply).
-        if ((relatedSlide?.id ?? null) === (faq.relatedSlide?.id ?? null)) relatedSlide = undefined;
-      }
-      const changed = applyChanges(faq, {
-        relatedSlide,
-        userQuestion: changes.userQuestion,
-        ...(spoken && {
-          cannedAnswer: changes.cannedAnswer,
-          audioKey: spoken.ok ? spoken.audioKey : null,
-          audioStatus: spoken.ok ? ('ready' as const) : ('failed' as const),
-        }),
-      });
-      // Nothing to change and nothing spoken: the FAQ as it is, and no event.
-      if (!changed && !spoken) return { output: await toFaqOutput(faq, services), oldAudioKey: null };
-      // A new answer spoken is always news (new audio), even if the text turned out the same.
-      if (!changed) touch(faq);
-
-      const output = await toFaqOutput(faq, services);
-      const subject = { aggregateId: faq.id, deckId: output.deckId };
-      recordEvent(em, auth, 'faq.updated', { ...subject, payload: faqEventPayload(output) });
-      if (spoken && !spoken.ok) {
-        recordEvent(em, auth, 'faq.audio_failed', {
-          ...subject,
-          payload: { ...faqEventPayload(output), reason: spoken.reason },
+    output = await changeOne(em, auth, {
+      find: async (em) => {
+        // A deleted deck took its FAQs with it.
+        await findDeck(em, auth, found.deck.id, { lock: true }).catch((error: unknown) => {
+          throw error instanceof DomainError && error.kind === 'not_found' ? notFound('FAQ', faqId) : error;
         });
-      }
-      await em.flush();
-      return { output, oldAudioKey: spoken ? oldAudioKey : null };
+        const faq = await lockRow(em, Faq, faqId);
+        if (!faq) throw notFound('FAQ', faqId);
+        return faq;
+      },
+      change: async (faq, em) => {
+        if (spoken) oldAudioKey = faq.audioKey ?? null;
+        let relatedSlide: Slide | null | undefined;
+        if (changes.relatedSlideId !== undefined) {
+          relatedSlide = changes.relatedSlideId
+            ? await findRelatedSlide(em, faq.deck, changes.relatedSlideId)
+            : null;
+          // The same slide again is no change (compared by id: entities are not compared deeply).
+          if ((relatedSlide?.id ?? null) === (faq.relatedSlide?.id ?? null)) relatedSlide = undefined;
+        }
+        const changed = applyChanges(faq, {
+          relatedSlide,
+          userQuestion: changes.userQuestion,
+          ...(spoken && {
+            cannedAnswer: changes.cannedAnswer,
+            audioKey: spoken.ok ? spoken.audioKey : null,
+            audioStatus: spoken.ok ? ('ready' as const) : ('failed' as const),
+          }),
+        });
+        // Nothing to change and nothing spoken: the FAQ as it is, and no event. A new answer
+        // spoken is always news (new audio), even if the text turned out the same.
+        return changed || (spoken ? 'always' : false);
+      },
+      answer: (faq) => toFaqOutput(faq, services),
+      event: (faq, updated) => faqEvents('faq.updated', faq.id, updated, spoken),
     });
   } catch (error) {
     if (spoken?.ok) await services.storage.delete(spoken.audioKey).catch(() => {});
     throw error;
   }
-  if (result.oldAudioKey) await services.storage.delete(result.oldAudioKey).catch(() => {});
-  return spoken && !spoken.ok ? { ...result.output, warning: audioWarning(spoken.reason) } : result.output;
+  if (oldAudioKey) await services.storage.delete(oldAudioKey).catch(() => {});
+  return spoken && !spoken.ok ? { ...output, warning: audioWarning(spoken.reason) } : output;
 }
 
 /** Deletes the FAQ, then its audio (after the commit: a rollback keeps both). */
@@ -164,19 +166,21 @@ export async function deleteFaq(
   { em, services, auth }: DomainContext,
   faqId: string,
 ): Promise<{ success: true }> {
+  let audioKey: string | null = null;
   // Locked: of two concurrent deletes one answers 404, and one event is written.
-  const faq = await em.transactional(async (em) => {
-    const found = await findFaq(em, auth, faqId, { lock: true });
-    const output = await toFaqOutput(found, services);
-    recordEvent(em, auth, 'faq.deleted', {
-      aggregateId: found.id,
+  await removeOne(em, auth, {
+    find: (em) => findFaq(em, auth, faqId, { lock: true }),
+    answer: (faq) => {
+      audioKey = faq.audioKey ?? null;
+      return toFaqOutput(faq, services);
+    },
+    event: (faq, output) => ({
+      type: 'faq.deleted',
+      aggregateId: faq.id,
       deckId: output.deckId,
       payload: faqEventPayload(output),
-    });
-    em.remove(found);
-    await em.flush();
-    return found;
+    }),
   });
-  if (faq.audioKey) await services.storage.delete(faq.audioKey).catch(() => {});
+  if (audioKey) await services.storage.delete(audioKey).catch(() => {});
   return { success: true as const };
 }

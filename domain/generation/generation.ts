@@ -6,7 +6,7 @@ import { Slide } from '../../entities/Slide.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, missing } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { createOne } from '../mutation.ts';
 import { type JobOutput, toJobOutput } from './job-output.ts';
 
 /**
@@ -15,46 +15,41 @@ import { type JobOutput, toJobOutput } from './job-output.ts';
  * decides, so two concurrent starts cannot both win).
  */
 export async function startGeneration({ em, auth }: DomainContext, deckId: string): Promise<JobOutput> {
-  // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
-  return em.transactional(async (em) => {
-    const deck = await findDeck(em, auth, deckId, { lock: true });
-    const totalSlides = await em.count(Slide, { deck, narrationScript: { $ne: null, $re: '\\S' } });
-    const intro = await em.findOne(DeckIntro, { deck });
-    if (totalSlides === 0 && !intro) {
-      throw badRequest(
-        'The deck has nothing to narrate: no slide has a narrationScript and there is no intro',
-      );
-    }
-    const now = new Date();
-    const job = em.create(GenerationJob, {
-      id: newId(),
-      deck,
-      status: 'pending',
-      currentSlide: 0,
-      totalSlides,
-      error: null,
-      lockedUntil: null,
-      startedAt: null,
-      completedAt: null,
-      createdAt: now,
-      updatedAt: now,
+  let storedDeckId = deckId;
+  try {
+    // Locked: a deck deleted meanwhile is a 404, not a foreign-key violation.
+    return await createOne(em, auth, {
+      create: async (em) => {
+        const deck = await findDeck(em, auth, deckId, { lock: true });
+        storedDeckId = deck.id;
+        const totalSlides = await em.count(Slide, { deck, narrationScript: { $ne: null, $re: '\\S' } });
+        const intro = await em.findOne(DeckIntro, { deck });
+        if (totalSlides === 0 && !intro) {
+          throw badRequest(
+            'The deck has nothing to narrate: no slide has a narrationScript and there is no intro',
+          );
+        }
+        return em.create(GenerationJob, {
+          id: newId(),
+          deck,
+          status: 'pending',
+          currentSlide: 0,
+          totalSlides,
+          error: null,
+          lockedUntil: null,
+          startedAt: null,
+          completedAt: null,
+        });
+      },
+      answer: toJobOutput,
+      event: (job) => ({ type: 'generation_job.started', aggregateId: job.id, deckId: job.deck.id }),
     });
-    const output = toJobOutput(job);
-    recordEvent(em, auth, 'generation_job.started', {
-      aggregateId: job.id,
-      deckId: deck.id,
-      payload: output,
-    });
-    try {
-      await em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) {
-        throw conflict(`Deck ${deck.id} already has a generation job pending or in progress`);
-      }
-      throw error;
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) {
+      throw conflict(`Deck ${storedDeckId} already has a generation job pending or in progress`);
     }
-    return output;
-  });
+    throw error;
+  }
 }
 
 /** The deck's latest job. */

@@ -30,7 +30,7 @@ export async function claimJobs(em: EntityManager, room: number): Promise<Claime
   return em.execute<ClaimedJob[]>(
     `update generation_job j
         set status = 'processing', locked_until = now() + make_interval(secs => ?),
-            started_at = coalesce(j.started_at, now()), updated_at = now()
+            started_at = coalesce(j.started_at, now())
        from deck d
       where d.id = j.deck_id and j.id in (
         select id from generation_job
@@ -59,10 +59,7 @@ export async function narrateDeck(
       where deck_id = ? and narration_script ~ '\\S' order by order_index`,
     [job.deckId],
   );
-  await em.execute('update generation_job set total_slides = ?, updated_at = now() where id = ?', [
-    slides.length,
-    job.id,
-  ]);
+  await em.execute('update generation_job set total_slides = ? where id = ?', [slides.length, job.id]);
 
   for (let index = job.currentSlide; index < slides.length; index++) {
     const slide = slides[index]!;
@@ -73,9 +70,9 @@ export async function narrateDeck(
     if (!spoken.ok)
       return finish(em, job, 'failed', `Slide ${slide.slide_id} could not be spoken: ${spoken.reason}`);
     await em.transactional(async (tx) => {
-      await tx.execute('update slide set audio_url = ?, updated_at = now() where id = ?', [key, slide.id]);
+      await tx.execute('update slide set audio_url = ? where id = ?', [key, slide.id]);
       await tx.execute(
-        `update generation_job set current_slide = ?, locked_until = now() + make_interval(secs => ?), updated_at = now()
+        `update generation_job set current_slide = ?, locked_until = now() + make_interval(secs => ?)
           where id = ?`,
         [index + 1, LEASE_SECONDS, job.id],
       );
@@ -91,10 +88,7 @@ export async function narrateDeck(
     const spoken = await speakToObject(services, intro.script, intro.voice_id ?? voiceId, key, signal);
     signal.throwIfAborted();
     if (!spoken.ok) return finish(em, job, 'failed', `The intro could not be spoken: ${spoken.reason}`);
-    await em.execute('update deck_intro set audio_key = ?, updated_at = now() where deck_id = ?', [
-      key,
-      job.deckId,
-    ]);
+    await em.execute('update deck_intro set audio_key = ? where deck_id = ?', [key, job.deckId]);
   }
   await finish(em, job, 'completed', null);
 }
@@ -123,7 +117,7 @@ async function finish(
  */
 export async function releaseJobs(em: EntityManager, jobs: ClaimedJob[]): Promise<void> {
   await em.execute(
-    `update generation_job set locked_until = now() - interval '1 second', updated_at = now()
+    `update generation_job set locked_until = now() - interval '1 second'
       where id = any(cast(? as uuid[])) and status = 'processing'`,
     // A PostgreSQL array literal of uuids read from the database: nothing needs quoting.
     [`{${jobs.map((job) => job.id).join(',')}}`],

@@ -1,8 +1,7 @@
 import { DeckIntro } from '../../entities/DeckIntro.ts';
-import { touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { findDeck } from '../decks/find-deck.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne, removeOne } from '../mutation.ts';
 import { checkVoice } from '../voices/check-voice.ts';
 import { findIntro } from './find-intro.ts';
 import { type IntroOutput, introEventPayload, toIntroOutput } from './intro-output.ts';
@@ -17,28 +16,28 @@ export async function saveIntro(
   input: { deckId: string; title?: string | null; script: string; voiceId?: string | null },
 ): Promise<IntroOutput> {
   await checkVoice(services, input.voiceId);
-  return em.transactional(async (em) => {
+  const fields = { title: input.title ?? null, script: input.script, voiceId: input.voiceId ?? null };
+  return changeOne(em, auth, {
     // The deck's row lock makes concurrent first saves queue up: find-then-create is safe under it.
-    const deck = await findDeck(em, auth, input.deckId, { lock: true });
-    let intro = await em.findOne(DeckIntro, { deck });
-    const fields = { title: input.title ?? null, script: input.script, voiceId: input.voiceId ?? null };
-    if (intro) {
+    find: async (em) => {
+      const deck = await findDeck(em, auth, input.deckId, { lock: true });
+      return (
+        (await em.findOne(DeckIntro, { deck })) ?? em.create(DeckIntro, { deck, ...fields, audioKey: null })
+      );
+    },
+    change: (intro) => {
       // A new script needs new audio: the old one no longer says it.
       if (intro.script !== fields.script || intro.voiceId !== fields.voiceId) intro.audioKey = null;
       Object.assign(intro, fields);
-      touch(intro);
-    } else {
-      const now = new Date();
-      intro = em.create(DeckIntro, { deck, ...fields, audioKey: null, createdAt: now, updatedAt: now });
-    }
-    const output = await toIntroOutput(intro, services);
-    recordEvent(em, auth, 'deck.intro_saved', {
-      aggregateId: deck.id,
-      deckId: deck.id,
+      return 'always';
+    },
+    answer: (intro) => toIntroOutput(intro, services),
+    event: (intro, output) => ({
+      type: 'deck.intro_saved',
+      aggregateId: intro.deck.id,
+      deckId: intro.deck.id,
       payload: introEventPayload(output),
-    });
-    await em.flush();
-    return output;
+    }),
   });
 }
 
@@ -48,15 +47,15 @@ export async function deleteIntro(
   deckId: string,
 ): Promise<{ success: true }> {
   // Under the deck's lock: of two concurrent deletes one answers 404, and one event is written.
-  return em.transactional(async (em) => {
-    const intro = await findIntro(em, auth, deckId, { lock: true });
-    recordEvent(em, auth, 'deck.intro_deleted', {
+  await removeOne(em, auth, {
+    find: (em) => findIntro(em, auth, deckId, { lock: true }),
+    answer: (intro) => toIntroOutput(intro, services),
+    event: (_, output) => ({
+      type: 'deck.intro_deleted',
       aggregateId: deckId,
       deckId,
-      payload: introEventPayload(await toIntroOutput(intro, services)),
-    });
-    em.remove(intro);
-    await em.flush();
-    return { success: true as const };
+      payload: introEventPayload(output),
+    }),
   });
+  return { success: true as const };
 }

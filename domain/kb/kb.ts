@@ -5,6 +5,7 @@ import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
+import { createOne } from '../mutation.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { findKbDocument } from './find-kb-document.ts';
 import { type KbDocumentOutput, type KbUploadOutput, toKbDocumentOutput } from './kb-document-output.ts';
@@ -30,31 +31,28 @@ export async function initUpload(
   }
   const id = newId();
   const storageKey = objectKeyFor(auth.organizationId, 'kb', id, input.filename);
-  const now = new Date();
-  const document = em.create(KbDocument, {
-    id,
-    organization: auth.organizationId,
-    filename: input.filename,
-    displayName: input.displayName ?? null,
-    contentType: input.contentType,
-    sizeBytes: input.sizeBytes,
-    storageKey,
-    status: 'pending',
-    uploadedAt: null,
-    createdAt: now,
-    updatedAt: now,
-  });
   const expiresIn = storageConfig.uploadUrlExpiresSeconds;
   const uploadUrl = await services.storage.signedUploadUrl(storageKey, {
     contentType: input.contentType,
     maxBytes: input.sizeBytes,
     expiresInSeconds: expiresIn,
   });
-  recordEvent(em, auth, 'kb_document.upload_initiated', {
-    aggregateId: id,
-    payload: toKbDocumentOutput(document),
+  await createOne(em, auth, {
+    create: (em) =>
+      em.create(KbDocument, {
+        id,
+        organization: auth.organizationId,
+        filename: input.filename,
+        displayName: input.displayName ?? null,
+        contentType: input.contentType,
+        sizeBytes: input.sizeBytes,
+        storageKey,
+        status: 'pending',
+        uploadedAt: null,
+      }),
+    answer: toKbDocumentOutput,
+    event: () => ({ type: 'kb_document.upload_initiated', aggregateId: id }),
   });
-  await em.flush();
   return { documentId: id, uploadUrl, storageKey, expiresIn };
 }
 

@@ -80,7 +80,7 @@ export async function retryDelivery(
     await em.execute(
       `update notification_delivery
           set status = 'pending', next_attempt_at = now(), locked_until = null, completed_at = null,
-              retry_from_attempt = attempts, updated_at = now()
+              retry_from_attempt = attempts
         where id = ?`,
       [deliveryId],
     );

@@ -105,7 +105,7 @@ async function dropUnreadable(tx: EntityManager, deliveryIds: string[]): Promise
   await tx.execute(
     `update notification_delivery
         set status = 'failed', completed_at = now(), locked_until = null, claim_token = null,
-            next_attempt_at = now(), last_status_code = null, updated_at = now(),
+            next_attempt_at = now(), last_status_code = null,
             last_error = 'not sent: the subscription now sends with access that may not read this event'
       where id = any(cast(? as uuid[]))`,
     [uuidArray(deliveryIds)],
@@ -286,7 +286,7 @@ async function recordAttempts(
   await tx.execute(
     `update notification_delivery d
         set attempts = v.attempts, status = v.status, last_status_code = v.status_code, last_error = v.error,
-            locked_until = null, claim_token = null, next_attempt_at = now() + make_interval(secs => v.retry_in), updated_at = now(),
+            locked_until = null, claim_token = null, next_attempt_at = now() + make_interval(secs => v.retry_in),
             completed_at = case when v.status = 'pending' then null else now() end
        from jsonb_to_recordset(cast(? as jsonb))
          as v(id uuid, attempts int, status text, status_code int, error text, retry_in float8)
@@ -306,7 +306,7 @@ async function recordAttempts(
 async function wakeNextOfAggregates(tx: EntityManager, deliveryIds: string[]): Promise<void> {
   await tx.execute(LOCK_GROUPS_OF, [uuidArray(deliveryIds)]);
   await tx.execute(
-    `update notification_delivery w set next_attempt_at = now(), updated_at = now()
+    `update notification_delivery w set next_attempt_at = now()
       where w.next_attempt_at = 'infinity'
         and w.id in (
           select (select h.id from notification_delivery h
@@ -332,7 +332,7 @@ export async function wakeWaitingDeliveries(
 ): Promise<{ woken: number; at: Date }> {
   const [row] = await em.execute<{ woken: number; at: Date | string }[]>(
     `with woken as (
-       update notification_delivery w set next_attempt_at = now(), updated_at = now()
+       update notification_delivery w set next_attempt_at = now()
         where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
           and not ${earlierPending('w')}
         returning 1)
@@ -410,7 +410,7 @@ async function clearFailureClocks(tx: EntityManager, subscriptionIds: string[]):
  */
 export async function releaseDeliveries(em: EntityManager, jobs: DeliveryJob[]): Promise<void> {
   await em.execute(
-    `update notification_delivery d set locked_until = null, claim_token = null, updated_at = now()
+    `update notification_delivery d set locked_until = null, claim_token = null
        from ${HELD} where ${HELD_BY_CLAIM}`,
     heldParameters(jobs),
   );

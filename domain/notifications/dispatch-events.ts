@@ -33,9 +33,9 @@ export async function dispatchEvents(em: EntityManager, batch = 500): Promise<nu
      ), deliveries as (
        insert into notification_delivery
          (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
-          status, attempts, next_attempt_at, created_at, updated_at)
+          status, attempts, next_attempt_at)
        select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
-              'pending', 0, case when m.place = 1 and not ${earlierPending('m')} then now() else 'infinity' end, now(), now()
+              'pending', 0, case when m.place = 1 and not ${earlierPending('m')} then now() else 'infinity' end
          from matched m
        on conflict (subscription_id, event_id, replay) do nothing
      ), handled as (

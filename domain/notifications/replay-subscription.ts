@@ -85,10 +85,9 @@ export async function replaySubscription(
        ), queued as (
          insert into notification_delivery
            (id, subscription_id, event_id, event_type, aggregate_key, event_occurred_at,
-            status, attempts, next_attempt_at, created_at, updated_at, replay)
+            status, attempts, next_attempt_at, replay)
          select gen_random_uuid(), m.subscription_id, m.event_id, m.event_type, m.aggregate_key, m.event_occurred_at,
                 'pending', 0, case when m.place = 1 and not ${earlierPending('m')} then now() else 'infinity' end,
-                now(), now(),
                 (select coalesce(max(d.replay), 0) + 1 from notification_delivery d
                   where d.subscription_id = m.subscription_id and d.event_id = m.event_id)
            from matched m

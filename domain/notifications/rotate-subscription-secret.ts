@@ -1,7 +1,6 @@
-import { touch } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { conflict } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { changeOne } from '../mutation.ts';
 import { findSubscription } from './find-subscription.ts';
 import { toSubscriptionOutput } from './subscription-output.ts';
 import { newSealedWebhookSecret } from './webhook-secret.ts';
@@ -18,27 +17,30 @@ export async function rotateSubscriptionSecret(
   { em, services, auth }: DomainContext,
   input: { subscriptionId: string; graceHours: number },
 ): Promise<{ secret: string }> {
+  let secret = '';
   // Locked: of two concurrent rotations the second replaces the first's secret, never loses it silently.
-  return em.transactional(async (em) => {
-    const subscription = await findSubscription(em, auth, input.subscriptionId, { lock: true });
-    if (subscription.channel !== 'webhook' || !subscription.sealedSecret) {
-      throw conflict(
-        `Subscription ${subscription.id} is not a webhook subscription: it has no secret to rotate`,
-      );
-    }
-    const { secret, sealedSecret } = newSealedWebhookSecret(services.secretBox, subscription.id);
-    const graceMs = input.graceHours * HOUR_MS;
-    subscription.sealedPreviousSecret = graceMs > 0 ? subscription.sealedSecret : null;
-    subscription.previousSecretExpiresAt = graceMs > 0 ? new Date(Date.now() + graceMs) : null;
-    subscription.sealedSecret = sealedSecret;
-    touch(subscription);
-    const output = toSubscriptionOutput(subscription);
-    recordEvent(em, auth, 'notification_subscription.secret_rotated', {
+  await changeOne(em, auth, {
+    find: (em) => findSubscription(em, auth, input.subscriptionId, { lock: true }),
+    change: (subscription) => {
+      if (subscription.channel !== 'webhook' || !subscription.sealedSecret) {
+        throw conflict(
+          `Subscription ${subscription.id} is not a webhook subscription: it has no secret to rotate`,
+        );
+      }
+      const fresh = newSealedWebhookSecret(services.secretBox, subscription.id);
+      const graceMs = input.graceHours * HOUR_MS;
+      subscription.sealedPreviousSecret = graceMs > 0 ? subscription.sealedSecret : null;
+      subscription.previousSecretExpiresAt = graceMs > 0 ? new Date(Date.now() + graceMs) : null;
+      subscription.sealedSecret = fresh.sealedSecret;
+      secret = fresh.secret;
+      return true;
+    },
+    answer: toSubscriptionOutput,
+    event: (subscription, output) => ({
+      type: 'notification_subscription.secret_rotated',
       aggregateId: subscription.id,
       deckId: output.deckId,
-      payload: output,
-    });
-    await em.flush();
-    return { secret };
+    }),
   });
+  return { secret };
 }

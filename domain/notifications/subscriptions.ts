@@ -4,7 +4,7 @@ import { accessOf } from '../auth/access.ts';
 import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { createOne, type MutationEvent, recordEvents, removeOne, writeAndReload } from '../mutation.ts';
 import { findSubscription } from './find-subscription.ts';
 import {
   type SubscriptionOutput,
@@ -35,32 +35,38 @@ export async function createSubscription(
   checkEventTypeReadable(input.eventType, accessOf(auth));
   const channelConfig = checkChannelConfig(services, input.channel, input.channelConfig);
   const deck = input.deckId ? await findDeckReference(em, auth, input.deckId) : null;
-  const now = new Date();
   const id = newId();
   const secret = input.channel === 'webhook' ? newSealedWebhookSecret(services.secretBox, id) : null;
-  const subscription = em.create(NotificationSubscription, {
-    id,
-    organization: auth.organizationId,
-    name: input.name,
-    eventType: input.eventType,
-    channel: input.channel,
-    channelConfig,
-    deck,
-    sealedSecret: secret?.sealedSecret ?? null,
-    isActive: input.isActive,
-    eventAccess: accessOf(auth),
-    createdAt: now,
-    updatedAt: now,
+  const answer = await createOne(em, auth, {
+    create: (em) =>
+      em.create(NotificationSubscription, {
+        id,
+        organization: auth.organizationId,
+        name: input.name,
+        eventType: input.eventType,
+        channel: input.channel,
+        channelConfig,
+        deck,
+        sealedSecret: secret?.sealedSecret ?? null,
+        isActive: input.isActive,
+        eventAccess: accessOf(auth),
+      }),
+    answer: (subscription) => subscriptionAnswer(subscription, auth),
+    event: (subscription) => subscriptionEvent('notification_subscription.created', subscription),
   });
-  const output = toSubscriptionOutput(subscription);
-  recordEvent(em, auth, 'notification_subscription.created', {
-    aggregateId: subscription.id,
-    deckId: output.deckId,
-    payload: output,
-  });
-  await em.flush();
-  const answer = subscriptionAnswer(subscription, auth);
   return secret ? { ...answer, secret: secret.secret } : answer;
+}
+
+/** A subscription's event: it carries the subscription with its webhook URL masked. */
+function subscriptionEvent(
+  type:
+    | 'notification_subscription.created'
+    | 'notification_subscription.updated'
+    | 'notification_subscription.deleted',
+  subscription: NotificationSubscription,
+): MutationEvent {
+  const payload = toSubscriptionOutput(subscription);
+  return { type, aggregateId: subscription.id, deckId: payload.deckId, payload };
 }
 
 /** Oldest first. */
@@ -143,12 +149,8 @@ export async function updateSubscription(
     });
     // An update that changes nothing is answered with the subscription as it is, and writes no event.
     if (!changed) return subscriptionAnswer(subscription, auth);
-    const output = toSubscriptionOutput(subscription);
-    recordEvent(em, auth, 'notification_subscription.updated', {
-      aggregateId: subscription.id,
-      deckId: output.deckId,
-      payload: output,
-    });
+    await writeAndReload(em, subscription);
+    recordEvents(em, auth, {}, subscriptionEvent('notification_subscription.updated', subscription));
     await em.flush();
     const answer = subscriptionAnswer(subscription, auth);
     return newSecret ? { ...answer, secret: newSecret.secret } : answer;
@@ -161,16 +163,10 @@ export async function deleteSubscription(
   subscriptionId: string,
 ): Promise<{ success: true }> {
   // Locked: of two concurrent deletes one answers 404, and one event is written.
-  return em.transactional(async (em) => {
-    const subscription = await findSubscription(em, auth, subscriptionId, { lock: true });
-    const output = toSubscriptionOutput(subscription);
-    recordEvent(em, auth, 'notification_subscription.deleted', {
-      aggregateId: subscription.id,
-      deckId: output.deckId,
-      payload: output,
-    });
-    em.remove(subscription);
-    await em.flush();
-    return { success: true as const };
+  await removeOne(em, auth, {
+    find: (em) => findSubscription(em, auth, subscriptionId, { lock: true }),
+    answer: toSubscriptionOutput,
+    event: (subscription) => subscriptionEvent('notification_subscription.deleted', subscription),
   });
+  return { success: true as const };
 }

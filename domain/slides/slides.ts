@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import type { SlideType } from '../../entities/Slide.ts';
-import { applyChanges, touch } from '../changes.ts';
+import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { lockDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
 import { recordEvent } from '../events/record-event.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
+import { changeOne } from '../mutation.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
 import { readRows } from '../prepared-statements.ts';
 import { findSlide, lockDeckOfSlide } from './find-slide.ts';
@@ -106,13 +107,13 @@ const SLIDE_OUTPUT_COLUMNS = `
 
 /**
  * A new slide, answered in the answer's shape: a hot write, like delete it builds no entity
- * (the unit of work still writes its event). `created_at` and `updated_at` are the transaction's
- * time, read back as every other answer reads them.
+ * (the unit of work still writes its event). `created_at` and `updated_at` are the
+ * database's defaults (the transaction's time), read back as every other answer reads them.
  */
 const INSERT_SLIDE = `
   insert into slide as s (id, deck_id, slide_id, title, narration_script, bullets, slide_context, audio_url,
-                          hero_img, order_index, slide_type, product_data, created_at, updated_at)
-  values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?::jsonb, now(), now())
+                          hero_img, order_index, slide_type, product_data)
+  values (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?::jsonb)
   returning ${SLIDE_OUTPUT_COLUMNS}`;
 
 /**
@@ -147,18 +148,12 @@ export async function updateSlide(
   if (Object.keys(changes).length === 0) throw badRequest('Send at least one field to change');
   await checkOwnObjectKeys(auth, services.storage, { audioUrl: changes.audioUrl, heroImg: changes.heroImg });
   // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
-  return em.transactional(async (em) => {
-    const slide = await findSlide(em, auth, slideId, { lock: true });
-    const changed = applyChanges(slide, {
-      ...changes,
-      productData: changes.slideType === 'standard' ? null : undefined,
-    });
-    // An update that changes nothing is answered with the slide as it is, and writes no event.
-    if (!changed) return toSlideOutput(slide);
-    const output = toSlideOutput(slide);
-    recordEvent(em, auth, 'slide.updated', { aggregateId: slide.id, deckId: output.deckId, payload: output });
-    await em.flush();
-    return output;
+  return changeOne(em, auth, {
+    find: (em) => findSlide(em, auth, slideId, { lock: true }),
+    change: (slide) =>
+      applyChanges(slide, { ...changes, productData: changes.slideType === 'standard' ? null : undefined }),
+    answer: toSlideOutput,
+    event: (slide, output) => ({ type: 'slide.updated', aggregateId: slide.id, deckId: output.deckId }),
   });
 }
 
@@ -214,7 +209,7 @@ const REORDER = `
       from slide s left join wanted w on w.id = s.id
      where s.deck_id = ?
   ), moved as (
-    update slide set order_index = w.ord, updated_at = now()
+    update slide set order_index = w.ord
       from wanted w, checked
      where checked.ok and slide.id = w.id and slide.deck_id = ? and slide.order_index <> w.ord
   )
@@ -281,19 +276,20 @@ export async function putProductData(
   input: { slideId: string; productData: ProductData },
 ): Promise<{ productData: ProductData }> {
   // Locked: a concurrent delete makes this a 404 instead of an event for a deleted slide.
-  return em.transactional(async (em) => {
-    const slide = requirePricingSlide(await findSlide(em, auth, input.slideId, { lock: true }));
-    slide.productData = input.productData;
-    touch(slide);
-    const output = toSlideOutput(slide);
-    recordEvent(em, auth, 'slide.product_data_updated', {
+  await changeOne(em, auth, {
+    find: async (em) => requirePricingSlide(await findSlide(em, auth, input.slideId, { lock: true })),
+    change: (slide) => {
+      slide.productData = input.productData;
+      return 'always';
+    },
+    answer: toSlideOutput,
+    event: (slide, output) => ({
+      type: 'slide.product_data_updated',
       aggregateId: slide.id,
       deckId: output.deckId,
-      payload: output,
-    });
-    await em.flush();
-    return { productData: input.productData };
+    }),
   });
+  return { productData: input.productData };
 }
 
 /** A playable address for a slide's audio (its `audioUrl` field is an object key). */

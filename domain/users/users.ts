@@ -5,10 +5,11 @@ import { Organization } from '../../entities/Organization.ts';
 import { User, type UserRole } from '../../entities/User.ts';
 import { hashNewPassword } from '../auth/password-work.ts';
 import { revokeSessionsOfUser } from '../auth/sessions.ts';
-import { applyChanges, touch } from '../changes.ts';
+import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { conflict, missing } from '../errors.ts';
 import { type EventActor, recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { createOne } from '../mutation.ts';
 import { lockRow } from '../row-lock.ts';
 import { findUser } from './find-user.ts';
 import { type OrganizationUserOutput, toOrganizationUserOutput } from './user-output.ts';
@@ -95,19 +96,18 @@ export async function addUser(
   // Hashing runs on libuv's pool, not the event loop.
   const passwordHash = await hashNewPassword(input.password);
   try {
-    return await em.transactional(async (em) => {
-      const user = em.create(User, {
-        id: newId(),
-        organization: auth.organizationId,
-        email: input.email,
-        name: input.name,
-        role: input.role,
-        passwordHash,
-      });
-      const output = toOrganizationUserOutput(user);
-      recordEvent(em, auth, 'user.created', { aggregateId: user.id, payload: output });
-      await em.flush();
-      return output;
+    return await createOne(em, auth, {
+      create: (em) =>
+        em.create(User, {
+          id: newId(),
+          organization: auth.organizationId,
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          passwordHash,
+        }),
+      answer: toOrganizationUserOutput,
+      event: (user) => ({ type: 'user.created', aggregateId: user.id }),
     });
   } catch (error) {
     throw duplicateEmail(error, EMAIL_CANNOT_BE_USED);
@@ -182,7 +182,6 @@ export async function replacePassword(
   actor: EventActor,
 ): Promise<void> {
   user.passwordHash = passwordHash;
-  touch(user);
   recordEvent(em, { organizationId: user.organization.id, actor }, 'user.password_changed', {
     aggregateId: user.id,
     payload: toOrganizationUserOutput(user),
