@@ -16,6 +16,7 @@ import { createRequestContextFactory } from '../rest/request-context.ts';
 import { requestLogging } from '../rest/request-logging.ts';
 import { restRoutes } from '../rest/route-table.ts';
 import { sameOrigin } from '../rest/same-origin.ts';
+import { sessionCookies } from '../rest/session-cookie.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { appRouter } from '../routers/app-router.ts';
@@ -86,6 +87,9 @@ export function createKoaApp(
   app.use(problemDetails(logger));
   // Before every route: state-changing requests must come from this service's own pages.
   app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
+  // The `session` cookie (koa-session), on /api and /trpc only: after the same-origin check, so a
+  // refused request reads no session.
+  app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
