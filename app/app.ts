@@ -87,12 +87,12 @@ export function createKoaApp(
   app.use(problemDetails(logger));
   // Before every route: state-changing requests must come from this service's own pages.
   app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
-  // The `session` cookie (koa-session), on /api and /trpc only: after the same-origin check, so a
-  // refused request reads no session.
-  app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
+  // The `session` cookie (koa-session), for /trpc and /api only: after the same-origin check (a
+  // refused request reads no session) and after the health, docs and storage routes (no lookup).
+  app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
   app.use(
     createTrpcEndpoint({
       router: appRouter,
