@@ -46,7 +46,14 @@ async function appWith(options: Record<string, unknown>) {
   const app = new Koa();
   app.use(
     createKoaSession(
-      { key: 'session', maxAge: MAX_AGE_MS, signed: false, httpOnly: true, sameSite: 'lax', ...options } as never,
+      {
+        key: 'session',
+        maxAge: MAX_AGE_MS,
+        signed: false,
+        httpOnly: true,
+        sameSite: 'lax',
+        ...options,
+      } as never,
       app,
     ),
   );
@@ -86,7 +93,11 @@ describe('koa-session, as configured with its own options', () => {
   it.fails('renews a session whose last renewal is an hour old with `renew: true`', async () => {
     const store = hashingStore();
     // The row as the store would answer it two hours after its last renewal.
-    store.shape = (data) => ({ ...data, _expire: Date.now() + MAX_AGE_MS - 2 * HOUR_MS, _maxAge: MAX_AGE_MS });
+    store.shape = (data) => ({
+      ...data,
+      _expire: Date.now() + MAX_AGE_MS - 2 * HOUR_MS,
+      _maxAge: MAX_AGE_MS,
+    });
     const { get } = await appWith({ store, renew: true });
     const setsAtSignIn = store.sets;
     const response = await get();
