@@ -17,6 +17,7 @@ import { createRequestContextFactory } from '../rest/request-context.ts';
 import { requestLogging } from '../rest/request-logging.ts';
 import { restRoutes } from '../rest/route-table.ts';
 import { sameOrigin } from '../rest/same-origin.ts';
+import { sessionCookies } from '../rest/session-cookie.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { appRouter } from '../routers/app-router.ts';
@@ -90,6 +91,9 @@ export function createKoaApp(
   app.use(health.routes());
   app.use(createDocsRouter(buildOpenApiDocument()).routes());
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
+  // The `session` cookie (koa-session), for /trpc and /api only: after the same-origin check (a
+  // refused request reads no session) and after the health, docs and storage routes (no lookup).
+  app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
   app.use(
     createTrpcEndpoint({
       router: appRouter,

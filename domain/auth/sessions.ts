@@ -21,23 +21,27 @@ export function hashSessionToken(token: string): string {
   return hashSecret(token);
 }
 
+/** A new session token: 256 random bits in base64url (koa-session's `genid`). */
+export function newSessionToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
 /**
- * Stores a new session for `userId` and returns its token (the only copy there is). The
- * user's expired sessions go at the same time, so the table does not grow between restarts.
+ * Stores a new session for `userId` under `token` (only its hash is kept). The user's expired
+ * sessions go at the same time, so the table does not grow between restarts.
  */
 export async function createSession(
   em: EntityManager,
   userId: string,
+  token: string,
   maxAgeSeconds: number,
-): Promise<string> {
-  const token = randomBytes(TOKEN_BYTES).toString('base64url');
+): Promise<void> {
   await em.getConnection().execute(
     `with expired as (delete from session where user_id = ? and expires_at <= now())
      insert into session (token_hash, user_id, created_at, renewed_at, expires_at)
      values (?, ?, now(), now(), now() + make_interval(secs => ?))`,
     [userId, hashSessionToken(token), userId, maxAgeSeconds],
   );
-  return token;
 }
 
 /**
