@@ -2,14 +2,13 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, INVALID_INPUT } from '../domain/errors.ts';
+import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import { accessDenial, refusalOf } from '../routers/trpc.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
-import { BodyProblem, readJsonObjectBody } from './json-body.ts';
-import { ProblemError } from './problem.ts';
+import { readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { PUBLIC_BODY_LIMIT_BYTES } from './request-body.ts';
@@ -135,8 +134,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
           (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
         );
         if (unknown.length > 0) {
-          throw new BodyProblem(
-            400,
+          throw badRequest(
             INVALID_INPUT,
             unknown.map((name) => ({
               path: [name],
@@ -184,7 +182,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
     // API key), before a byte of it is read.
     const context = await signedIn(ctx, options);
     if (!ctx.is('multipart/form-data')) {
-      throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
+      throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file');
     }
     const { organizationId, actor } = context.auth;
     const account = context.edge.uploadBudget.open({ organizationId, callerId: actor.id });
@@ -212,13 +210,13 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         if (code === 'LIMIT_FILE_SIZE') {
           // Stop reading the rest of an oversized upload: answer and close the connection.
           ctx.set('Connection', 'close');
-          throw new ProblemError(413, `The file is larger than ${limit} bytes`);
+          throw payloadTooLarge(`The file is larger than ${limit} bytes`);
         }
         const detail =
           code === 'LIMIT_UNEXPECTED_FILE'
             ? 'Send exactly one file, in a part named file'
             : 'The multipart body could not be read';
-        throw new BodyProblem(400, detail, [{ path: ['file'], message: detail }]);
+        throw badRequest(detail, [{ path: ['file'], message: detail }]);
       } finally {
         intake.stop();
       }
