@@ -53,6 +53,7 @@ export function createRequestContextFactory(orm: MikroORM, services: Services, e
       clientAddress: ctx.ip,
       operator: false,
       session: new CookieSession(ctx, em, presented, maxAgeSeconds),
+      accessDecisions: new Map(),
     };
   };
 }
