@@ -62,7 +62,6 @@ function procedureRoutes(): ProcedureRoute[] {
         pathParameters: pathParametersOf(meta.openapi.path),
         parameters: def.shape,
         procedurePath: path,
-        type,
         shape: def.shape,
         strict: def.catchall?._zod.def.type === 'never',
         multipartLimit: meta.multipartLimit,

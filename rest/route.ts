@@ -37,7 +37,6 @@ export interface ProcedureRoute extends RouteBase {
   kind: 'json' | 'multipart';
   /** Dotted path in the router, e.g. `decks.createDeck` (the /trpc name of the same procedure). */
   procedurePath: string;
-  type: 'query' | 'mutation';
   /** The input object's fields, and whether it refuses others (`z.strictObject`). */
   shape: Record<string, Schema>;
   strict: boolean;
