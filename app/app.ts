@@ -103,7 +103,7 @@ export function createKoaApp(
     }),
   );
   app.use(apiRouter.routes());
-  app.use(allowedMethods(apiRouter));
+  app.use(allowedMethods(apiRouter, { edge, createContext }));
 
   return {
     app,

@@ -1,19 +1,62 @@
 /**
  * The one error the business logic raises: what went wrong, in words a caller can act on,
- * and of which kind. It knows nothing of HTTP or tRPC; each transport maps the kind once
- * (`routers/errors.ts` to a tRPC code, `rest/problem.ts` to a status).
+ * and of which kind. It knows nothing of HTTP or tRPC: each kind's row below says, once, what
+ * the transports answer with — its HTTP status, its tRPC code and its problem `code` word
+ * (`routers/errors.ts` and `rest/problem.ts` read them from here, and nowhere else).
  */
-export type DomainErrorKind =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'unprocessable'
-  | 'too_many_requests'
-  | 'unavailable';
+
+/**
+ * tRPC's codes that the kinds map to, as plain words: the domain imports nothing of tRPC
+ * (`routers/errors.ts` checks them against tRPC's own).
+ */
+export type TrpcCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_SUPPORTED'
+  | 'TIMEOUT'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'UNPROCESSABLE_CONTENT'
+  | 'TOO_MANY_REQUESTS'
+  | 'NOT_IMPLEMENTED'
+  | 'SERVICE_UNAVAILABLE';
+
+export interface ErrorKindAnswer {
+  status: number;
+  trpcCode: TrpcCode;
+  /** The problem's `code` (a domain error may name a more precise one). */
+  code: string;
+}
+
+/**
+ * THE error table: every kind of error, with what each transport answers. One status per
+ * kind. Where two kinds share a tRPC code, the first one listed is the kind that code stands
+ * for (tRPC's own errors map back through it). The transport's own refusals (405, 408, 431,
+ * 501) are kinds too, so that every answer's `code` comes from this table; a 500 is not: it is
+ * an unexpected Error, never a DomainError.
+ */
+export const ERROR_KINDS = {
+  bad_request: { status: 400, trpcCode: 'BAD_REQUEST', code: 'BAD_REQUEST' },
+  unauthorized: { status: 401, trpcCode: 'UNAUTHORIZED', code: 'UNAUTHORIZED' },
+  forbidden: { status: 403, trpcCode: 'FORBIDDEN', code: 'FORBIDDEN' },
+  not_found: { status: 404, trpcCode: 'NOT_FOUND', code: 'NOT_FOUND' },
+  method_not_allowed: { status: 405, trpcCode: 'METHOD_NOT_SUPPORTED', code: 'METHOD_NOT_ALLOWED' },
+  request_timeout: { status: 408, trpcCode: 'TIMEOUT', code: 'REQUEST_TIMEOUT' },
+  conflict: { status: 409, trpcCode: 'CONFLICT', code: 'CONFLICT' },
+  payload_too_large: { status: 413, trpcCode: 'PAYLOAD_TOO_LARGE', code: 'PAYLOAD_TOO_LARGE' },
+  unsupported_media_type: { status: 415, trpcCode: 'UNSUPPORTED_MEDIA_TYPE', code: 'UNSUPPORTED_MEDIA_TYPE' },
+  unprocessable: { status: 422, trpcCode: 'UNPROCESSABLE_CONTENT', code: 'UNPROCESSABLE_CONTENT' },
+  too_many_requests: { status: 429, trpcCode: 'TOO_MANY_REQUESTS', code: 'TOO_MANY_REQUESTS' },
+  // Node's own refusal of oversized headers (tRPC has no code of its own for it).
+  headers_too_large: { status: 431, trpcCode: 'BAD_REQUEST', code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' },
+  not_implemented: { status: 501, trpcCode: 'NOT_IMPLEMENTED', code: 'NOT_IMPLEMENTED' },
+  unavailable: { status: 503, trpcCode: 'SERVICE_UNAVAILABLE', code: 'SERVICE_UNAVAILABLE' },
+} as const satisfies Record<string, ErrorKindAnswer>;
+
+export type DomainErrorKind = keyof typeof ERROR_KINDS;
 
 /** One problem with one input field, as it appears in a problem body's `issues`. */
 export interface Issue {
@@ -92,6 +135,11 @@ export function unprocessable(message: string, cause?: unknown): DomainError {
 
 export function tooManyRequests(message: string, retryAfterSeconds: number, code?: string): DomainError {
   return new DomainError('too_many_requests', message, { retryAfterSeconds, code });
+}
+
+/** A body that stopped arriving (no byte for the idle timeout): send it again. */
+export function requestTimeout(message: string): DomainError {
+  return new DomainError('request_timeout', message);
 }
 
 /** The service is at a bound it keeps to stay up (or a dependency is down), not broken: retry later. */

@@ -2,14 +2,14 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, INVALID_INPUT } from '../domain/errors.ts';
+import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
+import { accessDenial, refusalOf } from '../routers/access.ts';
+import { createCaller } from '../routers/app-router.ts';
 import { inputIssues } from '../routers/input-guard.ts';
-import { accessDenial, refusalOf } from '../routers/trpc.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
-import { BodyProblem, readJsonObjectBody } from './json-body.ts';
-import { ProblemError } from './problem.ts';
+import { readJsonObjectBody } from './json-body.ts';
 import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
 import { PUBLIC_BODY_LIMIT_BYTES } from './request-body.ts';
@@ -28,7 +28,7 @@ export interface DispatchOptions {
 /**
  * The /api routes, one per entry of the route table, matched once by Koa's router. Each
  * reads its input (JSON body or query string plus path parameters; or one multipart file),
- * builds the request's context and calls its procedure directly (resolved at start), answering
+ * builds the request's context and calls its procedure through tRPC's caller, answering
  * with the status the procedure's meta names. A hand-written route gets the checked session
  * and parameters instead. Nothing here answers an error: whatever is thrown leaves through
  * `problemFromError` (rest/error-middleware.ts). A known path with another method is a 405.
@@ -55,14 +55,16 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
  * Before a route reads anything: its context (the caller) once, the caller's request counted
  * against the rate limits (RateLimit-* headers on every answer to a signed-in caller, a 403
  * included; 429 past a limit, before anything runs; a refused request spends no heavy
- * quota), the route's declared access checked (401 without a caller, 403 without the access:
- * the procedure's own check, made early so that nothing of a refused request is read), and a
- * POST's Idempotency-Key checked (400 when malformed).
+ * quota), the route's declared access decided (401 without a caller, 403 without the access:
+ * the procedure's own decision, made here, once, so that nothing of a refused request is read;
+ * the procedure's middleware takes it from the context), and a POST's Idempotency-Key checked
+ * (400 when malformed).
  */
 function admit(route: RestRoute, options: DispatchOptions): Middleware {
   const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
   // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
+  const procedurePath = route.kind === 'hand-written' ? null : route.procedurePath;
   return async (ctx, next) => {
     const context = await contextOf(ctx, options);
     // Who is asking, and may they, before what is asked: 401, then 429, then 403, then the rest.
@@ -73,6 +75,7 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
       if (refused) throw refused;
     }
     if (denied) throw await refusalOf(denied, context, async () => ctx.params);
+    if (procedurePath) context.accessDecisions.set(procedurePath, null);
     if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };
@@ -84,21 +87,40 @@ function contextOf(ctx: KoaContext, options: DispatchOptions): Promise<Context> 
   return ctx.state.context;
 }
 
-/** Sets 405 (or 501) with `Allow`; the problem-details middleware writes the body. */
-export function allowedMethods(router: Router): Middleware {
-  return router.allowedMethods() as Middleware;
+/**
+ * An /api request no route took: 404, or 405 (501 for a method nobody serves) with `Allow`; the
+ * problem-details middleware writes the body. It is counted like any other, so that the
+ * answer to a signed-in caller carries the RateLimit-* headers too (api.md), and is a 429
+ * past the caller's limit.
+ */
+export function allowedMethods(router: Router, options: DispatchOptions): Middleware {
+  const allowed = router.allowedMethods() as Middleware;
+  return (ctx, next) =>
+    allowed(ctx, async () => {
+      if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
+      const context = await contextOf(ctx, options);
+      if (context.auth) {
+        const refused = await countRequest(ctx, context.edge.rateLimiter, context.auth, 1, 0);
+        if (refused) throw refused;
+      }
+      await next();
+    });
 }
 
-/** Calls a procedure as tRPC's own callers do; a failure is thrown as its tRPC error. */
-function callProcedure(route: ProcedureRoute, context: Context, input: unknown): Promise<unknown> {
-  return route.procedure({
-    ctx: context,
-    path: route.procedurePath,
-    type: route.type,
-    getRawInput: async () => input,
-    signal: undefined,
-    batchIndex: 0,
-  });
+/** A callable node of tRPC's caller: a procedure, or a router whose members are reached by name. */
+type CallerNode = ((input: unknown) => Promise<unknown>) & { [name: string]: CallerNode };
+
+/**
+ * How a route calls its procedure: through tRPC's public caller (one per request context),
+ * reached by its path; a failure is thrown as its tRPC error.
+ */
+function procedureCall(route: ProcedureRoute): (context: Context, input: unknown) => Promise<unknown> {
+  const names = route.procedurePath.split('.');
+  return (context, input) => {
+    let node = createCaller(context) as unknown as CallerNode;
+    for (const name of names) node = node[name]!;
+    return node(input);
+  };
 }
 
 /**
@@ -108,6 +130,7 @@ function callProcedure(route: ProcedureRoute, context: Context, input: unknown):
  */
 function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
   const { shape, strict, pathParameters } = route;
+  const callProcedure = procedureCall(route);
   const usesBody = BODY_METHODS.has(route.route.method);
   // A public route's body (sign-in's) is the only one `admit` lets anybody make the service read.
   const limitBytes =
@@ -135,8 +158,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
           (name) => pathParameters.includes(name) || (!strict && !Object.hasOwn(shape, name)),
         );
         if (unknown.length > 0) {
-          throw new BodyProblem(
-            400,
+          throw badRequest(
             INVALID_INPUT,
             unknown.map((name) => ({
               path: [name],
@@ -148,7 +170,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
         }
       }
       for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
-      ctx.body = await callProcedure(route, context, input);
+      ctx.body = await callProcedure(context, input);
       ctx.status = route.successStatus;
     });
   };
@@ -178,13 +200,14 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
     limits: { fileSize: limit, files: 1, fields: 20, parts: 25, fieldSize: 1024, fieldNameSize: 100 },
   } as multer.Options).single('file');
   const largestBody = limit + MULTIPART_OVERHEAD_BYTES;
+  const callProcedure = procedureCall(route);
 
   return async (ctx) => {
     // `admit` has refused an anonymous upload, or one whose caller may not write (a read-only
     // API key), before a byte of it is read.
     const context = await signedIn(ctx, options);
     if (!ctx.is('multipart/form-data')) {
-      throw new ProblemError(415, 'Send the file as multipart/form-data, in a part named file');
+      throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file');
     }
     const { organizationId, actor } = context.auth;
     const account = context.edge.uploadBudget.open({ organizationId, callerId: actor.id });
@@ -212,13 +235,13 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         if (code === 'LIMIT_FILE_SIZE') {
           // Stop reading the rest of an oversized upload: answer and close the connection.
           ctx.set('Connection', 'close');
-          throw new ProblemError(413, `The file is larger than ${limit} bytes`);
+          throw payloadTooLarge(`The file is larger than ${limit} bytes`);
         }
         const detail =
           code === 'LIMIT_UNEXPECTED_FILE'
             ? 'Send exactly one file, in a part named file'
             : 'The multipart body could not be read';
-        throw new BodyProblem(400, detail, [{ path: ['file'], message: detail }]);
+        throw badRequest(detail, [{ path: ['file'], message: detail }]);
       } finally {
         intake.stop();
       }
@@ -231,7 +254,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
       const bodyParts = () => (part ? [part.originalname, part.mimetype, part.buffer] : ['no file']);
       const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
       await runIdempotently(ctx, context, key, bodyParts, async () => {
-        ctx.body = await callProcedure(route, context, { file });
+        ctx.body = await callProcedure(context, { file });
         ctx.status = route.successStatus;
       });
     } finally {

@@ -1,22 +1,12 @@
 import type { Context as KoaContext } from 'koa';
-import { badRequest, type Issue, payloadTooLarge } from '../domain/errors.ts';
+import { badRequest, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import {
   MAX_INPUT_DEPTH,
   MAX_INPUT_NODES,
   MAX_NAME_LENGTH,
   MAX_OBJECT_MEMBERS,
 } from '../routers/input-guard.ts';
-import { ProblemError } from './problem.ts';
 import { type BodyLimits, hasBody, readRawBody } from './request-body.ts';
-
-/** A 4xx about the body, with the field issues the problem should carry. */
-export class BodyProblem extends ProblemError {
-  readonly issues?: Issue[];
-  constructor(status: number, detail: string, issues?: Issue[]) {
-    super(status, detail);
-    this.issues = issues;
-  }
-}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -36,8 +26,7 @@ export async function readJsonObjectBody(
   if (!hasBody(ctx)) return {};
   const type = ctx.get('content-type');
   if (!isUtf8Json(type)) {
-    throw new BodyProblem(
-      415,
+    throw unsupportedMediaType(
       type
         ? `Content-Type ${type} is not supported here; send application/json (UTF-8)`
         : 'Send the body as application/json',
@@ -48,17 +37,17 @@ export async function readJsonObjectBody(
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new BodyProblem(400, 'The request body is not valid UTF-8');
+    throw badRequest('The request body is not valid UTF-8');
   }
   checkJsonCost(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new BodyProblem(400, 'The request body is not valid JSON');
+    throw badRequest('The request body is not valid JSON');
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new BodyProblem(400, 'The request body must be a JSON object', [
+    throw badRequest('The request body must be a JSON object', [
       { path: [], message: 'must be a JSON object' },
     ]);
   }

@@ -3,19 +3,16 @@ import { ConnectionException, DriverException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
-import { DomainError, type DomainErrorKind, INVALID_INPUT, type Issue } from '../domain/errors.ts';
+import {
+  DomainError,
+  type DomainErrorKind,
+  ERROR_KINDS,
+  type ErrorKindAnswer,
+  INVALID_INPUT,
+  type Issue,
+} from '../domain/errors.ts';
 import { domainErrorOf } from '../routers/errors.ts';
 import { boundedIssues, cut, issuesOf } from '../routers/issues.ts';
-
-/** An error answered as a problem with its own status and detail (the body and transport checks). */
-export class ProblemError extends Error {
-  readonly status: number;
-  readonly expose = true;
-  constructor(status: number, detail: string) {
-    super(detail);
-    this.status = status;
-  }
-}
 
 /** RFC 9457 problem details: the one error body of every /api route. */
 export interface Problem {
@@ -41,23 +38,30 @@ export const problemSchema = z
   })
   .meta({ description: 'RFC 9457 problem details' });
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  408: 'REQUEST_TIMEOUT',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'UNPROCESSABLE_CONTENT',
-  429: 'TOO_MANY_REQUESTS',
-  431: 'REQUEST_HEADER_FIELDS_TOO_LARGE',
-  500: 'INTERNAL_SERVER_ERROR',
-  501: 'NOT_IMPLEMENTED',
-  503: 'SERVICE_UNAVAILABLE',
-};
+/**
+ * The one error table (domain/errors.ts) read backwards: the kind a status stands for (each
+ * kind has its own), and the kind a tRPC code stands for (the first listed, where two share it).
+ */
+const KIND_BY_STATUS = new Map<number, DomainErrorKind>();
+const KIND_BY_TRPC_CODE = new Map<string, DomainErrorKind>();
+for (const [kind, answer] of Object.entries(ERROR_KINDS) as [DomainErrorKind, ErrorKindAnswer][]) {
+  KIND_BY_STATUS.set(answer.status, kind);
+  if (!KIND_BY_TRPC_CODE.has(answer.trpcCode)) KIND_BY_TRPC_CODE.set(answer.trpcCode, kind);
+}
+
+/** The problem `code` of a status: its kind's; a status of no kind (a 500) by its class. */
+function codeOfStatus(status: number): string {
+  const kind = KIND_BY_STATUS.get(status);
+  if (kind) return ERROR_KINDS[kind].code;
+  return status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST';
+}
+
+/** The status of a tRPC error of tRPC's own (no domain error behind it); anything unknown a 500. */
+function statusOfTrpcCode(code: TRPCError['code']): number {
+  // A parse error is a client's malformed body: a bad request.
+  const kind = KIND_BY_TRPC_CODE.get(code === 'PARSE_ERROR' ? 'BAD_REQUEST' : code);
+  return kind ? ERROR_KINDS[kind].status : 500;
+}
 
 /** Longest detail a problem carries: whatever a message echoes, an answer stays small. */
 const MAX_DETAIL = 1000;
@@ -68,42 +72,11 @@ export function problem(status: number, detail: string, issues?: Issue[], code?:
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
-    code: code ?? CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_SERVER_ERROR' : 'BAD_REQUEST'),
+    code: code ?? codeOfStatus(status),
     detail: cut(detail, MAX_DETAIL),
     ...(issues ? { issues: boundedIssues(issues) } : {}),
   };
 }
-
-/** The status each kind of domain error answers with. */
-const STATUS_BY_KIND: Record<DomainErrorKind, number> = {
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  unprocessable: 422,
-  too_many_requests: 429,
-  unavailable: 503,
-};
-
-/** The status a tRPC error code stands for (PARSE_ERROR is a client's malformed body). */
-const STATUS_BY_TRPC_CODE: Partial<Record<TRPCError['code'], number>> = {
-  PARSE_ERROR: 400,
-  BAD_REQUEST: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_SUPPORTED: 405,
-  CONFLICT: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  UNPROCESSABLE_CONTENT: 422,
-  TOO_MANY_REQUESTS: 429,
-  NOT_IMPLEMENTED: 501,
-  SERVICE_UNAVAILABLE: 503,
-};
 
 const PG_UNREACHABLE =
   /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error)/;
@@ -147,7 +120,7 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
     return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
   }
   const domainError = domainErrorOf(error);
-  const status = domainError ? STATUS_BY_KIND[domainError.kind] : (STATUS_BY_TRPC_CODE[error.code] ?? 500);
+  const status = domainError ? ERROR_KINDS[domainError.kind].status : statusOfTrpcCode(error.code);
   const issues = issuesOf(error);
   const detail =
     error.code === 'PARSE_ERROR'
@@ -166,13 +139,13 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
 /**
  * THE error path of every /api route: whatever a route, a procedure or the body reader threw
  * becomes the problem the client sees — a tRPC error (from a procedure), a domain error (from a
- * hand-written route), a 4xx http error (koa, the router, the body reader) with its status, and
+ * hand-written route or the body reader), a 4xx http error (koa, the router) with its status, and
  * anything else a 500 (or a 503 when the database is down) with a generic detail.
  */
 export function problemFromError(error: unknown): ShapedError {
   if (error instanceof TRPCError) return problemFromTrpcError(error);
   if (error instanceof DomainError) {
-    const status = STATUS_BY_KIND[error.kind];
+    const status = ERROR_KINDS[error.kind].status;
     return {
       problem: problem(status, error.message, error.issues, error.code),
       retryAfterSeconds: error.retryAfterSeconds,
@@ -181,8 +154,7 @@ export function problemFromError(error: unknown): ShapedError {
   }
   const status = httpStatusOf(error);
   if (status !== undefined && status < 500) {
-    const { message, issues } = error as { message: string; issues?: Issue[] };
-    return { problem: problem(status, message, issues), unexpected: false };
+    return { problem: problem(status, (error as Error).message), unexpected: false };
   }
   if (isDependencyDown(error)) {
     return {
@@ -194,7 +166,7 @@ export function problemFromError(error: unknown): ShapedError {
   return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
 }
 
-/** The status of an http error (koa's `ctx.throw`, @koa/router's 405, the body reader's 413). */
+/** The status of an http error (koa's `ctx.throw`, @koa/router's 405). */
 function httpStatusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const { status, expose } = error as { status?: unknown; expose?: unknown };

@@ -1,7 +1,7 @@
 import type { Context as KoaContext } from 'koa';
 import getRawBody from 'raw-body';
 import type { Auth } from '../domain/context.ts';
-import { ProblemError } from './problem.ts';
+import { badRequest, payloadTooLarge } from '../domain/errors.ts';
 import type { UploadBudget } from './upload-budget.ts';
 import { UploadIntake } from './upload-intake.ts';
 
@@ -67,9 +67,9 @@ export async function readRawBody(ctx: KoaContext, limits: BodyLimits): Promise<
     }
     if ((error as { type?: string }).type === 'entity.too.large') {
       ctx.set('Connection', 'close');
-      throw new ProblemError(413, `The request body is larger than ${limits.limitBytes} bytes`);
+      throw payloadTooLarge(`The request body is larger than ${limits.limitBytes} bytes`);
     }
-    throw new ProblemError(400, 'The request body could not be read');
+    throw badRequest('The request body could not be read');
   } finally {
     intake.stop();
     account?.release();

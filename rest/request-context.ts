@@ -42,6 +42,7 @@ export function createRequestContextFactory(orm: MikroORM, services: Services, e
       clientAddress: ctx.ip,
       operator: false,
       session: new CookieSession(ctx),
+      accessDecisions: new Map(),
     };
   };
 }

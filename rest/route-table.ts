@@ -1,7 +1,8 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import { PROCEDURE_ACCESS } from '../routers/access.ts';
 import { appRouter } from '../routers/app-router.ts';
-import { type Meta, PROCEDURE_ACCESS } from '../routers/trpc.ts';
+import type { Meta } from '../routers/trpc.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema } from './route.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
 
@@ -61,8 +62,6 @@ function procedureRoutes(): ProcedureRoute[] {
         pathParameters: pathParametersOf(meta.openapi.path),
         parameters: def.shape,
         procedurePath: path,
-        type,
-        procedure: procedure as unknown as AnyTRPCProcedure,
         shape: def.shape,
         strict: def.catchall?._zod.def.type === 'never',
         multipartLimit: meta.multipartLimit,

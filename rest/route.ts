@@ -1,9 +1,9 @@
-import type { AnyTRPCProcedure } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import type { z } from 'zod';
 import type { Auth } from '../domain/context.ts';
+import type { ProcedureAccess } from '../routers/access.ts';
 import type { Context } from '../routers/context.ts';
-import type { Meta, ProcedureAccess } from '../routers/trpc.ts';
+import type { Meta } from '../routers/trpc.ts';
 
 export type Schema = z.core.$ZodType;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -37,9 +37,6 @@ export interface ProcedureRoute extends RouteBase {
   kind: 'json' | 'multipart';
   /** Dotted path in the router, e.g. `decks.createDeck` (the /trpc name of the same procedure). */
   procedurePath: string;
-  type: 'query' | 'mutation';
-  /** Resolved once at start: the procedure itself, called with a context and a raw input. */
-  procedure: AnyTRPCProcedure;
   /** The input object's fields, and whether it refuses others (`z.strictObject`). */
   shape: Record<string, Schema>;
   strict: boolean;

@@ -1,10 +1,11 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
 import { DomainError } from '../domain/errors.ts';
+import { accessDenial } from '../routers/access.ts';
 import type { appRouter } from '../routers/app-router.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
-import { accessDenial, type Meta } from '../routers/trpc.ts';
+import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { checkJsonCost } from './json-body.ts';
@@ -116,13 +117,19 @@ export function createTrpcEndpoint(options: {
           }
         }
         const context = await contextMade;
+        // Each call's access, decided once, here: it says which calls count as heavy, and the
+        // procedure's middleware takes it from the context (an unknown path is tRPC's 404).
+        for (const call of info.calls) {
+          const meta = metaByPath.get(call.path);
+          if (meta) context.accessDecisions.set(call.path, accessDenial(meta.access, context));
+        }
         if (context.auth) {
           // Each call of a batch counts as a request; a refused batch runs none of them. A call
           // the caller may not make (its 403) spends no heavy quota, as on REST.
-          const heavyCalls = info.calls.filter((call) => {
-            const meta = metaByPath.get(call.path);
-            return meta?.heavy === true && accessDenial(meta.access, context) === null;
-          }).length;
+          const heavyCalls = info.calls.filter(
+            (call) =>
+              metaByPath.get(call.path)?.heavy === true && context.accessDecisions.get(call.path) === null,
+          ).length;
           const refused = await countRequest(
             ctx,
             context.edge.rateLimiter,

@@ -1,6 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { type DomainError, tooManyRequests, unavailable } from '../domain/errors.ts';
-import { ProblemError } from './problem.ts';
+import {
+  type DomainError,
+  payloadTooLarge,
+  requestTimeout,
+  tooManyRequests,
+  unavailable,
+} from '../domain/errors.ts';
 import type { UploadAccount, UploadBudgetBound } from './upload-budget.ts';
 
 /** How a client refused for want of memory is asked to wait. */
@@ -30,8 +35,8 @@ function budgetRefusal(bound: UploadBudgetBound): DomainError {
   }
 }
 
-function tooLarge(largestBody: number): ProblemError {
-  return new ProblemError(413, `The request body is larger than ${largestBody} bytes`);
+function tooLarge(largestBody: number): DomainError {
+  return payloadTooLarge(`The request body is larger than ${largestBody} bytes`);
 }
 
 /**
@@ -84,8 +89,7 @@ export class UploadIntake {
     this.cutOff.catch(() => {});
     this.#idle = setTimeout(() => {
       this.#refuse(
-        new ProblemError(
-          408,
+        requestTimeout(
           `The request body stalled: no bytes arrived for ${limits.idleTimeoutMs} ms; send it again`,
         ),
       );

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../domain/context.ts';
+import type { DomainError } from '../domain/errors.ts';
 import type { Services } from '../domain/services.ts';
 
 /**
@@ -25,6 +26,12 @@ export interface Context {
   clientAddress: string;
   /** True only for operators' in-process calls (admin CLI, seeding); never over HTTP. */
   operator: boolean;
+  /**
+   * The access decisions its transport has made for this request, by procedure path (null:
+   * allowed): the procedure's middleware takes them rather than deciding again
+   * (`decidedAccess`, routers/trpc.ts). None for in-process callers: decided at the call.
+   */
+  accessDecisions?: ReadonlyMap<string, DomainError | null>;
 }
 
 export const noSession: SessionControl = {

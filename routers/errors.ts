@@ -1,20 +1,11 @@
 import { TRPCError } from '@trpc/server';
 import { concurrentChangeError } from '../domain/concurrent-change.ts';
-import { DomainError, type DomainErrorKind } from '../domain/errors.ts';
+import { DomainError, type DomainErrorKind, ERROR_KINDS } from '../domain/errors.ts';
 
-/** Each kind of domain error as a tRPC code. The REST facade maps kinds itself (`rest/problem.ts`). */
-const TRPC_CODE: Record<DomainErrorKind, TRPCError['code']> = {
-  bad_request: 'BAD_REQUEST',
-  unauthorized: 'UNAUTHORIZED',
-  forbidden: 'FORBIDDEN',
-  not_found: 'NOT_FOUND',
-  conflict: 'CONFLICT',
-  payload_too_large: 'PAYLOAD_TOO_LARGE',
-  unsupported_media_type: 'UNSUPPORTED_MEDIA_TYPE',
-  unprocessable: 'UNPROCESSABLE_CONTENT',
-  too_many_requests: 'TOO_MANY_REQUESTS',
-  unavailable: 'SERVICE_UNAVAILABLE',
-};
+/** A kind's tRPC code, from the one error table (the `satisfies` holds its words to tRPC's own). */
+function trpcCodeOf(kind: DomainErrorKind): TRPCError['code'] {
+  return ERROR_KINDS[kind].trpcCode satisfies TRPCError['code'];
+}
 
 /**
  * The only place a `TRPCError` is made (lint checks it): a domain error, or a database error
@@ -24,12 +15,12 @@ const TRPC_CODE: Record<DomainErrorKind, TRPCError['code']> = {
 export function toTrpcError(error: TRPCError): TRPCError {
   const cause = error.cause instanceof DomainError ? error.cause : concurrentChangeError(error.cause);
   if (!cause || error.code !== 'INTERNAL_SERVER_ERROR') return error;
-  return new TRPCError({ code: TRPC_CODE[cause.kind], message: cause.message, cause });
+  return new TRPCError({ code: trpcCodeOf(cause.kind), message: cause.message, cause });
 }
 
 /** A domain error raised before the procedure runs (by our own middleware), as the tRPC error of its kind. */
 export function trpcErrorFrom(error: DomainError): TRPCError {
-  return new TRPCError({ code: TRPC_CODE[error.kind], message: error.message, cause: error });
+  return new TRPCError({ code: trpcCodeOf(error.kind), message: error.message, cause: error });
 }
 
 /** The domain error behind a tRPC error, if there is one. */

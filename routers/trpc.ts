@@ -1,31 +1,13 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
-import type { Access } from '../domain/auth/access.ts';
-import { missingAccess, missingUser } from '../domain/auth/access.ts';
-import { missingResource } from '../domain/auth/resource-scope.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, type DomainError, INVALID_INPUT, missing, unauthorized } from '../domain/errors.ts';
+import { badRequest, type DomainError, INVALID_INPUT, unauthorized } from '../domain/errors.ts';
+import { accessDenial, type ProcedureAccess, refusalOf, SIGN_IN_FIRST } from './access.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { inputIssues } from './input-guard.ts';
 import { cut, issuesOf } from './issues.ts';
-
-/**
- * Who may call a procedure (api.md, "Who may do what"): `public` anyone (login); an access
- * level (`read` … `owner`) a caller whose access covers it; `user` any signed-in user but
- * not an API key (password change); `operator` in-process operators only (admin CLI, seed).
- */
-export type ProcedureAccess = 'public' | 'operator' | 'user' | Access;
-export const PROCEDURE_ACCESS: readonly ProcedureAccess[] = [
-  'public',
-  'operator',
-  'user',
-  'read',
-  'write',
-  'admin',
-  'owner',
-];
 
 /**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
@@ -64,8 +46,6 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const SIGN_IN_FIRST = 'Sign in first: this route needs a valid session cookie or API key';
-
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the
  * database cannot store, non-finite numbers and runaway nesting are a 400 with an issue on
@@ -86,44 +66,25 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
 }
 
 /**
- * The caller's right to call a procedure of this access, checked before its input is read:
- * 401 when nobody is signed in, then 403 naming the access needed. `operator` is a 404 over
- * HTTP (the procedure does not exist there). Answers the error to throw; null when allowed.
+ * The access decision for one call: the one its transport made for this request, when it made
+ * one (`Context.accessDecisions`: REST decides before it reads the body, /trpc before it counts
+ * the calls), else made now (in-process callers). Never made twice.
  */
-export function accessDenial(
+function decidedAccess(
   access: ProcedureAccess | undefined,
-  context: Pick<Context, 'auth' | 'operator'>,
+  context: Context,
+  path: string,
 ): DomainError | null {
-  // A programming error (the route table refuses such a procedure at start): a 500, never a pass.
-  if (access === undefined) throw new Error('This procedure declares no meta.access');
-  if (access === 'public') return null;
-  if (access === 'operator') return context.operator ? null : missing('No such procedure');
-  if (!context.auth) return unauthorized(SIGN_IN_FIRST);
-  if (access === 'user') return missingUser(context.auth);
-  return missingAccess(context.auth, access);
-}
-
-/**
- * A 403 becomes the 404 of a resource the request names (by id) that the caller's organization
- * does not have: another organization's resource stays a 404 whatever the access (api.md), and
- * a missing one answers alike. Looked up only for a refused request; other refusals unchanged.
- */
-export async function refusalOf(
-  denied: DomainError,
-  context: Pick<Context, 'auth' | 'em'>,
-  named: () => Promise<unknown>,
-): Promise<DomainError> {
-  if (denied.kind !== 'forbidden' || !context.auth) return denied;
-  const input = await named().catch(() => undefined);
-  return (await missingResource(context.em, context.auth.organizationId, input)) ?? denied;
+  const decided = context.accessDecisions?.get(path);
+  return decided === undefined ? accessDenial(access, context) : decided;
 }
 
 // One middleware per kind of procedure, each enforcing the access its meta declares: each
 // level of tRPC's chain copies the call's options and context again, on every call.
 
 /** Anyone, or in-process operators: `ctx.auth` may be null. */
-export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
-  const denied = accessDenial(meta?.access, ctx);
+export const publicProcedure = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
+  const denied = decidedAccess(meta?.access, ctx, path);
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
   return domainErrors(await next());
@@ -135,8 +96,8 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, 
  * A builder fixed to one level is a one-liner, `authedProcedure.meta({ access: 'owner' })`
  * (tRPC merges a procedure's own meta over it).
  */
-export const authedProcedure = t.procedure.use(async ({ ctx, meta, getRawInput, next }) => {
-  const denied = accessDenial(meta?.access, ctx) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
+export const authedProcedure = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
+  const denied = decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
   return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));

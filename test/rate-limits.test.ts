@@ -204,6 +204,22 @@ describe('rate limits', () => {
     }
   });
 
+  it('an /api path no route serves (404) and a method a path does not take (405) carry them too', async () => {
+    const user = await t.signedInClient();
+    const unknown = await user.get('/api/no-such-route');
+    expectProblem(unknown, 404, 'NOT_FOUND');
+    expect(limits(unknown)).toMatchObject({ limit: PER_CALLER, remaining: PER_CALLER - 1 });
+    const wrongMethod = await user.request('PUT', '/api/decks');
+    expectProblem(wrongMethod, 405, 'METHOD_NOT_ALLOWED');
+    expect(wrongMethod.headers.get('allow')).toContain('GET');
+    expect(limits(wrongMethod)).toMatchObject({ limit: PER_CALLER, remaining: PER_CALLER - 2 });
+    // Counted like any other: past the limit, an unknown path is a 429 as well.
+    for (let i = 3; i <= PER_CALLER; i += 1) await user.get('/api/no-such-route');
+    const past = await user.get('/api/no-such-route');
+    expectProblem(past, 429, 'TOO_MANY_REQUESTS');
+    expect(limits(past).remaining).toBe(0);
+  });
+
   it('anonymous requests are not counted and get no headers (they are 401)', async () => {
     const anonymous = t.client();
     const answer = await anonymous.get('/api/decks');

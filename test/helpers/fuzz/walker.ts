@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { ERROR_KINDS } from '../../../domain/errors.ts';
 import type { TestApp } from '../test-app.ts';
 import { differences, type Fingerprint, type Fingerprinter } from './fingerprint.ts';
 import type { Operation, RequestSpec } from './requests.ts';
@@ -39,19 +40,10 @@ export interface WalkerOptions {
   document: Record<string, any>;
 }
 
-const CODE_BY_STATUS: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  422: 'UNPROCESSABLE_CONTENT',
-  429: 'TOO_MANY_REQUESTS',
-  503: 'SERVICE_UNAVAILABLE',
-};
+/** The problem `code` each status answers with: the service's one error table, read by status. */
+const CODE_BY_STATUS: Record<number, string> = Object.fromEntries(
+  Object.values(ERROR_KINDS).map((answer) => [answer.status, answer.code]),
+);
 
 /** Internals that must never reach a client. */
 const INTERNALS =
