@@ -9,15 +9,12 @@ import type { Services } from '../domain/services.ts';
 import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import type { Edge } from '../rest/edge.ts';
-import { problemDetails } from '../rest/error-middleware.ts';
 import { createHttpServer } from '../rest/http-server.ts';
+import { problemDetails, requestLogging, sameOrigin } from '../rest/middleware.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
-import { createRequestContextFactory } from '../rest/request-context.ts';
-import { requestLogging } from '../rest/request-logging.ts';
+import { createRequestContextFactory, sessionCookies } from '../rest/request-context.ts';
 import { restRoutes } from '../rest/route-table.ts';
-import { sameOrigin } from '../rest/same-origin.ts';
-import { sessionCookies } from '../rest/session-cookie.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
 import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
 import { appRouter } from '../routers/app-router.ts';
@@ -94,14 +91,13 @@ export function createKoaApp(
   // The `session` cookie (koa-session), for /trpc and /api only: after the same-origin check (a
   // refused request reads no session) and after the health, docs and storage routes (no lookup).
   app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
-  app.use(
-    createTrpcEndpoint({
-      router: appRouter,
-      createContext,
-      bodyLimitBytes: config.jsonBodyLimitBytes,
-      idleTimeoutMs: config.uploads.idleTimeoutMs,
-    }),
-  );
+  const trpc = createTrpcEndpoint({
+    router: appRouter,
+    createContext,
+    bodyLimitBytes: config.jsonBodyLimitBytes,
+    idleTimeoutMs: config.uploads.idleTimeoutMs,
+  });
+  app.use((ctx, next) => (ctx.path === '/trpc' || ctx.path.startsWith('/trpc/') ? trpc(ctx, next) : next()));
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter, { edge, createContext }));
 

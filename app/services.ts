@@ -10,7 +10,7 @@ import type { Services } from '../domain/services.ts';
 import { VoiceCatalog } from '../domain/voices/voice-catalog.ts';
 import { createBodyFingerprint } from '../rest/body-fingerprint.ts';
 import type { Edge } from '../rest/edge.ts';
-import { createRateLimiter } from '../rest/rate-limiter.ts';
+import { createRateLimiter } from '../rest/rate-limit.ts';
 import { UploadBudget } from '../rest/upload-budget.ts';
 import type { AppConfig } from './config.ts';
 import { createStorage } from './create-storage.ts';

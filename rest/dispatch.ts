@@ -9,12 +9,16 @@ import { createCaller } from '../routers/app-router.ts';
 import { inputIssues } from '../routers/input-guard.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
-import { readJsonObjectBody } from './json-body.ts';
-import { coerceParameter, queryInput, readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
-import { PUBLIC_BODY_LIMIT_BYTES } from './request-body.ts';
+import {
+  coerceParameter,
+  PUBLIC_BODY_LIMIT_BYTES,
+  queryInput,
+  readJsonObjectBody,
+  readQuery,
+} from './request-input.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route.ts';
-import { UploadIntake } from './upload-intake.ts';
+import { UploadIntake } from './upload-budget.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Room for the multipart framing and the few small fields around the file. */
@@ -149,8 +153,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
       : queryInput(readQuery(ctx.querystring), shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];
-    const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
-    await runIdempotently(ctx, context, key, bodyParts, async () => {
+    await withIdempotencyKey(ctx, context, route, bodyParts, async () => {
       if (usesBody) {
         // A body has known fields only, even where the schema would quietly drop others
         // (`{}` inputs); path parameters are not body fields in the document.
@@ -252,8 +255,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         : undefined;
       // The file itself, not the multipart framing: a retry's form has a new boundary.
       const bodyParts = () => (part ? [part.originalname, part.mimetype, part.buffer] : ['no file']);
-      const key = { key: ctx.state.idempotencyKey, sessionBound: route.sessionBound };
-      await runIdempotently(ctx, context, key, bodyParts, async () => {
+      await withIdempotencyKey(ctx, context, route, bodyParts, async () => {
         ctx.body = await callProcedure(context, { file });
         ctx.status = route.successStatus;
       });
@@ -289,4 +291,24 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
 /** The context of a route whose access `admit` has checked: a signed-in caller's. */
 async function signedIn(ctx: KoaContext, options: DispatchOptions): Promise<Context & { auth: Auth }> {
   return (await contextOf(ctx, options)) as Context & { auth: Auth };
+}
+
+/** Runs `run` under the request's Idempotency-Key, if it has one and a caller (rest/idempotency.ts). */
+function withIdempotencyKey(
+  ctx: KoaContext,
+  context: Context,
+  route: ProcedureRoute,
+  bodyParts: () => (string | Uint8Array)[],
+  run: () => Promise<void>,
+): Promise<void> {
+  const key: string | undefined = ctx.state.idempotencyKey;
+  const { auth } = context;
+  if (key === undefined || !auth) return run();
+  return runIdempotently(
+    ctx,
+    { ...context, auth },
+    { key, sessionBound: route.sessionBound },
+    bodyParts,
+    run,
+  );
 }

@@ -1,7 +1,7 @@
 import type { DomainError } from '../domain/errors.ts';
 import type { Context } from '../routers/context.ts';
 import type { BodyFingerprint } from './body-fingerprint.ts';
-import type { RateLimiter, RateLimits } from './rate-limiter.ts';
+import type { RateLimiter, RateLimits } from './rate-limit.ts';
 import type { UploadBudget } from './upload-budget.ts';
 
 /** The settings the facade reads; `app/config.ts`'s `AppConfig` satisfies this. */

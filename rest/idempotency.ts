@@ -38,22 +38,21 @@ export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
 }
 
 /**
- * Runs a POST under its Idempotency-Key (api.md, "Idempotent retries"): without the header,
- * or without a caller (they are refused anyway), `run` simply runs, with no database cost. With
- * it, the key is claimed first; a completed earlier request is replayed instead (same status,
+ * Runs a POST under its Idempotency-Key (api.md, "Idempotent retries"), for a caller (the
+ * dispatcher runs a request without a key or a caller directly, at no database cost): the key is
+ * claimed first; a completed earlier request is replayed instead (same status,
  * body and headers, plus `Idempotent-Replayed: true`); a 2xx or 4xx answer is kept for 24 h,
  * a 5xx or a 429 releases the key so that a retry runs again (a 429 says "retry after", and
  * keeping it would answer that retry with the same 429 for a day).
  */
 export async function runIdempotently(
   ctx: KoaContext,
-  context: Context,
-  { key, sessionBound }: { key: string | undefined; sessionBound: boolean },
+  context: Context & { auth: Auth },
+  { key, sessionBound }: { key: string; sessionBound: boolean },
   /** The input's parts to fingerprint (services.bodyFingerprint), computed only with a key. */
   bodyParts: () => (string | Uint8Array)[],
   run: () => Promise<void>,
 ): Promise<void> {
-  if (key === undefined || !context.auth) return run();
   const { em, services } = context;
   const { idempotency } = context.edge.settings;
   const request: IdempotentRequest = {

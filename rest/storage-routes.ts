@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { isSafeKey, type LocalObjectAccess } from '../domain/ports/object-storage.ts';
 import { problem, sendProblem } from './problem.ts';
-import { readQuery } from './query-input.ts';
+import { readQuery } from './request-input.ts';
 
 /**
  * The addresses the local storage driver signs: PUT uploads and GET downloads at

@@ -8,11 +8,9 @@ import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
-import { checkJsonCost } from './json-body.ts';
 import { problem, sendProblem } from './problem.ts';
-import { readQuery } from './query-input.ts';
 import { countRequest } from './rate-limit.ts';
-import { PUBLIC_BODY_LIMIT_BYTES, readRawBody } from './request-body.ts';
+import { checkJsonCost, PUBLIC_BODY_LIMIT_BYTES, readQuery, readRawBody } from './request-input.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
 export const TRPC_MAX_BATCH_SIZE = 20;
@@ -20,8 +18,8 @@ export const TRPC_MAX_BATCH_SIZE = 20;
 const UNBATCHABLE = new Set(['auth.logIn']);
 
 /**
- * The same router for TypeScript clients (`@trpc/client`) at /trpc, with the same session
- * cookie. It speaks tRPC's own protocol and error shape (which its client needs); the
+ * The same router for TypeScript clients (`@trpc/client`) at /trpc (app/app.ts mounts it
+ * there), with the same session cookie. It speaks tRPC's own protocol and error shape (which its client needs); the
  * body is read here, under the same size cap as the REST routes.
  *
  * Mutations take `application/json` only (415 otherwise): tRPC would also accept
@@ -43,8 +41,7 @@ export function createTrpcEndpoint(options: {
       (procedure as unknown as { _def: { meta?: Meta } })._def.meta,
     ]),
   );
-  return async (ctx, next) => {
-    if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
+  return async (ctx) => {
     if (ctx.method === 'POST' && ctx.get(IDEMPOTENCY_HEADER)) {
       // Only /api keeps answers: a tRPC client must not believe its retries are safe here.
       return sendProblem(

@@ -1,3 +1,12 @@
+import type { IncomingMessage } from 'node:http';
+import {
+  type DomainError,
+  payloadTooLarge,
+  requestTimeout,
+  tooManyRequests,
+  unavailable,
+} from '../domain/errors.ts';
+
 /** Which bound refused a charge: the caller's share, its organization's, or the whole budget. */
 export type UploadBudgetBound = 'caller' | 'organization' | 'budget';
 
@@ -101,5 +110,124 @@ export class UploadAccount {
     this.#released = true;
     this.#budget.refund(this.#owner, this.#held);
     this.#held = 0;
+  }
+}
+
+/** How a client refused for want of memory is asked to wait. */
+const BUSY_RETRY_AFTER_SECONDS = 5;
+/**
+ * What an upload holds before its body arrives (less when it declares less): the first chunks
+ * are read at once. It also means the budget spent refuses an upload before a byte is read,
+ * and bounds how many idle uploads one caller can keep open within its share.
+ */
+const ADVANCE_BYTES = 64 * 1024;
+
+/** The answer to an upload whose bytes would pass a bound of the budget. */
+function budgetRefusal(bound: UploadBudgetBound): DomainError {
+  switch (bound) {
+    case 'caller':
+      return tooManyRequests(
+        'Your uploads and requests in progress hold as much memory as one caller may; send this one when another has finished',
+        BUSY_RETRY_AFTER_SECONDS,
+      );
+    case 'organization':
+      return tooManyRequests(
+        "Your organization's uploads and requests in progress hold as much memory as one organization may; try again shortly",
+        BUSY_RETRY_AFTER_SECONDS,
+      );
+    case 'budget':
+      return unavailable('Too many uploads are in progress; try again shortly', BUSY_RETRY_AFTER_SECONDS);
+  }
+}
+
+function tooLarge(largestBody: number): DomainError {
+  return payloadTooLarge(`The request body is larger than ${largestBody} bytes`);
+}
+
+/**
+ * Watches one request's body as it arrives (a multipart upload, or a JSON body: see
+ * `readRawBody`), beside the parser that reads it: each chunk is charged to the caller's
+ * account (none for an anonymous caller, whose bodies are small), and the body is cut off when
+ * more than `largestBody` has arrived (413: the parser would only drop the rest, but reading it
+ * costs time), when a charge is refused (429 past a share, 503 past the budget) or when no byte
+ * has arrived for `idleTimeoutMs` (408), so that a stalled body neither holds memory nor waits
+ * for the whole-request deadline. The constructor throws, having read nothing, a 413 when the
+ * declared length is past `largestBody`, or the refusal of the advance (the declared length, at
+ * most 64 KiB) when even that does not fit.
+ */
+export class UploadIntake {
+  /** Rejects with the answer to give when the upload is cut off; never resolves. */
+  readonly cutOff: Promise<never>;
+  /** That answer, once cut off (to tell it from the parser's own errors). */
+  refusal: Error | null = null;
+  readonly #req: IncomingMessage;
+  readonly #account: UploadAccount | null;
+  readonly #largestBody: number;
+  readonly #idle: NodeJS.Timeout;
+  #received = 0;
+  #cut: (error: Error) => void = () => {};
+
+  constructor(
+    req: IncomingMessage,
+    account: UploadAccount | null,
+    limits: { largestBody: number; idleTimeoutMs: number },
+  ) {
+    this.#req = req;
+    this.#account = account;
+    this.#largestBody = limits.largestBody;
+    const declared = Number(req.headers['content-length']);
+    if (declared > limits.largestBody) throw tooLarge(limits.largestBody);
+    if (account) {
+      const advance = Math.min(
+        Number.isSafeInteger(declared) && declared > 0 ? declared : ADVANCE_BYTES,
+        ADVANCE_BYTES,
+        limits.largestBody,
+      );
+      const refusedUpFront = account.charge(advance);
+      if (refusedUpFront) throw budgetRefusal(refusedUpFront);
+    }
+
+    this.cutOff = new Promise<never>((_, reject) => {
+      this.#cut = reject;
+    });
+    // Nobody waits on it once the body has been read: a late rejection is not an unhandled one.
+    this.cutOff.catch(() => {});
+    this.#idle = setTimeout(() => {
+      this.#refuse(
+        requestTimeout(
+          `The request body stalled: no bytes arrived for ${limits.idleTimeoutMs} ms; send it again`,
+        ),
+      );
+    }, limits.idleTimeoutMs);
+    // A listener beside the parser's pipe sees every chunk too, without taking any from it.
+    req.on('data', this.#onData);
+    req.on('end', this.stop);
+  }
+
+  /** Ends the watch: the body has been read (or the request is over). */
+  readonly stop = (): void => {
+    clearTimeout(this.#idle);
+    this.#req.off('data', this.#onData);
+    this.#req.off('end', this.stop);
+  };
+
+  readonly #onData = (chunk: Buffer): void => {
+    this.#idle.refresh();
+    this.#received += chunk.length;
+    if (this.#received > this.#largestBody) {
+      this.#refuse(tooLarge(this.#largestBody));
+      return;
+    }
+    if (!this.#account) return;
+    const needed = this.#received - this.#account.held;
+    if (needed <= 0) return;
+    const bound = this.#account.charge(needed);
+    if (bound) this.#refuse(budgetRefusal(bound));
+  };
+
+  #refuse(error: Error): void {
+    this.stop();
+    this.refusal = error;
+    this.#cut(error);
   }
 }

@@ -4,7 +4,7 @@
  * Usage: npm run bench:rate-limit
  */
 import { performance } from 'node:perf_hooks';
-import { createRateLimiter } from '../rest/rate-limiter.ts';
+import { createRateLimiter } from '../rest/rate-limit.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 200_000);
 const CALLERS = Number(process.env.BENCH_CALLERS ?? 1000);

@@ -1,4 +1,7 @@
 import type { Context as KoaContext } from 'koa';
+import getRawBody from 'raw-body';
+import type { z } from 'zod';
+import type { Auth } from '../domain/context.ts';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import {
   MAX_INPUT_DEPTH,
@@ -6,7 +9,81 @@ import {
   MAX_NAME_LENGTH,
   MAX_OBJECT_MEMBERS,
 } from '../routers/input-guard.ts';
-import { type BodyLimits, hasBody, readRawBody } from './request-body.ts';
+import type { UploadBudget } from './upload-budget.ts';
+import { UploadIntake } from './upload-budget.ts';
+
+/** Reading a request's input: the query string, the raw body (bounded, charged, timed), JSON. */
+
+/**
+ * The most a body may be that the service reads for a caller who is not signed in: sign-in's
+ * (an e-mail and a password), and any /trpc request without a caller (it is read before the
+ * procedure refuses it). Anyone can send these, so they are kept far below JSON_BODY_LIMIT_BYTES.
+ */
+export const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
+
+/** How one JSON body is read. */
+export interface BodyLimits {
+  limitBytes: number;
+  /** Cut off with a 408 when no byte has arrived for this long (UPLOAD_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs: number;
+  /**
+   * A signed-in caller's body is charged to its shares of the upload memory budget while it is
+   * read (the time the caller controls); an anonymous caller's (null) is not: it is small.
+   */
+  charge: { budget: UploadBudget; caller: Auth } | null;
+}
+
+/** True when the request carries a body at all (a length above 0, or chunked). */
+export function hasBody(ctx: KoaContext): boolean {
+  const length = ctx.get('content-length');
+  return (length !== '' && Number(length) > 0) || ctx.get('transfer-encoding') !== '';
+}
+
+/**
+ * The body's bytes, never buffered whole past the cap: a declared length past `limitBytes` is
+ * a 413 before a byte is read, and so is the first byte past it; a body that stops arriving is a
+ * 408; a charge its account refuses is a 429 or 503 (`UploadIntake`). Each of these closes the
+ * connection, so that the rest of the body is not read (nor drained to keep the connection).
+ */
+export async function readRawBody(ctx: KoaContext, limits: BodyLimits): Promise<Buffer> {
+  const { charge } = limits;
+  const account = charge
+    ? charge.budget.open({ organizationId: charge.caller.organizationId, callerId: charge.caller.actor.id })
+    : null;
+  let intake: UploadIntake;
+  try {
+    intake = new UploadIntake(ctx.req, account, {
+      largestBody: limits.limitBytes,
+      idleTimeoutMs: limits.idleTimeoutMs,
+    });
+  } catch (refusal) {
+    account?.release();
+    ctx.set('Connection', 'close');
+    throw refusal;
+  }
+  try {
+    const reading = getRawBody(ctx.req, {
+      limit: limits.limitBytes,
+      length: ctx.get('content-length') || undefined,
+    });
+    // Settles after a cut-off too (when the connection closes); the cut-off answers then.
+    reading.catch(() => {});
+    return await Promise.race([reading, intake.cutOff]);
+  } catch (error) {
+    if (error === intake.refusal) {
+      ctx.set('Connection', 'close');
+      throw error;
+    }
+    if ((error as { type?: string }).type === 'entity.too.large') {
+      ctx.set('Connection', 'close');
+      throw payloadTooLarge(`The request body is larger than ${limits.limitBytes} bytes`);
+    }
+    throw badRequest('The request body could not be read');
+  } finally {
+    intake.stop();
+    account?.release();
+  }
+}
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -193,4 +270,107 @@ function addName(frame: Frame, name: string, pathOf: () => (string | number)[]):
   }
   frame.name = name;
   frame.count += 1;
+}
+
+type Schema = z.core.$ZodType;
+
+/** The schema under optional/nullable/default/…: what a present value must be. */
+function unwrap(schema: Schema): Schema {
+  for (;;) {
+    const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+    switch (def.type) {
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
+        schema = def.innerType as Schema;
+        continue;
+      case 'pipe': {
+        // `.transform()`: the input side says what is accepted; `z.preprocess()`: the output side.
+        const input = def.in as Schema;
+        schema = input._zod.def.type === 'transform' ? (def.out as Schema) : input;
+        continue;
+      }
+      default:
+        return schema;
+    }
+  }
+}
+
+/** Plain decimal notation only: `0x10`, ` 3`, `Infinity` and the empty string stay strings (and are refused). */
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+function fromString(value: string, schema: Schema): unknown {
+  switch (schema._zod.def.type) {
+    case 'number': {
+      const number = Number(value);
+      return DECIMAL.test(value) && Number.isFinite(number) ? number : value;
+    }
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+    default:
+      return value;
+  }
+}
+
+/**
+ * A path or query value (always text) as the field's schema wants it: numbers, booleans,
+ * and arrays (a single value becomes a one-element list), as trpc-to-openapi did for query
+ * strings. Text that does not parse stays text, so the schema refuses it with an issue on
+ * the field. Nothing is coerced inside the schema itself, and JSON bodies never are.
+ */
+export function coerceParameter(value: string | string[], schema: Schema): unknown {
+  const target = unwrap(schema);
+  if (target._zod.def.type === 'array') {
+    const element = unwrap((target._zod.def as unknown as { element: Schema }).element);
+    return (Array.isArray(value) ? value : [value]).map((item) => fromString(item, element));
+  }
+  // A repeated parameter where one value is expected: left as a list, which the schema refuses.
+  return Array.isArray(value) ? value : fromString(value, target);
+}
+
+/** Most parameters a query string may hold (each value of a repeated name counts). */
+export const MAX_QUERY_PARAMETERS = 100;
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * A query string's parameters, in one linear pass: a repeated name gives a list. Used instead of
+ * Koa's `ctx.query`, which looks every name up again among all of them (8,000 repeats of one
+ * name held the event loop over a second). More than MAX_QUERY_PARAMETERS is a 400.
+ */
+export function readQuery(querystring: string): Query {
+  const query: Query = Object.create(null);
+  let count = 0;
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    count += 1;
+    if (count > MAX_QUERY_PARAMETERS) {
+      throw badRequest(`The query string has more than ${MAX_QUERY_PARAMETERS} parameters`, [
+        { path: ['query'], message: `must have at most ${MAX_QUERY_PARAMETERS} parameters` },
+      ]);
+    }
+    const seen = query[name];
+    if (seen === undefined) query[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else query[name] = [seen, value];
+  }
+  return query;
+}
+
+/** The input a query string gives: only the fields the schema knows (query strings are not strict). */
+export function queryInput(
+  query: Query,
+  shape: Record<string, Schema>,
+  skip: readonly string[],
+): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(shape)) {
+    const value = Object.hasOwn(query, name) ? query[name] : undefined;
+    if (value === undefined || skip.includes(name)) continue;
+    input[name] = coerceParameter(value, schema);
+  }
+  return input;
 }
