@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
-import { deleteExpiredSessions } from '../domain/auth/sessions.ts';
+import { deleteExpiredSessions } from '../domain/auth/callers.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import { announceCommittedWork } from '../domain/queued-work.ts';
 import type { Services } from '../domain/services.ts';

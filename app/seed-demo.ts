@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { findAuth } from '../domain/auth/find-auth.ts';
+import { findAuth } from '../domain/auth/callers.ts';
 import type { Services } from '../domain/services.ts';
 import { Organization } from '../entities/Organization.ts';
 import { createInProcessCaller } from './in-process.ts';

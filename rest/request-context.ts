@@ -3,14 +3,14 @@ import type Koa from 'koa';
 import type { Context as KoaContext, Middleware } from 'koa';
 import createKoaSession from 'koa-session';
 import { isApiKeySecret } from '../domain/api-keys/api-key-secret.ts';
-import { authenticateApiKey } from '../domain/auth/api-key-auth.ts';
 import {
+  authenticateApiKey,
   authenticateSession,
   createSession,
   hashSessionToken,
   newSessionToken,
   revokeSession,
-} from '../domain/auth/sessions.ts';
+} from '../domain/auth/callers.ts';
 import type { Auth } from '../domain/context.ts';
 import { preparedQueries } from '../domain/prepared-statements.ts';
 import type { Services } from '../domain/services.ts';

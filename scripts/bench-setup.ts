@@ -8,7 +8,7 @@ import { openDatabase } from '../app/database.ts';
 import { createInProcessCaller } from '../app/in-process.ts';
 import { loadSecrets } from '../app/secrets.ts';
 import { createServices } from '../app/services.ts';
-import { findAuth } from '../domain/auth/find-auth.ts';
+import { findAuth } from '../domain/auth/callers.ts';
 import type { Services } from '../domain/services.ts';
 
 export interface Bench {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../domain/auth/secret-hash.ts';
+import { hashSecret } from '../domain/auth/callers.ts';
 import type { AppRouter } from '../routers/app-router.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';

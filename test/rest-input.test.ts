@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessCaller } from '../app/in-process.ts';
-import { findAuth } from '../domain/auth/find-auth.ts';
+import { findAuth } from '../domain/auth/callers.ts';
 import { actionConfig, productData, tier } from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken, revokeSessionsOfUser } from '../domain/auth/sessions.ts';
+import { hashSessionToken, revokeSessionsOfUser } from '../domain/auth/callers.ts';
 import { expectProblem, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashSecret } from '../auth/secret-hash.ts';
+import { hashSecret } from '../auth/callers.ts';
 
 export const API_KEY_SECRET_PREFIX = 'dk_';
 const SECRET_BYTES = 32;

@@ -8,7 +8,7 @@ import { findUser } from '../users/find-user.ts';
 import { replacePassword } from '../users/users.ts';
 import { requireUser } from './access.ts';
 import { type CurrentCaller, type CurrentUser, toCurrentCaller, toCurrentUser } from './auth-output.ts';
-import { findAuth } from './find-auth.ts';
+import { findAuth } from './callers.ts';
 import { countLoginAttempt, forgiveLoginAttempt } from './login-throttle.ts';
 import { hashNewPassword, passwordMatches, rehashedPassword } from './password-work.ts';
 import { DECOY_PASSWORD_HASH } from './passwords.ts';

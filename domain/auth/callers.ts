@@ -1,9 +1,63 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { ApiKeyAccess } from '../../entities/ApiKey.ts';
+import type { UserRole } from '../../entities/User.ts';
 import type { Auth } from '../context.ts';
 import type { SqlQueryable } from '../prepared-statements.ts';
-import { AUTH_COLUMNS, type AuthRow, authFromRow } from './find-auth.ts';
-import { hashSecret } from './secret-hash.ts';
+import { accessOfRole } from './access.ts';
+
+/**
+ * Who a request's session or API key signs in — the database half of authentication (the cookie and
+ * header halves are rest/request-context.ts): sessions stored as the SHA-256 of their token, API keys
+ * as the SHA-256 of their secret, each resolved with its user and organization in one statement.
+ */
+
+/**
+ * How a bearer secret (session token, API key) is stored and looked up: its hex SHA-256. The
+ * secrets carry 256 random bits, so a plain hash suffices (nothing to brute-force), and a
+ * lookup by hash never compares secrets character by character.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** The columns of an `Auth`, as selected from `app_user u join organization o` (see `authFromRow`). */
+export const AUTH_COLUMNS =
+  'u.id as user_id, u.organization_id, u.role, u.email, u.name, o.name as organization_name';
+
+export interface AuthRow {
+  user_id: string;
+  organization_id: string;
+  role: UserRole;
+  email: string;
+  name: string;
+  organization_name: string;
+}
+
+export function authFromRow(row: AuthRow): Auth {
+  return {
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    access: accessOfRole(row.role),
+    actor: { type: 'user', id: row.user_id },
+    userId: row.user_id,
+    role: row.role,
+    email: row.email,
+    name: row.name,
+    apiKey: null,
+  };
+}
+
+/** A user as a caller (for in-process callers and sign-in), in one statement; null when the user is gone. */
+export async function findAuth(em: EntityManager, userId: string): Promise<Auth | null> {
+  const rows = await em
+    .getConnection()
+    .execute<AuthRow[]>(
+      `select ${AUTH_COLUMNS} from app_user u join organization o on o.id = u.organization_id where u.id = ?`,
+      [userId],
+    );
+  return rows[0] ? authFromRow(rows[0]) : null;
+}
 
 /**
  * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
@@ -107,4 +161,53 @@ export async function revokeSessionsOfUser(
 /** Expired rows are never read (see `authenticateSession`); this keeps the table small. */
 export async function deleteExpiredSessions(orm: MikroORM): Promise<void> {
   await orm.em.getConnection().execute('delete from session where expires_at <= now()');
+}
+
+/** `lastUsedAt` is written at most this often per key (api.md). */
+export const API_KEY_TOUCH_AFTER_SECONDS = 60;
+
+interface ApiKeyAuthRow {
+  id: string;
+  name: string;
+  access: ApiKeyAccess;
+  organization_id: string;
+  organization_name: string;
+}
+
+/**
+ * Who the key is, in one round trip: one named (prepared) statement finds the key by the
+ * SHA-256 of its secret (never a comparison of secrets), unrevoked and unexpired, joined to
+ * its organization, and in the same statement bumps `last_used_at` when it is a minute old.
+ * The update re-checks its condition under the row lock, so concurrent requests write it
+ * once a minute, not once each.
+ */
+export async function authenticateApiKey(db: SqlQueryable, secret: string): Promise<Auth | null> {
+  const { rows } = await db.query<ApiKeyAuthRow>({
+    name: 'authenticate-api-key',
+    text: `with found as (
+             select k.id, k.name, k.access, k.organization_id, o.name as organization_name,
+                    k.last_used_at is null or k.last_used_at <= now() - make_interval(secs => $2) as stale
+               from api_key k join organization o on o.id = k.organization_id
+              where k.secret_hash = $1 and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+           ), touched as (
+             update api_key set last_used_at = now()
+              where id = (select id from found where stale)
+                and (last_used_at is null or last_used_at <= now() - make_interval(secs => $2))
+           )
+           select id, name, access, organization_id, organization_name from found`,
+    values: [hashSecret(secret), API_KEY_TOUCH_AFTER_SECONDS],
+  });
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    organizationId: row.organization_id,
+    organizationName: row.organization_name,
+    access: row.access,
+    actor: { type: 'api_key', id: row.id },
+    userId: null,
+    role: null,
+    email: null,
+    name: null,
+    apiKey: { id: row.id, name: row.name },
+  };
 }
