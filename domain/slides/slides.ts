@@ -94,10 +94,11 @@ async function slideNumbers(
 }
 
 /**
- * Inserts a new slide and answers it, from a RETURNING of the answer's columns: a hot write, like
- * delete it builds no entity (the unit of work still writes its event). The columns are the
- * properties given (names from the entity's metadata); the rest take the database's defaults: null,
- * and the transaction's time for `created_at` and `updated_at`.
+ * Inserts a new slide and answers it from a RETURNING of the answer's columns. The columns are the
+ * properties given (names from the entity's metadata); the rest take the database's defaults:
+ * null, and the transaction's time for `created_at` and `updated_at`. Like delete, it builds no
+ * entity (the unit of work still writes the event): kept raw for `npm run bench:http`'s
+ * POST + DELETE slide figure.
  */
 async function insertSlide(
   em: EntityManager,
@@ -123,8 +124,9 @@ async function insertSlide(
 
 /**
  * The deck and its slides in one prepared statement, the rows already in the answer's shape (a
- * hot read: no entities are built). A deck of another organization gives no row, like a
- * missing one; an empty deck gives one row without a slide.
+ * hot read: no entities are built; kept raw for `npm run bench:http`'s GET slides figure). A deck
+ * of another organization gives no row, like a missing one; an empty deck gives one row without
+ * a slide.
  */
 const listSlidesSql = (em: EntityManager) => `
   select ${slideOutputColumns(em)}
