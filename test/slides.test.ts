@@ -191,6 +191,33 @@ describe('DELETE /api/slides/{slideId}', () => {
     expectProblem(await user.delete(`/api/slides/${slides[1].id}`), 404, 'NOT_FOUND');
     expect(await eventTypes(slides[1].id)).toEqual(['slide.created', 'slide.deleted']);
   });
+
+  it('its events carry the slide as every route answers it: the SQL-built and the entity-built answers agree', async () => {
+    const created = await addSlide({
+      title: 'a',
+      bullets: ['x'],
+      slideType: 'product_pricing_v1',
+      productData,
+    });
+    const updated = (await user.patch(`/api/slides/${created.id}`, { slideContext: 'why' })).body;
+    const [listed] = await slidesOf();
+    expect(listed).toEqual(updated);
+    expect((await user.delete(`/api/slides/${created.id}`)).status).toBe(200);
+    const payloads = await t.app.database.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ payload: unknown }[]>(
+        'select payload from event where aggregate_id = ? order by occurred_at, id',
+        [created.id],
+      );
+    // Every event adds its actor to the payload.
+    const actor = expect.any(Object);
+    expect(payloads.map((row) => row.payload)).toEqual([
+      { ...created, actor },
+      { ...updated, actor },
+      { ...listed, actor },
+    ]);
+  });
 });
 
 describe('GET /api/decks/{deckId}/slides', () => {

@@ -3,7 +3,7 @@ import { productDataSchema } from '../../domain/slides/product-data.ts';
 import { slideOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
-import { humanSlideId, optionalSlideFields, slideFields } from './slide.schema.ts';
+import { humanSlideId, optionalSlideFields, slideType } from './slide.schema.ts';
 
 export const createSlideInput = z.strictObject({
   deckId: z.uuid(),
@@ -16,7 +16,7 @@ export const createSlideInput = z.strictObject({
     .min(0)
     .optional()
     .meta({ description: 'Insert at this position (0…n); later slides move down. Omitted: last.' }),
-  slideType: slideFields.slideType.default('standard'),
+  slideType: slideType.default('standard'),
   productData: productDataSchema.optional().meta({ description: 'Only for product_pricing_v1 slides' }),
 });
 

@@ -10,23 +10,20 @@ export const humanSlideId = z
   .string()
   .regex(/^slide-[1-9]\d{0,8}$/, 'must have the form slide-<n> (n a positive integer)');
 
-/** The editable fields of a slide (creation and PATCH). */
-export const slideFields = {
+/**
+ * The fields of a slide a create may set and a PATCH may change (a new field is added here once;
+ * the domain's `SlideChanges` are the entity's same properties).
+ */
+export const slideFields = z.object({
   title: text().max(500).nullable(),
   narrationScript: text().max(20_000).nullable(),
   bullets: z.array(text().max(1000)).max(50),
   slideContext: text().max(20_000).nullable(),
   audioUrl: objectKey.nullable(),
   heroImg: objectKey.nullable(),
-  slideType: z.enum(SLIDE_TYPES),
-};
+});
 
 /** The same fields, each optional: what a create may leave out and a PATCH may change. */
-export const optionalSlideFields = {
-  title: slideFields.title.optional(),
-  narrationScript: slideFields.narrationScript.optional(),
-  bullets: slideFields.bullets.optional(),
-  slideContext: slideFields.slideContext.optional(),
-  audioUrl: slideFields.audioUrl.optional(),
-  heroImg: slideFields.heroImg.optional(),
-};
+export const optionalSlideFields = slideFields.partial().shape;
+
+export const slideType = z.enum(SLIDE_TYPES);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { slideOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
-import { optionalSlideFields, slideFields } from './slide.schema.ts';
+import { optionalSlideFields, slideType } from './slide.schema.ts';
 
 /**
  * Any slide field but `orderIndex` (use reorder) and the human `slideId` (fixed at
@@ -12,7 +12,7 @@ import { optionalSlideFields, slideFields } from './slide.schema.ts';
 export const updateSlideInput = z.strictObject({
   slideId: z.uuid(),
   ...optionalSlideFields,
-  slideType: slideFields.slideType.optional(),
+  slideType: slideType.optional(),
 });
 
 export const updateSlide = authedProcedure
