@@ -1,7 +1,7 @@
 import { wrap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventType } from './events/event-types.ts';
-import { type EventScope, recordEvent } from './events/record-event.ts';
+import type { EventType } from './events/events.ts';
+import { type EventScope, recordEvent } from './events/events.ts';
 
 /**
  * The one shape of a change (docs/decisions/one-bookkeeping-rule.md): in a transaction, the

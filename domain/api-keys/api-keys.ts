@@ -5,7 +5,7 @@ import { newId } from '../../entities/ids.ts';
 import { Organization } from '../../entities/Organization.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidField, missing, notFound } from '../errors.ts';
-import { type EventScope, recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { type EventScope, recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import { type ApiKeyOutput, type ApiKeyWithSecretOutput, toApiKeyOutput } from './api-key-output.ts';
 import { newApiKeySecret } from './api-key-secret.ts';
 

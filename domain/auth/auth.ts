@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../entities/User.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, tooManyRequests, unauthorized } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent } from '../events/events.ts';
 import type { Services } from '../services.ts';
 import { findUser } from '../users/find-user.ts';
 import { replacePassword } from '../users/users.ts';

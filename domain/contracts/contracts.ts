@@ -2,7 +2,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, payloadTooLarge, unavailable, unprocessable, unsupportedMediaType } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent } from '../events/events.ts';
 import type { ExtractedText } from '../ports/text-extractor.ts';
 import { bytesOf } from '../uploaded-file.ts';
 import type { ImportContractOutput } from './contract-output.ts';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import { applyChanges } from '../changes.ts';
-import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import type { Services } from '../services.ts';
 import { speakToObject } from '../speech/speak.ts';

@@ -2,7 +2,7 @@ import { Image } from '../../entities/Image.ts';
 import { newId } from '../../entities/ids.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent } from '../events/events.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { lockRow } from '../row-lock.ts';
 import { bytesOf } from '../uploaded-file.ts';

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KbDocument } from '../../entities/KbDocument.ts';
-import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import type { Services } from '../services.ts';
 import { toKbDocumentOutput } from './kb-document-output.ts';
 

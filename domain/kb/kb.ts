@@ -4,7 +4,7 @@ import { KbDocument } from '../../entities/KbDocument.ts';
 import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent } from '../events/events.ts';
 import { createOne } from '../mutation.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { findKbDocument } from './find-kb-document.ts';

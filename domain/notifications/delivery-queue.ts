@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
 import { applyChanges } from '../changes.ts';
-import { recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../ports/notifier.ts';
 import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
 import { ATTEMPT_LOG_KEPT } from './delivery-output.ts';

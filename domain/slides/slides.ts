@@ -5,7 +5,7 @@ import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { lockDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
-import { recordEvent } from '../events/record-event.ts';
+import { recordEvent } from '../events/events.ts';
 import { changeOne } from '../mutation.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
 import { readRows } from '../prepared-statements.ts';

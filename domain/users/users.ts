@@ -8,7 +8,7 @@ import { hashNewPassword } from '../auth/password-work.ts';
 import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { conflict, missing } from '../errors.ts';
-import { type EventActor, recordEvent, SYSTEM_ACTOR } from '../events/record-event.ts';
+import { type EventActor, recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import { createOne } from '../mutation.ts';
 import { lockRow } from '../row-lock.ts';
 import { findUser } from './find-user.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../domain/events/event-types.ts';
+import { EVENT_TYPES } from '../../domain/events/events.ts';
 import { CHANNELS } from '../../entities/NotificationSubscription.ts';
 import { text } from '../shared.schema.ts';
 
