@@ -9,7 +9,7 @@ export type ApiKeyAccess = (typeof API_KEY_ACCESS)[number];
 /**
  * An organization's API key. The secret (`dk_…`) is shown once, at creation; only its SHA-256
  * is kept, so a copy of this table authenticates nobody. Revoking keeps the row (its history
- * stays listed) and stops the key at once (see `domain/auth/api-key-auth.ts`).
+ * stays listed) and stops the key at once (see `domain/auth/callers.ts`).
  */
 const ApiKeySchema = defineEntity({
   name: 'ApiKey',

@@ -3,7 +3,7 @@ import { Organization } from './Organization.ts';
 
 /**
  * One entry of the event log. Written in the same transaction as the change it records
- * (see `domain/events/record-event.ts`). `deckId` is a plain column, not a foreign key:
+ * (see `domain/events/events.ts`). `deckId` is a plain column, not a foreign key:
  * the log outlives the deck it talks about.
  */
 const EventSchema = defineEntity({

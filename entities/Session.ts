@@ -4,7 +4,7 @@ import { User } from './User.ts';
 /**
  * A signed-in session. The `session` cookie carries a random token; only its SHA-256 is
  * kept here, so a copy of this table signs nobody in. Deleting the row revokes the session
- * on every instance at once (see `domain/auth/sessions.ts`).
+ * on every instance at once (see `domain/auth/callers.ts`).
  */
 const SessionSchema = defineEntity({
   name: 'Session',

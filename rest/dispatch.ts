@@ -1,12 +1,12 @@
 import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
+import { accessDenial, refusalOf } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
-import { accessDenial, refusalOf } from '../routers/access.ts';
 import { createCaller } from '../routers/app-router.ts';
-import { inputIssues } from '../routers/input-guard.ts';
+import { inputIssues } from '../routers/shared.schema.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { countRequest } from './rate-limit.ts';
@@ -35,7 +35,7 @@ export interface DispatchOptions {
  * builds the request's context and calls its procedure through tRPC's caller, answering
  * with the status the procedure's meta names. A hand-written route gets the checked session
  * and parameters instead. Nothing here answers an error: whatever is thrown leaves through
- * `problemFromError` (rest/error-middleware.ts). A known path with another method is a 405.
+ * `problemFromError` (rest/middleware.ts). A known path with another method is a 405.
  */
 export function createApiRouter(routes: readonly RestRoute[], options: DispatchOptions): Router {
   const router = new Router({ prefix: '/api' });

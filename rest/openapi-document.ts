@@ -146,7 +146,7 @@ function handWrittenPaths() {
 
 function errorStatusesOf(operation: Operation, method: string, declared: unknown): number[] {
   const statuses = new Set<number>([400, 500, 503]);
-  // The same-origin guard (rest/same-origin.ts) answers every unsafe method.
+  // The same-origin guard (rest/middleware.ts) answers every unsafe method.
   if (method !== 'GET') statuses.add(403);
   if (operation.security?.length) {
     statuses.add(401);

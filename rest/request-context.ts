@@ -91,7 +91,7 @@ class CookieSession implements SessionControl {
   }
 }
 
-/** The cookie that carries a session's token (domain/auth/sessions.ts keeps only its hash). */
+/** The cookie that carries a session's token (domain/auth/callers.ts keeps only its hash). */
 export const SESSION_COOKIE = 'session';
 
 // 32 bytes in base64url without padding are exactly 43 characters of this alphabet.
@@ -116,7 +116,7 @@ function usesSessions(path: string): boolean {
 
 /**
  * The `session` cookie's life (read, set, renew, clear, its options) by koa-session, with an
- * external store in `domain/auth/sessions.ts` terms: the store keeps only the token's SHA-256,
+ * external store in `domain/auth/callers.ts` terms: the store keeps only the token's SHA-256,
  * and its `get` is the one prepared statement session → user → organization, which also renews
  * the row at most once an hour. What koa-session cannot do itself (its renewal is every response
  * or the last half of the lifetime; its cookie has Expires, not Max-Age) is done here and is

@@ -8,7 +8,7 @@ import {
   MAX_INPUT_NODES,
   MAX_NAME_LENGTH,
   MAX_OBJECT_MEMBERS,
-} from '../routers/input-guard.ts';
+} from '../routers/shared.schema.ts';
 import type { UploadBudget } from './upload-budget.ts';
 import { UploadIntake } from './upload-budget.ts';
 

@@ -1,6 +1,6 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedureRecord } from 'trpc-to-openapi';
-import { PROCEDURE_ACCESS } from '../routers/access.ts';
+import { PROCEDURE_ACCESS } from '../domain/auth/access.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema } from './route.ts';

@@ -1,7 +1,7 @@
 import type { Context as KoaContext } from 'koa';
 import type { z } from 'zod';
+import type { ProcedureAccess } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import type { ProcedureAccess } from '../routers/access.ts';
 import type { Context } from '../routers/context.ts';
 import type { Meta } from '../routers/trpc.ts';
 

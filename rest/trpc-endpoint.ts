@@ -1,10 +1,10 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Context as KoaContext, Middleware } from 'koa';
+import { accessDenial } from '../domain/auth/access.ts';
 import { DomainError } from '../domain/errors.ts';
-import { accessDenial } from '../routers/access.ts';
 import type { appRouter } from '../routers/app-router.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
-import { MAX_INPUT_DEPTH } from '../routers/input-guard.ts';
+import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';

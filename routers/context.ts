@@ -5,7 +5,7 @@ import type { Services } from '../domain/services.ts';
 
 /**
  * How a procedure signs a caller in or out. Transports with cookies (REST, /trpc) bind it
- * to the `session` cookie (domain/auth/sessions.ts); in-process callers have no session and get `noSession`.
+ * to the `session` cookie (domain/auth/callers.ts); in-process callers have no session and get `noSession`.
  */
 export interface SessionControl {
   signIn(userId: string): Promise<void>;

@@ -1,7 +1,7 @@
 import type { TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { DomainError, type Issue } from '../domain/errors.ts';
-import { MAX_ISSUES } from './input-guard.ts';
+import { MAX_ISSUES } from './shared.schema.ts';
 
 /** Longest field name or message an issue repeats: a hostile name must not make a huge answer. */
 const MAX_ISSUE_TEXT = 200;

@@ -1,13 +1,13 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
+import { accessDenial, type ProcedureAccess, refusalOf, SIGN_IN_FIRST } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, type DomainError, INVALID_INPUT, unauthorized } from '../domain/errors.ts';
-import { accessDenial, type ProcedureAccess, refusalOf, SIGN_IN_FIRST } from './access.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
-import { inputIssues } from './input-guard.ts';
 import { cut, issuesOf } from './issues.ts';
+import { inputIssues } from './shared.schema.ts';
 
 /**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
@@ -49,7 +49,7 @@ export const createCallerFactory = t.createCallerFactory;
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the
  * database cannot store, non-finite numbers and runaway nesting are a 400 with an issue on
- * each offending field (`routers/input-guard.ts`), so no field can forget the check.
+ * each offending field (`routers/shared.schema.ts`), so no field can forget the check.
  */
 async function checkStorableInput(getRawInput: () => Promise<unknown>): Promise<void> {
   const issues = inputIssues(await getRawInput());

@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import * as access from '../routers/access.ts';
+import * as access from '../domain/auth/access.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 // The one access decision, watched: the real function, called through (a spy, nothing stubbed).
-vi.mock('../routers/access.ts', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../routers/access.ts')>();
+vi.mock('../domain/auth/access.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../domain/auth/access.ts')>();
   return { ...actual, accessDenial: vi.fn(actual.accessDenial) };
 });
 const decisions = vi.mocked(access.accessDenial);

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_LEVELS, type Access } from '../domain/auth/access.ts';
+import { ACCESS_LEVELS, type Access, PROCEDURE_ACCESS, type ProcedureAccess } from '../domain/auth/access.ts';
 import { checkDeclaredAccess, restRoutes } from '../rest/route-table.ts';
-import { PROCEDURE_ACCESS, type ProcedureAccess } from '../routers/access.ts';
 import { publicProcedure } from '../routers/trpc.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';

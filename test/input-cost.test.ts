@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_INPUT_DEPTH, MAX_INPUT_NODES, MAX_OBJECT_MEMBERS } from '../routers/input-guard.ts';
+import { MAX_INPUT_DEPTH, MAX_INPUT_NODES, MAX_OBJECT_MEMBERS } from '../routers/shared.schema.ts';
 import { HttpClient } from './helpers/http-client.ts';
 import type { LoopStalls } from './helpers/loop-probe.ts';
 import { runScript, startServerProcess } from './helpers/processes.ts';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // Probes of koa-session's OWN behaviour, configured as its options allow (api.md, "Sessions
 // (correction)"; docs/decisions/sessions-with-koa-session.md). Each `it.fails` states a rule and
 // fails with the library as configured: that is why the service keeps the renewal in its store's
-// `get` and writes the cookie's value through `externalKey.set` (rest/session-cookie.ts).
+// `get` and writes the cookie's value through `externalKey.set` (rest/request-context.ts).
 // Should a later koa-session meet a rule, its probe passes, vitest reports it, and the
 // hand-written part can go.
 
@@ -126,7 +126,7 @@ describe('koa-session with the service’s store and externalKey (what it does m
     expect(response.headers.getSetCookie()).toEqual([]);
     // Sign-in writes twice: `regenerate` saves, and the commit at the response's end saves the
     // same new key again (the service's store writes its row once: the second `set` is of the
-    // token the request already holds, rest/session-cookie.ts).
+    // token the request already holds, rest/request-context.ts).
     expect(store.sets).toBe(2);
   });
 });

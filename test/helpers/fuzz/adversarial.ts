@@ -165,7 +165,7 @@ export const extraFieldNames = fc.oneof(
 );
 
 /**
- * Bodies past (or at) the cost bound of every input (`routers/input-guard.ts`): too many
+ * Bodies past (or at) the cost bound of every input (`routers/shared.schema.ts`): too many
  * members, too long a member name, too many values, and long lists of bad items.
  */
 const costlyBodies: fc.Arbitrary<{ text: string; label: string }> = fc
