@@ -73,10 +73,7 @@ export async function changeOne<E extends object, A extends Answer>(
     if (changed === 'always' && wrap(entity).isManaged())
       (entity as unknown as Stored).updatedAt = new Date();
     await writeAndReload(em, entity);
-    const answer = await steps.answer(entity);
-    recordEvents(em, scope, answer, steps.event(entity, answer));
-    await em.flush();
-    return answer;
+    return answerWithEvent(em, scope, entity, steps);
   });
 }
 
@@ -95,10 +92,7 @@ export async function createOne<E extends object, A extends Answer>(
     em.persist(entity);
     // An insert reads its defaults back itself (RETURNING): one flush writes and fills it.
     await em.flush();
-    const answer = await steps.answer(entity);
-    recordEvents(em, scope, answer, steps.event(entity, answer));
-    await em.flush();
-    return answer;
+    return answerWithEvent(em, scope, entity, steps);
   });
 }
 
@@ -120,4 +114,20 @@ export async function removeOne<E extends object, A extends Answer>(
     await em.flush();
     return answer;
   });
+}
+
+/** The last steps of a change: its answer, its event with that answer, the flush. */
+async function answerWithEvent<E extends object, A extends Answer>(
+  em: EntityManager,
+  scope: EventScope,
+  entity: E,
+  steps: {
+    answer: (entity: E) => A | Promise<A>;
+    event: (entity: E, answer: A) => MutationEvent | MutationEvent[];
+  },
+): Promise<A> {
+  const answer = await steps.answer(entity);
+  recordEvents(em, scope, answer, steps.event(entity, answer));
+  await em.flush();
+  return answer;
 }

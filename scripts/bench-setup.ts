@@ -2,7 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pino from 'pino';
 import { createProcessLogger } from '../adapters/logger/logger.ts';
+import { type RunningApp, startApp } from '../app/app.ts';
 import { loadConfig } from '../app/config.ts';
 import { openDatabase } from '../app/database.ts';
 import { createInProcessCaller } from '../app/in-process.ts';
@@ -71,4 +73,35 @@ export function summarise(timings: number[]): Record<'min' | 'median' | 'p95' | 
   const sorted = [...timings].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(1);
   return { min: at(0), median: at(0.5), p95: at(0.95), max: at(1) };
+}
+
+/**
+ * The real service listening on loopback, in this process, with its own throw-away DATA_DIR
+ * (and an embedded PostgreSQL unless DATABASE_URL is set), background workers off. `close`
+ * stops it and removes the folder.
+ */
+export async function startScratchApp(env: Record<string, string> = {}): Promise<{
+  app: RunningApp;
+  close(): Promise<void>;
+}> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-scratch-'));
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SEED_DEMO: 'false',
+    NOTIFICATIONS_ENABLED: 'false',
+    GENERATION_ENABLED: 'false',
+    ...(process.env.DATABASE_URL ? {} : { EMBEDDED_POSTGRES_PORT: '' }),
+    ...env,
+  });
+  const app = await startApp(config, pino({ level: 'warn' }));
+  return {
+    app,
+    async close() {
+      await app.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }

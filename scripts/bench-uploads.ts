@@ -14,14 +14,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import pino from 'pino';
-import { startApp } from '../app/app.ts';
-import { loadConfig } from '../app/config.ts';
 import { createInProcessCaller } from '../app/in-process.ts';
+import { startScratchApp } from './bench-setup.ts';
 
 const uploads = Number(process.env.UPLOADS ?? 20);
 const fixture = path.resolve(
@@ -35,17 +31,7 @@ function tenMegabyteDocx(): Buffer {
   return Buffer.from(zipSync(files));
 }
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-bench-uploads-'));
-const config = loadConfig({
-  ...process.env,
-  DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SEED_DEMO: 'false',
-  NOTIFICATIONS_ENABLED: 'false',
-  GENERATION_ENABLED: 'false',
-});
-const app = await startApp(config, pino({ level: 'warn' }));
+const { app, close } = await startScratchApp();
 try {
   const email = 'bench@uploads.test';
   const password = 'bench-uploads-password';
@@ -103,6 +89,5 @@ try {
     `uploads: ${uploads} × ${mb(docx.length)} DOCX in ${seconds.toFixed(1)} s → ${counts}; RSS ${mb(baseline)} before, peak ${mb(peak)} (+${mb(peak - baseline)})`,
   );
 } finally {
-  await app.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }

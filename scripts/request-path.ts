@@ -6,33 +6,17 @@
  * so what runs once at start does not count. `--json` prints `{ route: files[] }` for tests.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pino from 'pino';
-import { startApp } from '../app/app.ts';
-import { loadConfig } from '../app/config.ts';
 import { createInProcessCaller } from '../app/in-process.ts';
+import { startScratchApp } from './bench-setup.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The service's own code: what a request can cross (tests, scripts and packages are not it). */
 const SERVICE_FOLDERS = ['app/', 'adapters/', 'domain/', 'routers/', 'rest/', 'entities/'];
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-request-path-'));
-const config = loadConfig({
-  ...process.env,
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  PORT: '0',
-  HOST: '127.0.0.1',
-  SEED_DEMO: 'false',
-  NOTIFICATIONS_ENABLED: 'false',
-  GENERATION_ENABLED: 'false',
-  ...(process.env.DATABASE_URL ? {} : { EMBEDDED_POSTGRES_PORT: '' }),
-});
-const app = await startApp(config, pino({ level: 'warn' }));
+const { app, close } = await startScratchApp({ NODE_ENV: 'test' });
 try {
   const email = `path-${Date.now()}@example.test`;
   const password = 'request-path-password';
@@ -80,8 +64,7 @@ try {
     }
   }
 } finally {
-  await app.close();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }
 
 /** The service's files whose functions ran while `request` ran, in this process. */
