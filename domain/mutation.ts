@@ -4,7 +4,7 @@ import type { EventType } from './events/events.ts';
 import { type EventScope, recordEvent } from './events/events.ts';
 
 /**
- * The one shape of a change (docs/decisions/one-bookkeeping-rule.md): in a transaction, the
+ * The one shape of a change (docs/decisions/044-timestamps-in-the-database.md): in a transaction, the
  * row → the change → written → the answer, built from the stored row → its event, with that
  * answer as payload → flush. Timestamps are the database's (entities/base.ts): the row is
  * written and read back before the answer is built, so the answer and its event carry the

@@ -1,7 +1,7 @@
 import { defineEntity, p, type TriggerDef } from '@mikro-orm/core';
 
 /**
- * Timestamps are the database's (docs/decisions/one-bookkeeping-rule.md): `created_at` and
+ * Timestamps are the database's (docs/decisions/044-timestamps-in-the-database.md): `created_at` and
  * `updated_at` default to the transaction's `now()`, and this trigger moves `updated_at` on
  * every UPDATE of the row, so a raw SQL write and an entity write agree without either
  * remembering. (MikroORM writes a row only when a field changed, so a no-op writes nothing.)

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Timestamps in one place, the database (docs/decisions/one-bookkeeping-rule.md): `created_at`
+ * Timestamps in one place, the database (docs/decisions/044-timestamps-in-the-database.md): `created_at`
  * and `updated_at` default to `now()`, and a trigger moves `updated_at` on every UPDATE, so raw
  * SQL and entity writes agree. Generated from `UPDATED_AT_TRIGGER` in entities/base.ts.
  */

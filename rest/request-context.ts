@@ -120,7 +120,7 @@ function usesSessions(path: string): boolean {
  * and its `get` is the one prepared statement session → user → organization, which also renews
  * the row at most once an hour. What koa-session cannot do itself (its renewal is every response
  * or the last half of the lifetime; its cookie has Expires, not Max-Age) is done here and is
- * recorded with its probes in docs/decisions/sessions-with-koa-session.md.
+ * recorded with its probes in docs/decisions/045-sessions-with-koa-session.md.
  */
 export function sessionCookies(app: Koa, orm: MikroORM, maxAgeMs: number): Middleware {
   const maxAgeSeconds = maxAgeMs / 1000;

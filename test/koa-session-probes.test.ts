@@ -6,7 +6,7 @@ import createKoaSession from 'koa-session';
 import { afterEach, describe, expect, it } from 'vitest';
 
 // Probes of koa-session's OWN behaviour, configured as its options allow (api.md, "Sessions
-// (correction)"; docs/decisions/sessions-with-koa-session.md). Each `it.fails` states a rule and
+// (correction)"; docs/decisions/045-sessions-with-koa-session.md). Each `it.fails` states a rule and
 // fails with the library as configured: that is why the service keeps the renewal in its store's
 // `get` and writes the cookie's value through `externalKey.set` (rest/request-context.ts).
 // Should a later koa-session meet a rule, its probe passes, vitest reports it, and the
