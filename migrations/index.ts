@@ -21,6 +21,7 @@ import { Migration20261125010258_subscription_event_access } from './Migration20
 import { Migration20261125012247_login_throttle_backoff } from './Migration20261125012247_login_throttle_backoff.ts';
 import { Migration20261125020000_webhook_urls_masked_in_events } from './Migration20261125020000_webhook_urls_masked_in_events.ts';
 import { Migration20261125035940_timestamps_in_database } from './Migration20261125035940_timestamps_in_database.ts';
+import { Migration20261125051254_trigger_skipped_when_set } from './Migration20261125051254_trigger_skipped_when_set.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -66,5 +67,9 @@ export const migrationsFor = (box: SecretBox) => [
   {
     name: 'Migration20261125035940_timestamps_in_database',
     class: Migration20261125035940_timestamps_in_database,
+  },
+  {
+    name: 'Migration20261125051254_trigger_skipped_when_set',
+    class: Migration20261125051254_trigger_skipped_when_set,
   },
 ];

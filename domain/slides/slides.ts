@@ -216,7 +216,7 @@ const REORDER = `
       from slide s left join wanted w on w.id = s.id
      where s.deck_id = ?
   ), moved as (
-    update slide set order_index = w.ord
+    update slide set order_index = w.ord, updated_at = now()
       from wanted w, checked
      where checked.ok and slide.id = w.id and slide.deck_id = ? and slide.order_index <> w.ord
   )
