@@ -39,7 +39,13 @@ function code(value: string): string {
 
 /** Table cells hold no line breaks, and a `|` would end the cell. */
 function cell(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+  // Split, not a pattern around the line break: that pattern backtracks polynomially (test/redos.test.ts).
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join(' ')
+    .replaceAll('|', '\\|');
 }
 
 function rowsOf(): { rows: VariableRow[]; longDefaults: [name: string, value: string][] } {

@@ -5,7 +5,7 @@ import { applyChanges } from '../changes.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
-import { createOne } from '../mutation.ts';
+import { createOne, writeAndReload } from '../mutation.ts';
 import { objectKeyFor } from '../object-keys.ts';
 import { findKbDocument } from './find-kb-document.ts';
 import { type KbDocumentOutput, type KbUploadOutput, toKbDocumentOutput } from './kb-document-output.ts';
@@ -92,8 +92,10 @@ export async function completeUpload(
       throw notFound('Document', document.id);
     }
     if (!applyChanges(locked, { status: 'uploaded' })) return toKbDocumentOutput(locked);
-    // The moment it became uploaded is the moment of the change.
+    // The moment it became uploaded is the moment of the change: the database's time, read back.
+    await writeAndReload(em, locked);
     locked.uploadedAt = locked.updatedAt;
+    await writeAndReload(em, locked);
     const output = toKbDocumentOutput(locked);
     recordEvent(em, auth, 'kb_document.uploaded', { aggregateId: locked.id, payload: output });
     await em.flush();
