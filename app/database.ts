@@ -38,7 +38,7 @@ const CLOSE_TIMEOUT_MS = 2000;
 
 /** A statement the server did not answer in time; its connection has been dropped. */
 export class DatabaseTimeout extends Error {
-  // The code `isDependencyDown` (rest/problem.ts) already reads as "unavailable": a 503.
+  // The code `isDependencyDown` (domain/errors.ts) already reads as "unavailable": a 503.
   readonly code = 'ETIMEDOUT';
   constructor(ms: number) {
     super(`The database did not answer within ${ms} ms`);

@@ -1,3 +1,4 @@
+import { ConnectionException, DriverException } from '@mikro-orm/core';
 /**
  * The one error the business logic raises: what went wrong, in words a caller can act on,
  * and of which kind. It knows nothing of HTTP or tRPC: each kind's row below says, once, what
@@ -146,3 +147,31 @@ export function requestTimeout(message: string): DomainError {
 export function unavailable(message: string, retryAfterSeconds: number, cause?: unknown): DomainError {
   return new DomainError('unavailable', message, { retryAfterSeconds, cause });
 }
+
+const PG_UNREACHABLE =
+  /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error)/;
+
+/** True for failures of the database itself (unreachable, shutting down), not of a query. */
+export function isDependencyDown(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if (e instanceof ConnectionException) return true;
+    const code = (e as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      // 57014: statement_timeout (a stalled or overloaded database), as a 503.
+      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57014', '57P01', '57P03'].includes(code)
+    ) {
+      return true;
+    }
+    if (e instanceof DriverException && /connection|terminat/i.test(e.message)) return true;
+    // pg and pg-pool time-outs are plain errors, known only by their messages.
+    if (PG_UNREACHABLE.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** What a caller is told when the database (or another dependency) is down: retry, no detail. */
+export const DEPENDENCY_DOWN = 'A service this request depends on is unavailable; try again shortly';
+
+/** What a caller is told of an unexpected error (its cause is logged, never answered). */
+export const UNEXPECTED_ERROR = 'An unexpected error occurred';

@@ -38,7 +38,8 @@ export interface DispatchOptions {
  * `problemFromError` (rest/middleware.ts). A known path with another method is a 405.
  */
 export function createApiRouter(routes: readonly RestRoute[], options: DispatchOptions): Router {
-  const router = new Router({ prefix: '/api' });
+  // Case-sensitive, as the session cookie and the counting of unknown routes read the path: `/API/…` is a 404.
+  const router = new Router({ prefix: '/api', sensitive: true });
   for (const route of routes) {
     const handler =
       route.kind === 'hand-written'

@@ -1,15 +1,17 @@
 import { STATUS_CODES } from 'node:http';
-import { ConnectionException, DriverException } from '@mikro-orm/core';
 import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
 import {
+  DEPENDENCY_DOWN,
   DomainError,
   type DomainErrorKind,
   ERROR_KINDS,
   type ErrorKindAnswer,
   INVALID_INPUT,
   type Issue,
+  isDependencyDown,
+  UNEXPECTED_ERROR,
 } from '../domain/errors.ts';
 import { domainErrorOf } from '../routers/errors.ts';
 import { boundedIssues, cut, issuesOf } from '../routers/issues.ts';
@@ -78,28 +80,6 @@ export function problem(status: number, detail: string, issues?: Issue[], code?:
   };
 }
 
-const PG_UNREACHABLE =
-  /^(timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error)/;
-
-/** True for failures of the database itself (unreachable, shutting down), not of a query. */
-export function isDependencyDown(error: unknown): boolean {
-  for (let e: unknown = error; e instanceof Error; e = e.cause) {
-    if (e instanceof ConnectionException) return true;
-    const code = (e as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      // 57014: statement_timeout (a stalled or overloaded database), as a 503.
-      ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57014', '57P01', '57P03'].includes(code)
-    ) {
-      return true;
-    }
-    if (e instanceof DriverException && /connection|terminat/i.test(e.message)) return true;
-    // pg and pg-pool time-outs are plain errors, known only by their messages.
-    if (PG_UNREACHABLE.test(e.message)) return true;
-  }
-  return false;
-}
-
 export interface ShapedError {
   problem: Problem;
   retryAfterSeconds?: number;
@@ -112,12 +92,12 @@ export function problemFromTrpcError(error: TRPCError): ShapedError {
   if (error.code === 'INTERNAL_SERVER_ERROR') {
     if (isDependencyDown(error.cause)) {
       return {
-        problem: problem(503, 'A service this request depends on is unavailable; try again shortly'),
+        problem: problem(503, DEPENDENCY_DOWN),
         retryAfterSeconds: 5,
         unexpected: true,
       };
     }
-    return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
+    return { problem: problem(500, UNEXPECTED_ERROR), unexpected: true };
   }
   const domainError = domainErrorOf(error);
   const status = domainError ? ERROR_KINDS[domainError.kind].status : statusOfTrpcCode(error.code);
@@ -158,12 +138,12 @@ export function problemFromError(error: unknown): ShapedError {
   }
   if (isDependencyDown(error)) {
     return {
-      problem: problem(503, 'A service this request depends on is unavailable; try again shortly'),
+      problem: problem(503, DEPENDENCY_DOWN),
       retryAfterSeconds: 5,
       unexpected: true,
     };
   }
-  return { problem: problem(500, 'An unexpected error occurred'), unexpected: true };
+  return { problem: problem(500, UNEXPECTED_ERROR), unexpected: true };
 }
 
 /** The status of an http error (koa's `ctx.throw`, @koa/router's 405). */

@@ -3,7 +3,13 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
 import { accessDenial, type ProcedureAccess, refusalOf, SIGN_IN_FIRST } from '../domain/auth/access.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, type DomainError, INVALID_INPUT, unauthorized } from '../domain/errors.ts';
+import {
+  badRequest,
+  type DomainError,
+  INVALID_INPUT,
+  UNEXPECTED_ERROR,
+  unauthorized,
+} from '../domain/errors.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
@@ -37,7 +43,13 @@ const t = initTRPC
     // every message bounded, like a problem's detail: no answer grows with its input.
     errorFormatter({ shape, error }) {
       const { stack: _stack, ...data } = shape.data;
-      const message = error.cause instanceof ZodError ? INVALID_INPUT : cut(shape.message, 1000);
+      // An unexpected error's own text (a driver's, naming tables) stays in the log, as on REST.
+      const message =
+        error.cause instanceof ZodError
+          ? INVALID_INPUT
+          : error.code === 'INTERNAL_SERVER_ERROR'
+            ? UNEXPECTED_ERROR
+            : cut(shape.message, 1000);
       const path = data.path === undefined ? undefined : cut(data.path);
       return { ...shape, message, data: { ...data, path, issues: issuesOf(error) } };
     },
