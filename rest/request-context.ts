@@ -7,7 +7,7 @@ import {
   authenticateApiKey,
   authenticateSession,
   createSession,
-  hashSessionToken,
+  hashSecret,
   newSessionToken,
   revokeSession,
 } from '../domain/auth/callers.ts';
@@ -72,7 +72,7 @@ class CookieSession implements SessionControl {
   /** Computed only when asked for (a password change), not on every request. */
   get tokenHash(): string | null {
     const token = (this.#ctx.state as SessionState).sessionToken;
-    return token ? hashSessionToken(token) : null;
+    return token ? hashSecret(token) : null;
   }
 
   async signIn(userId: string): Promise<void> {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/files.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { parseAnswer, type RawAnswer } from './helpers/raw-answer.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, type TestApp, uploadBudgetEnv } from './helpers/test-app.ts';
 
 /**
  * The request-body path after issue 29: a JSON body that stops arriving is cut off (408), a body
@@ -173,12 +173,7 @@ describe("a signed-in caller's JSON body and the upload budget", () => {
   let t: TestApp;
   let user: HttpClient;
   beforeAll(async () => {
-    t = await startTestApp({
-      UPLOAD_MEMORY_BUDGET_BYTES: String(3 * SHARE),
-      UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: String(2 * SHARE),
-      UPLOAD_MEMORY_PER_CALLER_BYTES: String(SHARE),
-      UPLOAD_IDLE_TIMEOUT_MS: '600000',
-    });
+    t = await startTestApp(uploadBudgetEnv(SHARE));
     user = await t.signedInClient();
   });
   afterAll(() => t.close());

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken, revokeSessionsOfUser } from '../domain/auth/callers.ts';
+import { hashSecret, revokeSessionsOfUser } from '../domain/auth/callers.ts';
 import { expectProblem, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -168,7 +168,7 @@ describe('revocation', () => {
     const revoked = await revokeSessionsOfUser(
       t.app.database.orm.em.fork(),
       user.userId,
-      hashSessionToken(tokens[0]!),
+      hashSecret(tokens[0]!),
     );
     expect(revoked).toBe(2);
     expect((await clientWithToken(tokens[0]!).get('/api/auth/me')).status).toBe(200);

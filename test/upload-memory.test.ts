@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { parseAnswer, type RawAnswer } from './helpers/raw-answer.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startTestApp, type TestApp, uploadBudgetEnv } from './helpers/test-app.ts';
 
 /**
  * The memory uploads hold (issue 29, finding 3), end to end over real sockets: a multipart
@@ -145,12 +145,7 @@ describe('shares of the upload budget', () => {
   let b: HttpClient;
   let c: HttpClient;
   beforeAll(async () => {
-    t = await startTestApp({
-      UPLOAD_MEMORY_BUDGET_BYTES: String(3 * SHARE),
-      UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: String(2 * SHARE),
-      UPLOAD_MEMORY_PER_CALLER_BYTES: String(SHARE),
-      UPLOAD_IDLE_TIMEOUT_MS: '600000',
-    });
+    t = await startTestApp(uploadBudgetEnv(SHARE));
     a1 = await t.signedInClient('A');
     a2 = await t.signedInClient('A', 'member');
     a3 = await t.signedInClient('A', 'member');

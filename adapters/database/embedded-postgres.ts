@@ -227,7 +227,8 @@ function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-function freeLoopbackPort(): Promise<number> {
+/** A TCP port nobody listens on right now (the OS picks it). */
+export function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once('error', reject);

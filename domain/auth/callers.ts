@@ -59,21 +59,16 @@ export async function findAuth(em: EntityManager, userId: string): Promise<Auth 
   return rows[0] ? authFromRow(rows[0]) : null;
 }
 
-/**
- * Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
- * random token of 256 bits (base64url); PostgreSQL keeps only its SHA-256, so a copy of the
- * `session` table signs nobody in. No companion cookie, no signing key: the token's entropy
- * is the protection. Sessions expire after `SESSION_MAX_AGE_HOURS` and slide forward at most
- * once an hour; deleting the row revokes one everywhere.
- */
+// Sessions (api.md, "Sessions (correction)"): the `session` cookie alone carries an opaque
+// random token of 256 bits (base64url); PostgreSQL keeps only its SHA-256 (`hashSecret`), so a copy
+// of the `session` table signs nobody in. No companion cookie, no signing key: the token's entropy
+// is the protection. Sessions expire after `SESSION_MAX_AGE_HOURS` and slide forward at most
+// once an hour; deleting the row revokes one everywhere.
+
 /** A session is renewed (expiry and cookie pushed forward) at most this often. */
 export const SESSION_RENEW_AFTER_SECONDS = 3600;
 
 const TOKEN_BYTES = 32;
-
-export function hashSessionToken(token: string): string {
-  return hashSecret(token);
-}
 
 /** A new session token: 256 random bits in base64url (koa-session's `genid`). */
 export function newSessionToken(): string {
@@ -94,7 +89,7 @@ export async function createSession(
     `with expired as (delete from session where user_id = ? and expires_at <= now())
      insert into session (token_hash, user_id, created_at, renewed_at, expires_at)
      values (?, ?, now(), now(), now() + make_interval(secs => ?))`,
-    [userId, hashSessionToken(token), userId, maxAgeSeconds],
+    [userId, hashSecret(token), userId, maxAgeSeconds],
   );
 }
 
@@ -111,7 +106,7 @@ export async function authenticateSession(
   token: string,
   maxAgeSeconds: number,
 ): Promise<{ auth: Auth; renewed: boolean } | null> {
-  const hash = hashSessionToken(token);
+  const hash = hashSecret(token);
   const { rows } = await db.query<AuthRow & { stale: boolean }>({
     name: 'authenticate-session',
     text: `select ${AUTH_COLUMNS}, s.renewed_at <= now() - make_interval(secs => $2) as stale
@@ -136,7 +131,7 @@ export async function authenticateSession(
 
 /** Revokes one session (logout, or the session presented at a new login). */
 export async function revokeSession(em: EntityManager, token: string): Promise<void> {
-  await em.getConnection().execute('delete from session where token_hash = ?', [hashSessionToken(token)]);
+  await em.getConnection().execute('delete from session where token_hash = ?', [hashSecret(token)]);
 }
 
 /**

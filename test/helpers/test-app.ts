@@ -126,3 +126,13 @@ export async function startTestApp(
   };
   return testApp;
 }
+
+/** Upload memory of three callers' shares in all, two per organization, one per caller; no idle cut-off. */
+export function uploadBudgetEnv(share: number): Record<string, string> {
+  return {
+    UPLOAD_MEMORY_BUDGET_BYTES: String(3 * share),
+    UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: String(2 * share),
+    UPLOAD_MEMORY_PER_CALLER_BYTES: String(share),
+    UPLOAD_IDLE_TIMEOUT_MS: '600000',
+  };
+}
