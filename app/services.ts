@@ -1,4 +1,4 @@
-import { createAiContractAnalyzer, placeholderAnalyzer } from '../adapters/documents/contract-analyzer.ts';
+import { createAiContractAnalyzer, offlineAnalyzer } from '../adapters/documents/contract-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import { createSmtpMailer } from '../adapters/notifications/mailer.ts';
 import { createNotifier } from '../adapters/notifications/notifier.ts';
@@ -44,7 +44,7 @@ export function createServices(
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
       ? createAiContractAnalyzer(config.contractAi, logger)
-      : placeholderAnalyzer,
+      : offlineAnalyzer,
     notifier: createNotifier({ secretBox, mailer, logger, ...config.notifications }),
   };
 }

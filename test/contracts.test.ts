@@ -70,7 +70,7 @@ describe('POST /api/contracts/import', () => {
       .events;
     expect(event.payload).toMatchObject({
       filename: 'one.pdf',
-      analyzer: 'placeholders',
+      analyzer: 'offline',
       detectedVariables: ['party_a', 'party_b'],
     });
     expect(await imports()).toBe(before + 1);
@@ -129,10 +129,18 @@ describe('POST /api/contracts/import', () => {
 });
 
 describe('the AI analyzer', () => {
-  it('asks an OpenAI-compatible endpoint for structured output and returns its variables', async () => {
+  it('asks an OpenAI-compatible endpoint for structured output and keeps the variables that stand in the text', async () => {
     const ai = await startOpenAiStandIn(() => ({
       kind: 'answer',
-      variables: ['Company Name', 'effective_date', 'purchasePrice', 'company_name'],
+      variables: [
+        { name: 'Company Name', kind: 'value', text: 'Acme Inc.' },
+        { name: 'effective_date', kind: 'value', text: '1 May 2026' },
+        // Not in the document (a paraphrase): dropped.
+        { name: 'supplier', kind: 'value', text: 'Globex Corporation' },
+        { name: 'purchasePrice', kind: 'value', text: '$10,000' },
+        { name: 'company_name', kind: 'value', text: 'Acme Inc.' },
+        { name: 'nonsense', kind: 'sentence', text: 'Globex' },
+      ],
     }));
     const app = await startTestApp({
       CONTRACT_AI_URL: ai.url,
@@ -146,7 +154,19 @@ describe('the AI analyzer', () => {
         'filled.pdf',
         await pdf('Acme Inc. buys from Globex on 1 May 2026 for $10,000.'),
       );
-      expect(response.body.detectedVariables).toEqual(['company_name', 'effective_date', 'purchase_price']);
+      expect(response.body.detectedVariables.slice(0, 3)).toEqual([
+        'company_name',
+        'effective_date',
+        'purchase_price',
+      ]);
+      expect(response.body.variables.slice(0, 3)).toEqual([
+        { name: 'company_name', kind: 'value', text: 'Acme Inc.', occurrences: 1 },
+        { name: 'effective_date', kind: 'value', text: '1 May 2026', occurrences: 1 },
+        { name: 'purchase_price', kind: 'value', text: '$10,000', occurrences: 1 },
+      ]);
+      expect(response.body.variables.map((v: { text: string }) => v.text)).not.toContain(
+        'Globex Corporation',
+      );
       const [request] = ai.requests;
       expect(request!.headers.authorization).toBe('Bearer sk-test-secret');
       expect(request!.body.model).toBe('tiny');
@@ -171,7 +191,7 @@ describe('the AI analyzer', () => {
     ],
     ['does not answer in time', () => ({ kind: 'hang' as const }), /aborted|timeout/i],
   ])(
-    'falls back to the placeholder analyzer when the endpoint %s, and logs why (without the key)',
+    'falls back to the offline analysis when the endpoint %s, and logs why (without the key)',
     async (_label, behaviour, reason) => {
       const ai = await startOpenAiStandIn(behaviour);
       const app = await startTestApp({

@@ -1,53 +1,94 @@
 import type { ContractAnalyzer } from '../../domain/ports/contract-analyzer.ts';
 import type { Logger } from '../../domain/ports/logger.ts';
-import { toSnakeCase } from './detect-placeholders.ts';
+import type { ContractVariable, VariableKind } from '../../domain/ports/text-extractor.ts';
+import { countOccurrences, type Finding, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariables } from './findings.ts';
+import { toSnakeCase } from './placeholders.ts';
 
 /**
- * The default, with no network: the placeholders real contracts use, as the text extractor
- * found them in its worker thread (the scan never runs on the event loop).
+ * The default, with no network: what the extraction worker's offline analysis found
+ * (placeholders, directives, form fields, filled-in values; it never runs on the event loop).
  */
-export const placeholderAnalyzer: ContractAnalyzer = {
-  name: 'placeholders',
+export const offlineAnalyzer: ContractAnalyzer = {
+  name: 'offline',
   async analyze(document) {
-    return { variables: document.placeholders, analyzer: 'placeholders' };
+    return { variables: document.variables, analyzer: 'offline' };
   },
 };
 
+interface AiSettings {
+  url: string;
+  key?: string;
+  model: string;
+  timeoutMs: number;
+}
+
 /**
- * An OpenAI-compatible chat-completions endpoint asked for structured output: the
- * placeholders, plus variables for filled-in values (party names, dates, amounts). On an
- * error or timeout it falls back to the placeholder analyzer and logs why.
+ * An OpenAI-compatible chat-completions endpoint asked for structured output in the answer's
+ * own shape. Each variable whose `text` does not stand in the document is dropped (a model
+ * may invent or paraphrase); the rest are merged with the offline analysis, the model's names
+ * first. On an error or timeout the offline analysis answers alone, and the log says why.
  */
-export function createAiContractAnalyzer(
-  settings: { url: string; key?: string; model: string; timeoutMs: number },
-  logger: Logger,
-): ContractAnalyzer {
+export function createAiContractAnalyzer(settings: AiSettings, logger: Logger): ContractAnalyzer {
   return {
     name: 'ai',
     async analyze(document) {
       try {
-        const variables = await askForVariables(settings, document.text);
-        return { variables, analyzer: 'ai' };
+        const proposed = await askForVariables(settings, document.text);
+        return { variables: mergeChecked(document.text, proposed, document.variables), analyzer: 'ai' };
       } catch (error) {
         logger.warn(
           { reason: (error as Error).message },
-          'contract AI analysis failed; using the placeholder analyzer',
+          'contract AI analysis failed; using the offline analysis',
         );
-        return placeholderAnalyzer.analyze(document);
+        return offlineAnalyzer.analyze(document);
       }
     },
   };
 }
 
-const INSTRUCTIONS = `You turn contracts into templates. List the variables of the contract below: every
-placeholder it already has ({name}, {{name}}, [Name], <<Name>>, «Name», "Label: ____"), and every filled-in
-value that would change from one deal to the next (party names, addresses, dates, amounts, terms, people).
-Name each variable in snake_case, once, in order of first appearance.`;
+const KINDS: readonly VariableKind[] = ['placeholder', 'value', 'condition', 'list'];
 
-async function askForVariables(
-  settings: { url: string; key?: string; model: string; timeoutMs: number },
+/** The model's variables that stand in the text, then the offline ones it missed. */
+function mergeChecked(
   text: string,
-) {
+  proposed: { name: string; kind: VariableKind; text: string }[],
+  offline: readonly ContractVariable[],
+): ContractVariable[] {
+  const findings: Finding[] = [];
+  for (const variable of proposed) {
+    const index = text.indexOf(variable.text);
+    if (index >= 0) findings.push({ ...variable, index });
+  }
+  const fromModel = toVariables(text, findings);
+  const seen = new Set(fromModel.map((v) => v.text));
+  const names = new Set(fromModel.map((v) => v.name));
+  const merged = [...fromModel];
+  for (const variable of offline) {
+    if (seen.has(variable.text) || merged.length >= MAX_VARIABLES) continue;
+    // An offline value under a name the model already gave another text keeps its own text,
+    // under a name of its own.
+    let name = variable.name;
+    for (let n = 2; variable.kind === 'value' && names.has(name); n += 1) name = `${variable.name}_${n}`;
+    names.add(name);
+    seen.add(variable.text);
+    merged.push({ ...variable, name, occurrences: countOccurrences(text, variable.text) });
+  }
+  return merged;
+}
+
+const INSTRUCTIONS = `You turn contracts into templates. List the variables of the contract below, in order
+of first appearance:
+- every placeholder it already has ({name}, {{name}}, [Name], [a description of the blank], <<Name>>,
+  «Name», "Label: ____"), kind "placeholder";
+- the subject of each template directive ({IF x} → x, kind "condition"; {FOR d IN items} → items,
+  kind "list"); a directive itself is never a variable;
+- every filled-in value that would change from one deal to the next (party names, people, addresses,
+  e-mail addresses, phone numbers, dates, amounts, percentages, durations, governing law, venue),
+  kind "value".
+For each, "name" is snake_case from its context (the label, the defined term, the role), and "text" is
+the placeholder or the value copied exactly, character for character, from the contract.`;
+
+async function askForVariables(settings: AiSettings, text: string) {
   const response = await fetch(`${settings.url}/chat/completions`, {
     method: 'POST',
     signal: AbortSignal.timeout(settings.timeoutMs),
@@ -69,7 +110,21 @@ async function askForVariables(
           strict: true,
           schema: {
             type: 'object',
-            properties: { variables: { type: 'array', items: { type: 'string' } } },
+            properties: {
+              variables: {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: {
+                    name: { type: 'string' },
+                    kind: { type: 'string', enum: KINDS },
+                    text: { type: 'string' },
+                  },
+                  required: ['name', 'kind', 'text'],
+                  additionalProperties: false,
+                },
+              },
+            },
             required: ['variables'],
             additionalProperties: false,
           },
@@ -91,14 +146,22 @@ async function askForVariables(
     throw new Error(message?.refusal ? `the model refused: ${message.refusal}` : 'the answer had no content');
   const parsed = JSON.parse(message.content) as { variables?: unknown };
   if (!Array.isArray(parsed.variables)) throw new Error('the answer had no variables array');
-  return uniqueSnakeCase(parsed.variables.filter((v): v is string => typeof v === 'string'));
+  return wellFormed(parsed.variables);
 }
 
-/** At most this many variables are taken from an answer, each name at most this long. */
-const MAX_VARIABLES = 500;
+/** At most this many of the model's variables are looked at, each name at most this long. */
 const MAX_NAME_LENGTH = 200;
 
-function uniqueSnakeCase(names: string[]): string[] {
-  const short = names.filter((name) => name.length <= MAX_NAME_LENGTH).slice(0, MAX_VARIABLES);
-  return [...new Set(short.map(toSnakeCase).filter(Boolean))];
+function wellFormed(items: unknown[]): { name: string; kind: VariableKind; text: string }[] {
+  const kept: { name: string; kind: VariableKind; text: string }[] = [];
+  for (const item of items.slice(0, MAX_VARIABLES)) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { name, kind, text } = item as Record<string, unknown>;
+    if (typeof name !== 'string' || typeof text !== 'string' || typeof kind !== 'string') continue;
+    if (!KINDS.includes(kind as VariableKind) || name.length > MAX_NAME_LENGTH) continue;
+    if (!text || text.length > MAX_VARIABLE_TEXT) continue;
+    const snake = toSnakeCase(name);
+    if (snake) kept.push({ name: snake, kind: kind as VariableKind, text });
+  }
+  return kept;
 }

@@ -1,8 +1,8 @@
-// Runs in a worker thread: parsing a 10 MB document, and scanning its text for placeholders,
+// Runs in a worker thread: parsing a 10 MB document, and analysing its text,
 // take long enough to stall every other request if they ran on the main event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
-import { detectPlaceholders } from './detect-placeholders.ts';
+import { analyzeOffline } from './offline-analysis.ts';
 import type { ExtractionFailure } from './text-extractor.ts';
 
 const { bytes, maxTextChars, maxExpandedBytes } = workerData as {
@@ -35,7 +35,7 @@ try {
   if (text.length > maxTextChars) {
     fail({ kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` });
   } else {
-    parentPort!.postMessage({ ok: true, text, placeholders: detectPlaceholders(text) });
+    parentPort!.postMessage({ ok: true, text, variables: analyzeOffline(text, []) });
   }
 } catch (error) {
   const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;

@@ -29,7 +29,7 @@ export interface WorkerTextExtractorOptions {
 }
 
 /**
- * officeparser and the placeholder scan in a worker thread per document, at most
+ * officeparser and the offline analysis in a worker thread per document, at most
  * `concurrency` at once and `maxQueued` waiting (p-queue), each stopped after `timeoutMs` or
  * when it outgrows its heap. The event loop stays free for other requests.
  */
@@ -78,13 +78,9 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
             }, options.timeoutMs);
             worker.once(
               'message',
-              (
-                message:
-                  | { ok: true; text: string; placeholders: string[] }
-                  | ({ ok: false } & ExtractionFailure),
-              ) => {
+              (message: ({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure)) => {
                 settle(() => {
-                  if (message.ok) resolve({ text: message.text, placeholders: message.placeholders });
+                  if (message.ok) resolve({ text: message.text, variables: message.variables });
                   else if (message.kind === 'too-large') reject(new DocumentTooLarge(message.reason));
                   else reject(new UnreadableDocument(message.reason));
                 });

@@ -18,8 +18,8 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /**
  * PDF or DOCX (judged by the bytes: a ZIP named .pdf is not a PDF) → its text (the text
- * extractor, off the event loop) → the variables a template of it needs (the configured
- * analyzer). Writes `contract.imported`; nothing is stored but the event.
+ * extractor and its offline analysis, off the event loop) → the variables a template of it
+ * needs (the configured analyzer: the offline analysis, or an AI endpoint checked against it). Writes `contract.imported`; nothing is stored but the event.
  */
 export async function importContract(
   { em, services, auth }: DomainContext,
@@ -46,13 +46,16 @@ export async function importContract(
     ]);
   }
   const { variables, analyzer } = await services.contractAnalyzer.analyze(document);
+  const detectedVariables = [...new Set(variables.map((v) => v.name))];
   const id = newId();
+  // The names only: the texts of a filled-in contract are deal terms, which the event log and
+  // the webhooks it feeds do not need to carry.
   recordEvent(em, auth, 'contract.imported', {
     aggregateId: id,
-    payload: { id, filename: file.name, fileType: type.mime, analyzer, detectedVariables: variables },
+    payload: { id, filename: file.name, fileType: type.mime, analyzer, detectedVariables },
   });
   await em.flush();
-  return { detectedVariables: variables };
+  return { detectedVariables, variables };
 }
 
 /** The answer for a contract that could not be read: why, and whether trying again can help. */

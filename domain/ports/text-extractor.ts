@@ -1,10 +1,29 @@
-/** A document's plain text, and the placeholders that text names (both found off the event loop). */
-export interface ExtractedText {
+/** What a template of the contract needs at one place of its text. */
+export type VariableKind = 'placeholder' | 'value' | 'condition' | 'list';
+
+export interface ContractVariable {
+  /** snake_case, unique in one answer. */
+  name: string;
+  kind: VariableKind;
+  /** The placeholder or the value exactly as it stands in the document's text. */
   text: string;
-  placeholders: string[];
+  /** How many times `text` stands in the document's text (at least 1). */
+  occurrences: number;
 }
 
-/** Plain text out of a PDF or DOCX. */
+/**
+ * A document's text and the variables the offline analysis found in it (both off the event loop).
+ *
+ * `text` is the same for a DOCX and for the PDF printed from it: one paragraph a line (a PDF's
+ * wrapped lines joined), white space inside a line collapsed to one space, a table's row one line
+ * with its cells separated by a tab, no page numbers. Every variable's `text` is a substring of it.
+ */
+export interface ExtractedText {
+  text: string;
+  variables: ContractVariable[];
+}
+
+/** Plain text out of a PDF or DOCX, and what the offline analysis finds in it. */
 export interface TextExtractor {
   /**
    * Takes ownership of `bytes`: they may be moved to another thread (left empty here).

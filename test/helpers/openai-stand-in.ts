@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 type Behaviour =
-  | { kind: 'answer'; variables: string[] }
+  | { kind: 'answer'; variables: { name: string; kind: string; text: string }[] }
   | { kind: 'error'; status: number; message: string }
   | { kind: 'hang' };
 

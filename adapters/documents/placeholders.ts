@@ -9,40 +9,39 @@
  * character class that cannot cross them, and the name is checked after trimming, so no
  * two quantifiers compete for the same characters; labelled blanks are found by a scan.
  */
+import type { Finding } from './findings.ts';
+
 interface BracketPattern {
   pattern: RegExp;
-  /** Where the bracketed text starts inside a match. */
-  opener: number;
   /** What the trimmed text must be to count as a name. */
   name: RegExp;
 }
 
 const NAME = /^[A-Za-z][\w .-]{0,60}$/;
 const BRACKETS: BracketPattern[] = [
-  { pattern: /\{\{([^{}]*)\}\}/g, opener: 2, name: NAME },
-  { pattern: /(?<!\{)\{([^{}]*)\}(?!\})/g, opener: 1, name: NAME },
-  { pattern: /<<([^<>]*)>>/g, opener: 2, name: NAME },
-  { pattern: /«([^«»]*)»/g, opener: 1, name: NAME },
+  { pattern: /\{\{([^{}]*)\}\}/g, name: NAME },
+  { pattern: /(?<!\{)\{([^{}]*)\}(?!\})/g, name: NAME },
+  { pattern: /<<([^<>]*)>>/g, name: NAME },
+  { pattern: /«([^«»]*)»/g, name: NAME },
   // [Company Name]: words, not citations ([1]), checkboxes ([ ], [x]) or links ([text](url)).
-  { pattern: /\[([^[\]]*)\](?!\()/g, opener: 1, name: /^[A-Za-z][A-Za-z0-9 ,.'&/-]{1,60}$/ },
+  { pattern: /\[([^[\]]*)\](?!\()/g, name: /^[A-Za-z][A-Za-z0-9 ,.'&/-]{1,60}$/ },
 ];
 
-export function detectPlaceholders(text: string): string[] {
-  const found: { index: number; name: string }[] = [];
-  const add = (index: number, raw: string) => {
+export function scanPlaceholders(text: string): Finding[] {
+  const found: Finding[] = [];
+  const add = (index: number, raw: string, whole: string) => {
     const name = toSnakeCase(raw);
-    if (name && isPlausibleName(name)) found.push({ index, name });
+    if (name && isPlausibleName(name)) found.push({ index, name, kind: 'placeholder', text: whole });
   };
-  for (const { pattern, opener, name } of BRACKETS) {
+  for (const { pattern, name } of BRACKETS) {
     for (const match of text.matchAll(pattern)) {
       const inner = match[1]!;
       const trimmed = inner.trim();
-      if (name.test(trimmed)) add(match.index + opener + inner.indexOf(trimmed), trimmed);
+      if (name.test(trimmed)) add(match.index, trimmed, match[0]);
     }
   }
-  for (const blank of labelledBlanks(text)) add(blank.index, blank.label);
-  found.sort((a, b) => a.index - b.index);
-  return [...new Set(found.map((f) => f.name))];
+  for (const blank of labelledBlanks(text)) add(blank.index, blank.label, blank.text);
+  return found.sort((a, b) => a.index - b.index);
 }
 
 const LABEL_FIRST = /[A-Z]/;
@@ -57,8 +56,8 @@ const SPACE = /\s/;
  * underscores back to its label, and each match resumes after its underscores (as a global
  * regular expression would), so the whole scan is linear.
  */
-function labelledBlanks(text: string): { index: number; label: string }[] {
-  const blanks: { index: number; label: string }[] = [];
+function labelledBlanks(text: string): { index: number; label: string; text: string }[] {
+  const blanks: { index: number; label: string; text: string }[] = [];
   let resumeAt = 0;
   let from = 0;
   for (;;) {
@@ -83,7 +82,7 @@ function labelledBlanks(text: string): { index: number; label: string }[] {
     // A one-letter label is no name (it is dropped later), but it still ends a match.
     for (let start = labelFloor; start < labelEnd; start += 1) {
       if (!LABEL_FIRST.test(text[start]!) || !followsBoundary(text, start, resumeAt)) continue;
-      blanks.push({ index: start, label: text.slice(start, labelEnd) });
+      blanks.push({ index: start, label: text.slice(start, labelEnd), text: text.slice(start, end) });
       resumeAt = end;
       break;
     }
