@@ -16,7 +16,7 @@ import { problem, sendProblem } from '../rest/problem.ts';
 import { createRequestContextFactory, sessionCookies } from '../rest/request-context.ts';
 import { restRoutes } from '../rest/route-table.ts';
 import { createLocalStorageRouter } from '../rest/storage-routes.ts';
-import { createTrpcEndpoint } from '../rest/trpc-endpoint.ts';
+import { createTrpcEndpoint, trpcErrorAnswer } from '../rest/trpc-endpoint.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { AppConfig } from './config.ts';
 import { isLocalStorage } from './create-storage.ts';
@@ -82,7 +82,8 @@ export function createKoaApp(
     if (shuttingDown) ctx.set('Connection', 'close');
     await next();
   });
-  app.use(problemDetails(logger));
+  // Errors answered as problem details, on /trpc in tRPC's error shape (its client needs it).
+  app.use(problemDetails(logger, { trpcErrors: trpcErrorAnswer(appRouter) }));
   // Before every route: state-changing requests must come from this service's own pages.
   app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
   app.use(health.routes());

@@ -173,5 +173,13 @@ export function isDependencyDown(error: unknown): boolean {
 /** What a caller is told when the database (or another dependency) is down: retry, no detail. */
 export const DEPENDENCY_DOWN = 'A service this request depends on is unavailable; try again shortly';
 
+/**
+ * A failure of the database itself (`isDependencyDown`) as the error every transport answers:
+ * a 503 to retry in a few seconds (its cause is logged, never answered); undefined for any other.
+ */
+export function dependencyDown(error: unknown): DomainError | undefined {
+  return isDependencyDown(error) ? unavailable(DEPENDENCY_DOWN, 5, error) : undefined;
+}
+
 /** What a caller is told of an unexpected error (its cause is logged, never answered). */
 export const UNEXPECTED_ERROR = 'An unexpected error occurred';

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext, Middleware } from 'koa';
+import { forbidden } from '../domain/errors.ts';
 import type { Logger } from '../domain/ports/logger.ts';
-import { problem, problemFromError, sendProblem } from './problem.ts';
+import { problem, problemFromError, type ShapedError, sendProblem } from './problem.ts';
+import { isTrpcPath } from './trpc-endpoint.ts';
 
 /**
  * The middleware every request passes before its route, in the order app/app.ts mounts it: the
@@ -77,13 +79,23 @@ class RequestState {
 
 /**
  * Outermost guard, and the one place errors become answers: whatever goes wrong below — a
- * procedure's or a route's error, a thrown http error (koa, router, body reader), a crash, or
- * no route at all — leaves as problem details (`problemFromError`), never as a stack trace.
+ * procedure's or a route's error, a thrown http error (koa, router, body reader), a refusal of
+ * the edge, a crash, or no route at all — leaves as problem details (`problemFromError`), never
+ * as a stack trace; on /trpc in tRPC's error shape instead (`trpcErrors`, rest/trpc-endpoint.ts),
+ * which its client needs.
  */
-export function problemDetails(logger: Logger): Middleware {
+export function problemDetails(
+  logger: Logger,
+  options: { trpcErrors?: (ctx: KoaContext, error: unknown) => Promise<void> } = {},
+): Middleware {
+  const answer = async (ctx: KoaContext, error: unknown, shaped: ShapedError) => {
+    if (options.trpcErrors && isTrpcPath(ctx.path)) await options.trpcErrors(ctx, error);
+    else sendProblem(ctx, shaped.problem, shaped.retryAfterSeconds);
+  };
   return async (ctx, next) => {
     try {
       await next();
+      // No route answered (the /trpc endpoint always answers with a body).
       if (ctx.body == null && ctx.status >= 400) {
         sendProblem(ctx, problem(ctx.status, DEFAULT_DETAIL[ctx.status]?.(ctx) ?? 'The request failed'));
       }
@@ -95,7 +107,7 @@ export function problemDetails(logger: Logger): Middleware {
           error instanceof TRPCError ? [error.cause ?? error, 'procedure failed'] : [error, 'request failed'];
         (ctx.state.logger ?? logger).error({ err }, message);
       }
-      sendProblem(ctx, shaped.problem, shaped.retryAfterSeconds);
+      await answer(ctx, error, shaped);
     }
   };
 }
@@ -126,7 +138,8 @@ export function sameOrigin(options: { publicUrl?: string; exempt?: (path: string
   return async (ctx, next) => {
     if (SAFE_METHODS.has(ctx.method) || options.exempt?.(ctx.path)) return next();
     const refusal = crossSiteReason(ctx, publicOrigin);
-    if (refusal) return sendProblem(ctx, problem(403, refusal));
+    // Thrown, so that it is answered in the shape of the path (problem details, or tRPC's on /trpc).
+    if (refusal) throw forbidden(refusal);
     return next();
   };
 }

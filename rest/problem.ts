@@ -3,14 +3,13 @@ import { TRPCError } from '@trpc/server';
 import type { Context as KoaContext } from 'koa';
 import { z } from 'zod';
 import {
-  DEPENDENCY_DOWN,
   DomainError,
   type DomainErrorKind,
+  dependencyDown,
   ERROR_KINDS,
   type ErrorKindAnswer,
   INVALID_INPUT,
   type Issue,
-  isDependencyDown,
   UNEXPECTED_ERROR,
 } from '../domain/errors.ts';
 import { domainErrorOf } from '../routers/errors.ts';
@@ -90,13 +89,8 @@ export interface ShapedError {
 /** Maps any error a procedure raised to the problem the client sees. Never leaks internals. */
 export function problemFromTrpcError(error: TRPCError): ShapedError {
   if (error.code === 'INTERNAL_SERVER_ERROR') {
-    if (isDependencyDown(error.cause)) {
-      return {
-        problem: problem(503, DEPENDENCY_DOWN),
-        retryAfterSeconds: 5,
-        unexpected: true,
-      };
-    }
+    const down = dependencyDown(error.cause);
+    if (down) return problemFromError(down);
     return { problem: problem(500, UNEXPECTED_ERROR), unexpected: true };
   }
   const domainError = domainErrorOf(error);
@@ -136,14 +130,28 @@ export function problemFromError(error: unknown): ShapedError {
   if (status !== undefined && status < 500) {
     return { problem: problem(status, (error as Error).message), unexpected: false };
   }
-  if (isDependencyDown(error)) {
-    return {
-      problem: problem(503, DEPENDENCY_DOWN),
-      retryAfterSeconds: 5,
-      unexpected: true,
-    };
-  }
+  const down = dependencyDown(error);
+  if (down) return problemFromError(down);
   return { problem: problem(500, UNEXPECTED_ERROR), unexpected: true };
+}
+
+/**
+ * Any error as the domain error of its kind: the kind of the status `problemFromError` gives it
+ * (the one table read backwards), with the same detail, issues, `code` and Retry-After; undefined
+ * for an unexpected error (a 500). What /api answers as a problem, the /trpc edge answers from
+ * this in tRPC's shape (rest/trpc-endpoint.ts), so the two never disagree on a status.
+ */
+export function domainErrorFrom(error: unknown): DomainError | undefined {
+  if (error instanceof DomainError) return error;
+  const { problem: shaped, retryAfterSeconds } = problemFromError(error);
+  const kind = KIND_BY_STATUS.get(shaped.status);
+  if (!kind) return undefined;
+  return new DomainError(kind, shaped.detail, {
+    issues: shaped.issues,
+    retryAfterSeconds,
+    code: shaped.code,
+    cause: error,
+  });
 }
 
 /** The status of an http error (koa's `ctx.throw`, @koa/router's 405). */

@@ -1,14 +1,16 @@
+import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { getHTTPStatusCodeFromError, resolveResponse } from '@trpc/server/http';
 import type { Context as KoaContext, Middleware } from 'koa';
 import { accessDenial } from '../domain/auth/access.ts';
-import { DomainError } from '../domain/errors.ts';
+import { badRequest, DomainError, unsupportedMediaType } from '../domain/errors.ts';
 import type { appRouter } from '../routers/app-router.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
-import { problem, sendProblem } from './problem.ts';
+import { domainErrorFrom } from './problem.ts';
 import { countRequest } from './rate-limit.ts';
 import { checkJsonCost, PUBLIC_BODY_LIMIT_BYTES, readQuery, readRawBody } from './request-input.ts';
 
@@ -42,29 +44,24 @@ export function createTrpcEndpoint(options: {
     ]),
   );
   return async (ctx) => {
+    // The edge's refusals are thrown: the problem-details middleware answers them on /trpc in
+    // tRPC's shape (`trpcErrorAnswer`), as every other error here.
     if (ctx.method === 'POST' && ctx.get(IDEMPOTENCY_HEADER)) {
       // Only /api keeps answers: a tRPC client must not believe its retries are safe here.
-      return sendProblem(
-        ctx,
-        problem(400, `${IDEMPOTENCY_HEADER} is honoured on /api routes only, not on /trpc`, [
-          { path: ['headers', IDEMPOTENCY_HEADER], message: 'not supported on /trpc' },
-        ]),
-      );
+      throw badRequest(`${IDEMPOTENCY_HEADER} is honoured on /api routes only, not on /trpc`, [
+        { path: ['headers', IDEMPOTENCY_HEADER], message: 'not supported on /trpc' },
+      ]);
     }
     if (!['GET', 'HEAD', 'OPTIONS'].includes(ctx.method) && ctx.request.type !== 'application/json') {
       const type = ctx.get('content-type');
-      return sendProblem(
-        ctx,
-        problem(
-          415,
-          type
-            ? `Content-Type ${type.slice(0, 100)} is not supported here; send application/json`
-            : 'Send the body as application/json',
-        ),
+      throw unsupportedMediaType(
+        type
+          ? `Content-Type ${type.slice(0, 100)} is not supported here; send application/json`
+          : 'Send the body as application/json',
       );
     }
     // The caller, before the body: it decides how much of a body may be read. (A failure is
-    // thrown from tRPC's createContext below, so that it is answered in tRPC's shape.)
+    // thrown from tRPC's createContext below, as a refusal of every call.)
     const contextMade = options.createContext(ctx);
     contextMade.catch(() => {});
     let body: Buffer | undefined;
@@ -113,7 +110,10 @@ export function createTrpcEndpoint(options: {
             throw trpcBadRequest(`${unbatchable.path} cannot be batched: send it as a request of its own`);
           }
         }
-        const context = await contextMade;
+        // The session or key lookup failed (the database is down: a 503, not a 500).
+        const context = await contextMade.catch((error: unknown) => {
+          throw trpcErrorOf(error);
+        });
         // Each call's access, decided once, here: it says which calls count as heavy, and the
         // procedure's middleware takes it from the context (an unknown path is tRPC's 404).
         for (const call of info.calls) {
@@ -138,23 +138,78 @@ export function createTrpcEndpoint(options: {
         }
         return context;
       },
-      responseMeta: ({ errors }) => {
-        const retryAfter = errors
-          .map((e) => domainErrorOf(e)?.retryAfterSeconds)
-          .find((s) => s !== undefined);
-        return retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {};
-      },
+      responseMeta: retryAfterOf,
       onError: ({ error }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR')
+        // A failure of the service (a 500, or a 503 of the database), not a refusal.
+        if (getHTTPStatusCodeFromError(error) >= 500)
           ctx.state.logger?.error({ err: error.cause ?? error }, 'procedure failed');
       },
     });
-    ctx.status = response.status;
-    response.headers.forEach((value, name) => {
-      if (name !== 'content-length') ctx.set(name, value);
-    });
-    ctx.body = Buffer.from(await response.arrayBuffer());
+    await answerWith(ctx, response);
   };
+}
+
+/** The requests the endpoint serves (app/app.ts mounts it at /trpc): their errors take tRPC's shape. */
+export function isTrpcPath(path: string): boolean {
+  return path === '/trpc' || path.startsWith('/trpc/');
+}
+
+/**
+ * Answers an error of a /trpc request that tRPC's handler never saw — a refusal of the edge (the
+ * same-origin guard, the content type, Idempotency-Key, the body's size or pace, its memory
+ * budget) or a crash — exactly as tRPC answers its own: `resolveResponse` is handed the error as
+ * the request's "issue before reaching the handler", so every call of the request fails with it,
+ * shaped by the procedures' error formatter (routers/trpc.ts), its status by tRPC's mapping, one
+ * error per call of a batch. The problem-details middleware calls it for /trpc paths.
+ */
+export function trpcErrorAnswer(
+  router: typeof appRouter,
+): (ctx: KoaContext, error: unknown) => Promise<void> {
+  return async (ctx, error) => {
+    const url = new URL(`http://localhost${ctx.originalUrl}`);
+    const response = await resolveResponse({
+      router,
+      // Only the path and `?batch=1` are read: each call fails before its input is.
+      req: new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }),
+      path: trimSlashes(url.pathname.slice('/trpc'.length)),
+      error: trpcErrorOf(error),
+      createContext: async () => ({}) as Context,
+      maxBatchSize: TRPC_MAX_BATCH_SIZE,
+      responseMeta: retryAfterOf,
+    });
+    await answerWith(ctx, response);
+  };
+}
+
+/**
+ * Any error as the tRPC error of its kind: the kind /api answers it with (`domainErrorFrom`, so
+ * a database that is down is a 503 on both), or else tRPC's 500.
+ */
+function trpcErrorOf(error: unknown): TRPCError {
+  const refusal = domainErrorFrom(error);
+  return refusal ? trpcErrorFrom(refusal) : getTRPCErrorFromUnknown(error);
+}
+
+/** `Retry-After` from the first error that says when to retry (a 429, a 503). */
+function retryAfterOf({ errors }: { errors: TRPCError[] }) {
+  const retryAfter = errors.map((e) => domainErrorOf(e)?.retryAfterSeconds).find((s) => s !== undefined);
+  return retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {};
+}
+
+/** tRPC's answer as the Koa response (headers set earlier, such as RateLimit-*, stay). */
+async function answerWith(ctx: KoaContext, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') ctx.set(name, value);
+  });
+  ctx.body = Buffer.from(await response.arrayBuffer());
+}
+
+/** As tRPC's fetch adapter reads the procedure part of a path: one slash off each end. */
+function trimSlashes(path: string): string {
+  const start = path.startsWith('/') ? 1 : 0;
+  const end = path.endsWith('/') && path.length > start ? path.length - 1 : path.length;
+  return path.slice(start, end);
 }
 
 /** Whether a request to `/trpc/<paths>` calls a procedure open to anonymous callers (sign-in). */

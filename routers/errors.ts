@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { concurrentChangeError } from '../domain/concurrent-change.ts';
-import { DomainError, type DomainErrorKind, ERROR_KINDS } from '../domain/errors.ts';
+import { DomainError, type DomainErrorKind, dependencyDown, ERROR_KINDS } from '../domain/errors.ts';
 
 /** A kind's tRPC code, from the one error table (the `satisfies` holds its words to tRPC's own). */
 function trpcCodeOf(kind: DomainErrorKind): TRPCError['code'] {
@@ -8,12 +8,16 @@ function trpcCodeOf(kind: DomainErrorKind): TRPCError['code'] {
 }
 
 /**
- * The only place a `TRPCError` is made (lint checks it): a domain error, or a database error
- * caused by a concurrent change, becomes the tRPC error of its kind, with the domain error as
- * its cause (the issues and `Retry-After` travel there). Anything else stays as it was.
+ * The only place a `TRPCError` is made (lint checks it): a domain error, a database error
+ * caused by a concurrent change, or the database being down (503), becomes the tRPC error of its
+ * kind, with the domain error as its cause (the issues and `Retry-After` travel there). Anything
+ * else stays as it was.
  */
 export function toTrpcError(error: TRPCError): TRPCError {
-  const cause = error.cause instanceof DomainError ? error.cause : concurrentChangeError(error.cause);
+  const cause =
+    error.cause instanceof DomainError
+      ? error.cause
+      : (concurrentChangeError(error.cause) ?? dependencyDown(error.cause));
   if (!cause || error.code !== 'INTERNAL_SERVER_ERROR') return error;
   return new TRPCError({ code: trpcCodeOf(cause.kind), message: cause.message, cause });
 }

@@ -46,7 +46,11 @@ function trpcClient(
       const headers = new Headers(init?.headers as HeadersInit);
       for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
       const body = options.rewrite ? options.rewrite(headers, init?.body) : init?.body;
-      const response = await fetch(url as string, { ...(init as RequestInit), headers, body: body as BodyInit });
+      const response = await fetch(url as string, {
+        ...(init as RequestInit),
+        headers,
+        body: body as BodyInit,
+      });
       const text = await response.clone().text();
       let parsed: unknown;
       try {
@@ -94,7 +98,11 @@ async function expectRefused(
       expect((error as TRPCClientError<AppRouter>).data, `${link}: ${error.message}`).toMatchObject(expected);
     }
     const shape = {
-      error: { code: expect.any(Number), message: expect.any(String), data: expect.objectContaining(expected) },
+      error: {
+        code: expect.any(Number),
+        message: expect.any(String),
+        data: expect.objectContaining(expected),
+      },
     };
     if (link === 'httpBatchLink') {
       // All calls made in one tick go out as one request; its answer holds one error per call.
@@ -152,7 +160,10 @@ describe('refusals on /trpc in tRPC’s error shape, through @trpc/client', () =
     const user = await t.signedInClient();
     await expectRefused(
       t.url,
-      (c) => [c.decks.createDeck.mutate({ name: 'x'.repeat(2500) }), c.decks.createDeck.mutate({ name: 'y'.repeat(2500) })],
+      (c) => [
+        c.decks.createDeck.mutate({ name: 'x'.repeat(2500) }),
+        c.decks.createDeck.mutate({ name: 'y'.repeat(2500) }),
+      ],
       { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 },
       { headers: { cookie: user.cookieHeader } },
     );
@@ -178,7 +189,10 @@ describe('refusals on /trpc in tRPC’s error shape, through @trpc/client', () =
 
   it('same-origin refusal (403) of a mutation from another site, and nothing is written', async () => {
     const user = await t.signedInClient();
-    for (const headers of [{ origin: 'https://elsewhere.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [
+      { origin: 'https://elsewhere.example' },
+      { 'sec-fetch-site': 'cross-site' },
+    ] as Record<string, string>[]) {
       await expectRefused(
         t.url,
         (c) => [c.decks.createDeck.mutate({ name: 'A' }), c.decks.createDeck.mutate({ name: 'B' })],
@@ -198,8 +212,7 @@ describe('refusals on /trpc in tRPC’s error shape, through @trpc/client', () =
         { code: 'BAD_REQUEST', httpStatus: 400 },
         { headers: { cookie: user.cookieHeader, 'idempotency-key': key } },
       );
-      const [single] = answers as [{ body: any }];
-      expect(single.body.error.data.issues).toEqual([
+      expect((answers[0] as { body: any }).body.error.data.issues).toEqual([
         { path: ['headers', 'Idempotency-Key'], message: expect.any(String) },
       ]);
     }
@@ -273,7 +286,10 @@ describe('refusals on /trpc in tRPC’s error shape, through @trpc/client', () =
     );
     await expectRefused(
       t.url,
-      (_c, loose) => [loose.decks!.createDeck!.query!({ name: 'A' }), loose.decks!.createDeck!.query!({ name: 'B' })],
+      (_c, loose) => [
+        loose.decks!.createDeck!.query!({ name: 'A' }),
+        loose.decks!.createDeck!.query!({ name: 'B' }),
+      ],
       { code: 'METHOD_NOT_SUPPORTED', httpStatus: 405 },
       { headers: { cookie: user.cookieHeader } },
     );
