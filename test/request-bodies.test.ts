@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_KINDS } from '../domain/errors.ts';
 import { png } from './helpers/files.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { parseAnswer, type RawAnswer } from './helpers/raw-answer.ts';
@@ -87,11 +88,26 @@ async function written(t: TestApp) {
   return row!;
 }
 
+/**
+ * A refusal with the connection closed: problem details on /api; on /trpc tRPC's error shape, with
+ * the tRPC code of the same kind (domain/errors.ts).
+ */
 function expectClosedWith(answer: RawAnswer | null, status: number, code: string) {
   expect(answer?.status).toBe(status);
   expect(answer?.headers.connection).toBe('close');
-  expect(answer?.headers['content-type']).toBe('application/problem+json');
-  expect(answer?.body).toMatchObject({ status, code });
+  if (answer?.body?.error) {
+    const trpcCode = Object.values(ERROR_KINDS).find((kind) => kind.code === code)?.trpcCode;
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.body.error.data).toMatchObject({ code: trpcCode, httpStatus: status });
+  } else {
+    expect(answer?.headers['content-type']).toBe('application/problem+json');
+    expect(answer?.body).toMatchObject({ status, code });
+  }
+}
+
+/** What a refusal says: a problem's detail, or a tRPC error's message. */
+function detailOf(answer: RawAnswer | null): string | undefined {
+  return answer?.body?.detail ?? answer?.body?.error?.message;
 }
 
 afterEach(() => {
@@ -123,7 +139,7 @@ describe('a JSON body that stops arriving', () => {
         cookie: signedIn ? user.cookieHeader : undefined,
       });
       expectClosedWith(answer, 408, 'REQUEST_TIMEOUT');
-      expect(answer?.body.detail).toMatch(/no bytes arrived for 1000 ms/);
+      expect(detailOf(answer)).toMatch(/no bytes arrived for 1000 ms/);
       expect(await written(t)).toEqual(before);
       // What the signed-in body held of the upload budget is given back.
       expect(t.app.edge.uploadBudget.used).toBe(0);
@@ -149,7 +165,7 @@ describe('the sign-in body', () => {
       const before = await written(t);
       const past = await rawRequest(t, { path, body: jsonOfLength({ email, password }, PUBLIC_LIMIT + 1) });
       expectClosedWith(past, 413, 'PAYLOAD_TOO_LARGE');
-      expect(past?.body.detail).toBe(`The request body is larger than ${PUBLIC_LIMIT} bytes`);
+      expect(detailOf(past)).toBe(`The request body is larger than ${PUBLIC_LIMIT} bytes`);
       // A declared length past the cap is refused before a byte of the body is read.
       const declared = await rawRequest(t, { path, body: Buffer.alloc(0), declaredLength: MiB });
       expectClosedWith(declared, 413, 'PAYLOAD_TOO_LARGE');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { png } from './helpers/files.ts';
-import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 // Issue 9, item 12: a form (or fetch) on another site cannot change anything with the
@@ -26,6 +26,14 @@ function formBody(kind: 'multipart' | 'urlencoded'): { body: BodyInit; headers?:
   };
 }
 
+/** A refusal on /trpc: tRPC's error shape, with the code and status (its message as `detail`). */
+function expectTrpcError(response: HttpResponse, status: number, code: string): { detail: string } {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.body.error.data).toMatchObject({ code, httpStatus: status });
+  return { detail: response.body.error.message };
+}
+
 async function expectStillSignedIn(client: HttpClient) {
   expect((await client.get('/api/auth/me')).status).toBe(200);
 }
@@ -37,8 +45,10 @@ describe('cross-site requests', () => {
       for (const path of ['/trpc/auth.logOut', '/api/auth/logout']) {
         const { body, headers } = formBody(kind);
         const response = await victim.request('POST', path, { body, headers: { ...headers, ...EVIL } });
-        const problem = expectProblem(response, 403, 'FORBIDDEN');
-        expect(problem.detail).toContain('https://evil.example');
+        const refused = path.startsWith('/trpc')
+          ? expectTrpcError(response, 403, 'FORBIDDEN')
+          : expectProblem(response, 403, 'FORBIDDEN');
+        expect(refused.detail).toContain('https://evil.example');
         await expectStillSignedIn(victim);
       }
     });
@@ -94,7 +104,7 @@ describe('cross-site requests', () => {
         'FORBIDDEN',
       );
       expectProblem(await victim.request('DELETE', `/api/decks/${deck.id}`, { headers }), 403, 'FORBIDDEN');
-      expectProblem(
+      expectTrpcError(
         await victim.request('POST', '/trpc/decks.createDeck', { json: { name: 'x' }, headers }),
         403,
         'FORBIDDEN',
@@ -185,14 +195,14 @@ describe('/trpc bodies', () => {
     for (const kind of ['multipart', 'urlencoded'] as const) {
       const { body, headers } = formBody(kind);
       const response = await victim.request('POST', '/trpc/auth.logOut', { body, headers });
-      expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectTrpcError(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
       await expectStillSignedIn(victim);
     }
     const plain = await victim.request('POST', '/trpc/decks.createDeck', {
       body: JSON.stringify({ name: 'x' }),
       headers: { 'content-type': 'text/plain' },
     });
-    expectProblem(plain, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectTrpcError(plain, 415, 'UNSUPPORTED_MEDIA_TYPE');
     expect((await victim.get('/api/decks')).body.decks).toEqual([]);
   });
 });

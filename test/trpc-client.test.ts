@@ -74,7 +74,7 @@ describe('tRPC clients at /trpc', () => {
         json: { name: 'x'.repeat(5000) },
       });
       expect(response.status).toBe(413);
-      expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
+      expect(response.body.error.data).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 });
       expect((await user.get('/api/decks')).body.decks).toEqual([]);
     } finally {
       await small.close();
