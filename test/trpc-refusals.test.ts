@@ -23,6 +23,9 @@ type Client = ReturnType<typeof createTRPCClient<AppRouter>>;
 /** A client typed loosely, for calls the router does not have (or not with that method). */
 type AnyClient = Record<string, Record<string, Record<string, (input: unknown) => Promise<unknown>>>>;
 
+/** What tRPC's client hands its `fetch` (a subset of RequestInit). */
+type RequestInitEsque = { headers?: unknown; body?: unknown; method?: string };
+
 interface Answer {
   status: number;
   headers: Headers;
@@ -67,8 +70,6 @@ function trpcClient(
   });
   return { client, loose: client as unknown as AnyClient, answers };
 }
-type RequestInitEsque = { headers?: unknown; body?: unknown; method?: string };
-
 interface Expected {
   code: string;
   httpStatus: number;
