@@ -49,7 +49,10 @@ function procedureRoutes(): ProcedureRoute[] {
     procedures as unknown as OpenApiProcedureRecord,
     ({ path, type, procedure, meta }) => {
       if (type === 'subscription') throw new Error(`${path}: subscriptions have no REST route`);
-      const input = getInputOutputParsers(procedure).inputParser as unknown as Schema;
+      const parser = getInputOutputParsers(procedure).inputParser as unknown as Schema;
+      // A procedure without input takes an optional empty object (`noInput`): REST always has one.
+      const input =
+        parser._zod.def.type === 'optional' ? (parser._zod.def as { innerType: Schema }).innerType : parser;
       const def = input._zod.def as { type: string; shape?: Record<string, Schema>; catchall?: Schema };
       if (def.type !== 'object' || !def.shape) {
         throw new Error(`REST procedure ${path} needs exactly one z.object input`);
