@@ -18,7 +18,7 @@ export default defineConfig({
           name: 'service',
           include: ['test/**/*.test.ts'],
           // test/rest-client/ is a separate project (its own node_modules, whose packages ship their
-          // own tests): its one check is run by test/client-packages.test.ts.
+          // own tests): test/client-packages.test.ts and test/generated-clients.test.ts use it.
           exclude: [...configDefaults.exclude, 'test/rest-client/**', ...ALONE],
         },
       },

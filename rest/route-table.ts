@@ -1,5 +1,6 @@
 import type { AnyTRPCProcedure } from '@trpc/server';
 import { forEachOpenApiProcedure, getInputOutputParsers, type OpenApiProcedureRecord } from 'trpc-to-openapi';
+import type { z } from 'zod';
 import { PROCEDURE_ACCESS } from '../domain/auth/access.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Meta } from '../routers/trpc.ts';
@@ -49,7 +50,10 @@ function procedureRoutes(): ProcedureRoute[] {
     procedures as unknown as OpenApiProcedureRecord,
     ({ path, type, procedure, meta }) => {
       if (type === 'subscription') throw new Error(`${path}: subscriptions have no REST route`);
-      const input = getInputOutputParsers(procedure).inputParser as unknown as Schema;
+      const parser = getInputOutputParsers(procedure).inputParser as unknown as Schema;
+      // A procedure without input takes an optional empty object (`noInput`): REST always has one.
+      const input =
+        parser._zod.def.type === 'optional' ? (parser._zod.def as z.core.$ZodOptionalDef).innerType : parser;
       const def = input._zod.def as { type: string; shape?: Record<string, Schema>; catchall?: Schema };
       if (def.type !== 'object' || !def.shape) {
         throw new Error(`REST procedure ${path} needs exactly one z.object input`);

@@ -9,6 +9,13 @@ import { unstorableTextProblem } from '../domain/text.ts';
 /** `{success: true}`, the answer of deletes and of operations with nothing else to say. */
 export const successOutput = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
+/**
+ * The input of a procedure that takes none. Optional, so that a tRPC client calls it without an
+ * argument (`client.auth.getCurrentUser.query()`); `{}` still works (REST passes its empty query or
+ * body as `{}`), and the OpenAPI operation has no parameter and no required body.
+ */
+export const noInput = z.object({}).optional();
+
 /** A string PostgreSQL can store (see `domain/text.ts`). */
 export { emailText, text, urlText } from '../domain/text.ts';
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -9,13 +9,17 @@ import { childEnv, projectRoot } from './helpers/processes.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
- * The service as its integrators use it, from projects of their own: a TypeScript project that
- * imports only `deck-service/client` (built, then compiled with tsc and run), and a REST client
- * generated from `/api/openapi.json` by openapi-typescript, calling through openapi-fetch. Both
- * speak to the running service with an API key.
+ * The service as its integrators use it, from projects of their own: the package
+ * @deck-service/client packed (`npm pack` of client/) and installed from its tarball into a project
+ * outside this repository, compiled there with `strict` and `skipLibCheck: false` and run; and a
+ * REST client generated from `/api/openapi.json` by openapi-typescript, calling through openapi-fetch.
+ * All speak to the running service with an API key.
  */
 const run = promisify(execFile);
 const MISSING = '00000000-0000-4000-8000-000000000000';
+const clientDir = path.join(projectRoot, 'client');
+/** What installing the package may bring: the client libraries, and TypeScript (a peer of @trpc/client). */
+const CLIENT_LIBRARIES = ['@trpc/client', '@trpc/server', 'openapi-fetch', 'openapi-typescript-helpers'];
 
 let t: TestApp;
 let owner: HttpClient & { organizationId: string };
@@ -35,7 +39,7 @@ afterAll(async () => {
 });
 
 /** A project folder of its own, outside this repository, with `files` written into it. */
-async function project(files: Record<string, string>, links: Record<string, string>) {
+async function project(files: Record<string, string>, links: Record<string, string> = {}) {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'deck-consumer-'));
   dirs.push(dir);
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(dir, name), text);
@@ -46,48 +50,136 @@ async function project(files: Record<string, string>, links: Record<string, stri
   return dir;
 }
 
-async function node(args: string[], options: { cwd: string; env?: Record<string, string> }) {
-  const { stdout } = await run(process.execPath, args, {
+async function command(file: string, args: string[], options: { cwd: string; env?: Record<string, string> }) {
+  const { stdout } = await run(file, args, {
     cwd: options.cwd,
     env: childEnv(options.env ?? {}),
-    timeout: 120_000,
+    timeout: 240_000,
+    maxBuffer: 16 * 1024 * 1024,
   }).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-    throw new Error(`${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`);
+    throw new Error(
+      `${file} ${args.join(' ')} failed:\n${error.stdout ?? ''}\n${error.stderr ?? error.message}`,
+    );
   });
   return stdout;
 }
 
-const consumerTsconfig = JSON.stringify({
-  compilerOptions: {
-    target: 'es2022',
-    lib: ['es2022', 'dom'],
-    module: 'nodenext',
-    moduleResolution: 'nodenext',
-    strict: true,
-    skipLibCheck: true,
-    types: [],
-    outDir: 'out',
-  },
-  include: ['*.ts'],
-});
+const node = (args: string[], options: { cwd: string; env?: Record<string, string> }) =>
+  command(process.execPath, args, options);
 
-describe('deck-service/client (the TypeScript client package)', () => {
-  it('compiles in a project that imports only the package entry, and works against the live service', async () => {
+const consumerTsconfig = (include: string[], skipLibCheck: boolean) =>
+  JSON.stringify({
+    compilerOptions: {
+      target: 'es2022',
+      lib: ['es2022', 'dom'],
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      strict: true,
+      skipLibCheck,
+      types: [],
+      outDir: 'out',
+    },
+    include,
+  });
+
+/** Every package installed under `node_modules`, by name (scoped ones as `@scope/name`). */
+async function installedPackages(nodeModules: string): Promise<string[]> {
+  const names: string[] = [];
+  for (const entry of await readdir(nodeModules)) {
+    if (entry.startsWith('.')) continue;
+    if (entry.startsWith('@')) {
+      for (const inner of await readdir(path.join(nodeModules, entry))) names.push(`${entry}/${inner}`);
+    } else names.push(entry);
+  }
+  return names.sort();
+}
+
+async function sizeOf(target: string): Promise<number> {
+  const info = await stat(target);
+  if (!info.isDirectory()) return info.size;
+  let total = 0;
+  for (const entry of await readdir(target)) total += await sizeOf(path.join(target, entry));
+  return total;
+}
+
+describe('@deck-service/client (the TypeScript client package)', () => {
+  let tarball: string;
+  let consumer: string;
+
+  beforeAll(async () => {
     await node(['scripts/build-client.ts'], { cwd: projectRoot });
-    const dir = await project(
-      {
-        'package.json': JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-        'tsconfig.json': consumerTsconfig,
-        'main.ts': `import { createDeckClient, TRPCClientError, type RouterInputs, type RouterOutputs } from 'deck-service/client';
+    const packed = await project({});
+    const [name] = JSON.parse(
+      await command('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packed], {
+        cwd: clientDir,
+      }),
+    ).map((entry: { filename: string }) => entry.filename);
+    tarball = path.join(packed, name);
+  }, 240_000);
+
+  it('packs its built output only, and depends on client libraries only', async () => {
+    const manifest = JSON.parse(await readFile(path.join(clientDir, 'package.json'), 'utf8'));
+    expect(manifest.private).toBeUndefined();
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).sort()).toEqual([
+      '@trpc/client',
+      '@trpc/server',
+      'openapi-fetch',
+    ]);
+    const listing = await command('tar', ['-tzf', tarball], { cwd: projectRoot });
+    expect(listing.trim().split('\n').sort()).toEqual([
+      'package/README.md',
+      'package/dist/base-url.js',
+      'package/dist/index.d.ts',
+      'package/dist/index.js',
+      'package/dist/rest.d.ts',
+      'package/dist/rest.js',
+      'package/package.json',
+    ]);
+    // 17.5 kB when this was written; the server's package was 527 MB installed.
+    expect((await stat(tarball)).size).toBeLessThan(100_000);
+    // No server module, driver or zod named by the declarations.
+    for (const file of ['index.d.ts', 'rest.d.ts']) {
+      const text = await readFile(path.join(clientDir, 'dist', file), 'utf8');
+      // rollup writes each import and re-export on one line, ending in `from '<module>';`.
+      const imported = text
+        .split('\n')
+        .filter((line) => line.startsWith('import ') || line.startsWith('export '))
+        .map((line) => line.split(' from ')[1])
+        .filter((name) => name !== undefined)
+        .map((name) => name.slice(1, name.indexOf("'", 1)));
+      expect(imported.length).toBeGreaterThan(0);
+      expect(
+        imported.every((name) => CLIENT_LIBRARIES.includes(name)),
+        `${file}: ${imported}`,
+      ).toBe(true);
+      expect(text).not.toContain('import(');
+    }
+  });
+
+  it('installs from its tarball, compiles strict without skipLibCheck, and works against the live service', async () => {
+    consumer = await project({
+      // An integrator's project brings its own TypeScript, which @trpc/client's peer then is.
+      'package.json': JSON.stringify({
+        name: 'consumer',
+        private: true,
+        type: 'module',
+        devDependencies: { typescript: '5.9.3' },
+      }),
+      'tsconfig.json': consumerTsconfig(['main.ts'], false),
+      'main.ts': `import { createDeckClient, TRPCClientError, type RouterInputs, type RouterOutputs } from '@deck-service/client';
+import { createDeckRestClient, type Schema } from '@deck-service/client/rest';
 
 declare const process: { env: Record<string, string | undefined> };
+const options = { baseUrl: process.env.DECK_URL!, apiKey: process.env.DECK_API_KEY! };
 
-const client = createDeckClient({ baseUrl: process.env.DECK_URL!, apiKey: process.env.DECK_API_KEY! });
+// tRPC
+const client = createDeckClient(options);
+const me = await client.auth.getCurrentUser.query();
 const input: RouterInputs['decks']['createDeck'] = { name: 'Typed from afar' };
 const deck: RouterOutputs['decks']['createDeck'] = await client.decks.createDeck.mutate(input);
 // Two calls at once go out as one batched request.
 const [listed, fetched] = await Promise.all([
-  client.decks.listDecks.query({}),
+  client.decks.listDecks.query(),
   client.decks.getDeck.query({ deckId: deck.id }),
 ]);
 let missing: string | undefined;
@@ -104,44 +196,83 @@ export function notOverHttp() {
   // @ts-expect-error the operators' procedures are in-process only: not in the client's types
   return client.admin.createUser.mutate({ organization: 'X', email: 'x@example.com', password: 'p' });
 }
-console.log(JSON.stringify({ id: deck.id, name: fetched.name, listed: listed.decks.map((d) => d.id), missing }));
+
+// REST
+const api = createDeckRestClient(options);
+const created = await api.POST('/decks', { body: { name: 'Over REST' } });
+if (!created.data) throw new Error(\`create failed: \${created.response.status}\`);
+const restMissing = await api.GET('/decks/{deckId}', { params: { path: { deckId: '${MISSING}' } } });
+const problem: Schema<'Problem'> | undefined = restMissing.error;
+export function neverSent() {
+  // @ts-expect-error the document's paths only
+  return api.GET('/no-such-route');
+}
+
+console.log(
+  JSON.stringify({
+    organization: me.organization.id,
+    id: deck.id,
+    name: fetched.name,
+    listed: listed.decks.map((d) => d.name).sort(),
+    missing,
+    rest: { name: created.data.name, status: restMissing.response.status, code: problem?.code },
+  }),
+);
 `,
+    });
+    await command(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball],
+      {
+        cwd: consumer,
       },
-      { 'node_modules/deck-service': projectRoot },
     );
-    await node([path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir });
+    const installed = await installedPackages(path.join(consumer, 'node_modules'));
+    const beyondTypeScript = installed.filter(
+      (name) => name !== 'typescript' && !name.startsWith('@typescript/'),
+    );
+    expect(beyondTypeScript).toEqual(['@deck-service/client', ...CLIENT_LIBRARIES].sort());
+    const tree = await sizeOf(path.join(consumer, 'node_modules'));
+    const typescript = await sizeOf(path.join(consumer, 'node_modules/typescript'));
+    console.log(`installed: ${installed.join(', ')}; ${tree} bytes, of which TypeScript ${typescript}`);
+
+    await node([path.join(consumer, 'node_modules/typescript/bin/tsc'), '-p', consumer], { cwd: consumer });
     const output = JSON.parse(
-      await node([path.join(dir, 'out/main.js')], {
-        cwd: dir,
+      await node([path.join(consumer, 'out/main.js')], {
+        cwd: consumer,
         env: { DECK_URL: t.url, DECK_API_KEY: apiKey },
       }),
     );
     expect(output).toEqual({
+      organization: owner.organizationId,
       id: expect.any(String),
       name: 'Typed from afar',
-      listed: [output.id],
+      listed: ['Typed from afar'],
       missing: 'NOT_FOUND',
+      rest: { name: 'Over REST', status: 404, code: 'NOT_FOUND' },
     });
     // It is the service's deck, in the key's organization.
     expect((await owner.get(`/api/decks/${output.id}`)).body.name).toBe('Typed from afar');
-  }, 180_000);
+  }, 240_000);
 
   it('refuses to compile a call the router does not have', async () => {
-    const dir = await project(
-      {
-        'package.json': JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
-        'tsconfig.json': consumerTsconfig,
-        'main.ts': `import { createDeckClient } from 'deck-service/client';
+    await writeFile(
+      path.join(consumer, 'wrong.ts'),
+      `import { createDeckClient } from '@deck-service/client';
 const client = createDeckClient({ baseUrl: 'http://localhost', apiKey: 'dk_x' });
 export const wrong = client.decks.renameEverything.mutate({});
 `,
-      },
-      { 'node_modules/deck-service': projectRoot },
     );
-    const failure = await node([path.join(projectRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], {
-      cwd: dir,
-    }).catch((error: Error) => error.message);
-    expect(failure).toMatch(/renameEverything/);
+    await writeFile(path.join(consumer, 'tsconfig.wrong.json'), consumerTsconfig(['wrong.ts'], false));
+    const failure = await node(
+      [
+        path.join(consumer, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        path.join(consumer, 'tsconfig.wrong.json'),
+      ],
+      { cwd: consumer },
+    ).catch((error: Error) => error.message);
+    expect(failure).toMatch(/wrong.ts.*renameEverything/);
   }, 120_000);
 });
 
@@ -151,7 +282,7 @@ describe('a REST client generated from the OpenAPI document (openapi-typescript 
     const dir = await project(
       {
         'package.json': JSON.stringify({ name: 'rest-consumer', private: true, type: 'module' }),
-        'tsconfig.json': consumerTsconfig,
+        'tsconfig.json': consumerTsconfig(['*.ts'], false),
         'main.ts': `import createClient from 'openapi-fetch';
 import type { paths } from './api.ts';
 

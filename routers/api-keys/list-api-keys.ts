@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { apiKeyOutput } from '../../domain/api-keys/api-key-output.ts';
 import * as apiKeys from '../../domain/api-keys/api-keys.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listApiKeys = authedProcedure
@@ -14,6 +15,6 @@ export const listApiKeys = authedProcedure
       errorResponses: [403],
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ apiKeys: z.array(apiKeyOutput) }))
   .query(({ ctx }) => apiKeys.listApiKeys(ctx));

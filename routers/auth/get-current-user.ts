@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import * as auth from '../../domain/auth/auth.ts';
 import { currentCallerOutput } from '../../domain/auth/auth-output.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const getCurrentUser = authedProcedure
@@ -13,6 +13,6 @@ export const getCurrentUser = authedProcedure
       summary: 'The caller (signed-in user, or API key) and its organization',
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(currentCallerOutput)
   .query(({ ctx }) => auth.getCurrentUser(ctx));

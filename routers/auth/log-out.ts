@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import * as auth from '../../domain/auth/auth.ts';
-import { successOutput } from '../shared.schema.ts';
+import { noInput, successOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const logOut = authedProcedure
@@ -14,6 +13,6 @@ export const logOut = authedProcedure
       summary: 'Sign out; the session is revoked on the server',
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(successOutput)
   .mutation(({ ctx }) => auth.logOut(ctx));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { deckOutput } from '../../domain/decks/deck-output.ts';
 import * as decks from '../../domain/decks/decks.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listDecks = authedProcedure
@@ -8,6 +9,6 @@ export const listDecks = authedProcedure
     access: 'read',
     openapi: { method: 'GET', path: '/decks', tags: ['decks'], summary: "List the organization's decks" },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ decks: z.array(deckOutput) }))
   .query(({ ctx }) => decks.listDecks(ctx));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { imageOutput } from '../../domain/images/image-output.ts';
 import * as images from '../../domain/images/images.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listImages = authedProcedure
@@ -13,6 +14,6 @@ export const listImages = authedProcedure
       summary: 'The organization’s images, newest first',
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ images: z.array(imageOutput) }))
   .query(({ ctx }) => images.listImages(ctx));

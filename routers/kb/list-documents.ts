@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as kb from '../../domain/kb/kb.ts';
 import { kbDocumentOutput } from '../../domain/kb/kb-document-output.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listDocuments = authedProcedure
@@ -13,6 +14,6 @@ export const listDocuments = authedProcedure
       summary: 'The organization’s knowledge-base documents, newest first',
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ documents: z.array(kbDocumentOutput) }))
   .query(({ ctx }) => kb.listDocuments(ctx));

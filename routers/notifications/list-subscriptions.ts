@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { subscriptionOutput } from '../../domain/notifications/subscription-output.ts';
 import * as subscriptions from '../../domain/notifications/subscriptions.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listSubscriptions = authedProcedure
@@ -13,6 +14,6 @@ export const listSubscriptions = authedProcedure
       summary: 'The organization’s subscriptions, oldest first',
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ subscriptions: z.array(subscriptionOutput) }))
   .query(({ ctx }) => subscriptions.listSubscriptions(ctx));

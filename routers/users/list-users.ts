@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { organizationUserOutput } from '../../domain/users/user-output.ts';
 import * as users from '../../domain/users/users.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listUsers = authedProcedure
@@ -8,6 +9,6 @@ export const listUsers = authedProcedure
     access: 'admin',
     openapi: { method: 'GET', path: '/users', tags: ['users'], summary: 'The organization’s users' },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(z.object({ users: z.array(organizationUserOutput) }))
   .query(({ ctx }) => users.listUsers(ctx));

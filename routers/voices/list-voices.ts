@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { voiceListOutput } from '../../domain/voices/voice-output.ts';
 import * as voices from '../../domain/voices/voices.ts';
+import { noInput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listVoices = authedProcedure
@@ -14,6 +14,6 @@ export const listVoices = authedProcedure
       errorResponses: [503],
     },
   })
-  .input(z.object({}))
+  .input(noInput)
   .output(voiceListOutput)
   .query(({ ctx }) => voices.listVoices(ctx));

@@ -1,12 +1,13 @@
 /**
- * The TypeScript client of the deck service: `import { createDeckClient } from 'deck-service/client'`.
- * A tRPC client typed by the service's router, talking to `/trpc` with an API key. Only types
- * come from the server's code (erased at build); at run time this needs `@trpc/client` alone.
- * Built into `dist/` by `npm run build:client` (scripts/build-client.ts).
+ * The tRPC client of the deck service: `import { createDeckClient } from '@deck-service/client'`.
+ * Typed by the service's router, talking to `/trpc` with an API key. Only types come from the
+ * server's code: the build bundles them into `dist/index.d.ts` (no server module is named there)
+ * and strips them from the JavaScript, which needs `@trpc/client` alone (scripts/build-client.ts).
  */
 import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '../routers/app-router.ts';
+import type { AppRouter } from '../../routers/app-router.ts';
+import { serviceAddress } from './base-url.ts';
 
 export type { AppRouter };
 /** Every procedure's input, e.g. `RouterInputs['decks']['createDeck']`. */
@@ -33,7 +34,7 @@ export function createDeckClient(options: DeckClientOptions): DeckClient {
   return createTRPCClient<AppRouter>({
     links: [
       httpBatchLink({
-        url: `${options.baseUrl.replace(/\/+$/, '')}/trpc`,
+        url: `${serviceAddress(options.baseUrl)}/trpc`,
         maxItems: options.maxBatchSize ?? 10,
         headers: () => ({ authorization: `Bearer ${options.apiKey}` }),
         ...(options.fetch ? { fetch: options.fetch } : {}),
