@@ -16,7 +16,8 @@
  * - templates: the answer's placeholder, condition and list variables against the expected ones;
  *   one matches an expected entry when their texts are equal once white space is collapsed, or
  *   when the expected entry has a name and the variable has that name;
- * - filled-in contracts: the answer's value variables against the expected values, by text;
+ * - filled-in contracts: the answer's value variables against the expected values, by text (an
+ *   expected value may list other spans that are as right, `also`);
  * - an expected entry marked `optional` counts neither as missed nor, when reported, as wrong.
  * Times are the whole HTTP request, one import at a time; "per 20 pages" scales each import's
  * time to a 20-page document by the page count of its PDF.
@@ -38,6 +39,8 @@ interface Expected {
   name?: string;
   type?: string;
   optional?: boolean;
+  /** Other spans that are as right. */
+  also?: string[];
 }
 interface CorpusDocument {
   id: string;
@@ -97,7 +100,8 @@ export function score(document: CorpusDocument, variables: Variable[]): Score {
   const template = document.kind === 'template';
   const reported = variables.filter((v) => (template ? v.kind !== 'value' : v.kind === 'value'));
   const matches = (e: Expected, v: Variable) =>
-    collapse(e.text) === collapse(v.text) || (template && e.name !== undefined && e.name === v.name);
+    [e.text, ...(e.also ?? [])].some((t) => collapse(t) === collapse(v.text)) ||
+    (template && e.name !== undefined && e.name === v.name);
   const required = document.expected.filter((e) => !e.optional);
   const missed = required.filter((e) => !reported.some((v) => matches(e, v)));
   let correct = 0;
