@@ -96,7 +96,7 @@ const log = (line: string) => (options.json ? process.stderr : process.stdout).w
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** Scores one answer of one document (see the header for the rules). */
-export function score(document: CorpusDocument, variables: Variable[]): Score {
+function score(document: CorpusDocument, variables: Variable[]): Score {
   const template = document.kind === 'template';
   const reported = variables.filter((v) => (template ? v.kind !== 'value' : v.kind === 'value'));
   const matches = (e: Expected, v: Variable) =>
@@ -221,6 +221,57 @@ const { createInProcessCaller } = (await import(
   pathToFileURL(path.join(root, 'app/in-process.ts')).href
 )) as typeof import('../app/in-process.ts');
 
+// Per document, printed as each one is done.
+const cell = (s: Score, what: 'recall' | 'precision') =>
+  what === 'recall' ? fixed(ratio(s.found, s.expected)) : fixed(ratio(s.correct, s.reported));
+const printHeader = () =>
+  log(
+    [
+      'document'.padEnd(52),
+      'kind    ',
+      'ph.rec',
+      'ph.prec',
+      'val.rec',
+      'val.prec',
+      'same',
+      'docx ms',
+      'pdf ms',
+      'pages',
+    ].join('  '),
+  );
+const sum = (list: Score[]): Score =>
+  list.reduce(
+    (a, s) => ({
+      found: a.found + s.found,
+      expected: a.expected + s.expected,
+      correct: a.correct + s.correct,
+      reported: a.reported + s.reported,
+      missed: [],
+      wrong: [],
+    }),
+    { found: 0, expected: 0, correct: 0, reported: 0, missed: [], wrong: [] },
+  );
+function printRow(r: DocumentResult) {
+  const both = sum([r.docx.score, r.pdf.score]);
+  const template = r.kind === 'template';
+  const failed = [r.docx, r.pdf].filter((f) => f.status !== 200).map((f) => `${f.status} ${f.error ?? ''}`);
+  log(
+    [
+      r.id.padEnd(52),
+      r.kind.padEnd(8),
+      (template ? cell(both, 'recall') : '-').padStart(6),
+      (template ? cell(both, 'precision') : '-').padStart(7),
+      (template ? '-' : cell(both, 'recall')).padStart(7),
+      (template ? '-' : cell(both, 'precision')).padStart(8),
+      (r.identical ? 'yes' : 'NO').padStart(4),
+      r.docx.ms.toFixed(0).padStart(7),
+      r.pdf.ms.toFixed(0).padStart(6),
+      String(r.pages).padStart(5),
+      failed.length ? ` failed: ${failed.join('; ')}` : '',
+    ].join('  '),
+  );
+}
+
 const { app, close } = await startScratchApp({
   HEAVY_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_PER_MINUTE: '1000000',
@@ -266,6 +317,7 @@ try {
     };
   };
 
+  printHeader();
   for (const document of documents) {
     const docx = await importOne(document, docxOf(document), `${document.id}.docx`);
     const pdfFile = pdfs.get(docxOf(document))!;
@@ -274,67 +326,19 @@ try {
       docx.status === 200 &&
       pdf.status === 200 &&
       JSON.stringify(docx.variables) === JSON.stringify(pdf.variables);
-    results.push({
+    const result: DocumentResult = {
       id: document.id,
       kind: document.kind,
       pages: pageCount(readFileSync(pdfFile)),
       docx,
       pdf,
       identical,
-    });
+    };
+    results.push(result);
+    printRow(result);
   }
 } finally {
   await close();
-}
-
-// Per document.
-const cell = (s: Score, what: 'recall' | 'precision') =>
-  what === 'recall' ? fixed(ratio(s.found, s.expected)) : fixed(ratio(s.correct, s.reported));
-log(
-  [
-    'document'.padEnd(52),
-    'kind    ',
-    'ph.rec',
-    'ph.prec',
-    'val.rec',
-    'val.prec',
-    'same',
-    'docx ms',
-    'pdf ms',
-    'pages',
-  ].join('  '),
-);
-const sum = (list: Score[]): Score =>
-  list.reduce(
-    (a, s) => ({
-      found: a.found + s.found,
-      expected: a.expected + s.expected,
-      correct: a.correct + s.correct,
-      reported: a.reported + s.reported,
-      missed: [],
-      wrong: [],
-    }),
-    { found: 0, expected: 0, correct: 0, reported: 0, missed: [], wrong: [] },
-  );
-for (const r of results) {
-  const both = sum([r.docx.score, r.pdf.score]);
-  const template = r.kind === 'template';
-  const failed = [r.docx, r.pdf].filter((f) => f.status !== 200).map((f) => `${f.status} ${f.error ?? ''}`);
-  log(
-    [
-      r.id.padEnd(52),
-      r.kind.padEnd(8),
-      (template ? cell(both, 'recall') : '-').padStart(6),
-      (template ? cell(both, 'precision') : '-').padStart(7),
-      (template ? '-' : cell(both, 'recall')).padStart(7),
-      (template ? '-' : cell(both, 'precision')).padStart(8),
-      (r.identical ? 'yes' : 'NO').padStart(4),
-      r.docx.ms.toFixed(0).padStart(7),
-      r.pdf.ms.toFixed(0).padStart(6),
-      String(r.pages).padStart(5),
-      failed.length ? ` failed: ${failed.join('; ')}` : '',
-    ].join('  '),
-  );
 }
 
 // Totals: micro-averages over both formats.
