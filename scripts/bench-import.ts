@@ -6,10 +6,10 @@
  *
  *   npm run bench:import                       # the committed corpus
  *   npm run bench:import -- --only accord-saft # one document
- *   npm run bench:import -- --corpus DIR --json
+ *   npm run bench:import -- --corpus DIR --json result.json   # every figure, with what was missed
  *
  * The service measured is the one of the current directory's checkout (the script may be run
- * from another worktree: `cd ../wt-x && node ../wt-corpus/scripts/bench-import.ts`); the corpus
+ * from another worktree: `cd ../wt-x && npx node ../wt-corpus/scripts/bench-import.ts`, Node 24); the corpus
  * defaults to the one beside this script.
  *
  * Scoring (per document, then micro-averaged over all documents and both formats):
@@ -27,7 +27,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -87,11 +95,11 @@ const { values: options } = parseArgs({
       default: path.resolve(import.meta.dirname, '../test/fixtures/contracts-corpus'),
     },
     only: { type: 'string' },
-    json: { type: 'boolean', default: false },
+    json: { type: 'string' },
   },
 });
 const corpusDir = path.resolve(options.corpus!);
-const log = (line: string) => (options.json ? process.stderr : process.stdout).write(`${line}\n`);
+const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -387,7 +395,11 @@ log(
     `p95 per 20 pages ${totals.p95MsPer20Pages.toFixed(0)} ms (${totals.pages} pages in all)`,
 );
 if (options.json) {
-  process.stdout.write(`${JSON.stringify({ corpus: corpusDir, totals, documents: results }, null, 2)}\n`);
+  writeFileSync(
+    options.json,
+    `${JSON.stringify({ corpus: corpusDir, totals, documents: results }, null, 2)}\n`,
+  );
+  log(`every figure, per document and per format: ${path.resolve(options.json)}`);
 }
 log(
   `import: recall ${fixed(totals.placeholders.recall)}, precision ${fixed(totals.placeholders.precision)}, ` +
