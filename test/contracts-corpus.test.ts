@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DERIVED } from './fixtures/contracts-corpus/derive.ts';
 import { docxText } from './fixtures/contracts-corpus/docx-text.ts';
 import { type CorpusDocument, loadManifest } from './fixtures/contracts-corpus/manifest.ts';
 
@@ -26,6 +27,16 @@ describe('contracts corpus', () => {
     for (const document of documents) {
       expect(document.source, document.id).not.toMatch(/open-agreements|commonpaper|bonterms/i);
       expect(document.publisher, document.id).not.toMatch(/common paper|bonterms/i);
+    }
+  });
+
+  it('holds the derived documents exactly as derive.ts writes them (no hand edits)', () => {
+    const derived = documents.filter((d) => d.filled_by === 'derive.ts');
+    expect(derived.map((d) => d.id).sort()).toEqual(DERIVED.map((d) => d.id).sort());
+    for (const rule of DERIVED) {
+      const { text, expected } = rule.make();
+      expect(readFileSync(path.join(corpus, 'sources', `${rule.id}.md`), 'utf8'), rule.id).toBe(text);
+      expect(documents.find((d) => d.id === rule.id)!.expected, rule.id).toEqual(expected);
     }
   });
 
