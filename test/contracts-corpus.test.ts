@@ -1,0 +1,56 @@
+/**
+ * The benchmark corpus of contract import (test/fixtures/contracts-corpus) is well formed: each
+ * document has its publisher, source address and licence, its DOCX is committed, and every
+ * expected variable's `text` stands in the document's text. The text is read by the corpus's
+ * own DOCX reader (docx-text.ts, the service's text format), not by the service, so that the
+ * expectations do not depend on the code they measure. No PDF conversion here: it stays fast.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DERIVED } from './fixtures/contracts-corpus/derive.ts';
+import { docxText } from './fixtures/contracts-corpus/docx-text.ts';
+import { type CorpusDocument, loadManifest } from './fixtures/contracts-corpus/manifest.ts';
+
+const corpus = path.join(import.meta.dirname, 'fixtures/contracts-corpus');
+const { documents } = loadManifest(corpus);
+
+describe('contracts corpus', () => {
+  it('has at least 40 templates and 20 filled-in contracts from at least four publishers', () => {
+    expect(documents.filter((d) => d.kind === 'template').length).toBeGreaterThanOrEqual(40);
+    expect(documents.filter((d) => d.kind === 'filled').length).toBeGreaterThanOrEqual(20);
+    expect(new Set(documents.map((d) => d.publisher)).size).toBeGreaterThanOrEqual(4);
+    expect(new Set(documents.map((d) => d.id)).size).toBe(documents.length);
+  });
+
+  it('keeps out the documents the service is judged on', () => {
+    for (const document of documents) {
+      expect(document.source, document.id).not.toMatch(/open-agreements|commonpaper|bonterms/i);
+      expect(document.publisher, document.id).not.toMatch(/common paper|bonterms/i);
+    }
+  });
+
+  it('holds the derived documents exactly as derive.ts writes them (no hand edits)', () => {
+    const derived = documents.filter((d) => d.filled_by === 'derive.ts');
+    expect(derived.map((d) => d.id).sort()).toEqual(DERIVED.map((d) => d.id).sort());
+    for (const rule of DERIVED) {
+      const { text, expected } = rule.make();
+      expect(readFileSync(path.join(corpus, 'sources', `${rule.id}.md`), 'utf8'), rule.id).toBe(text);
+      expect(documents.find((d) => d.id === rule.id)!.expected, rule.id).toEqual(expected);
+    }
+  });
+
+  it.each(documents.map((d) => [d.id, d] as [string, CorpusDocument]))(
+    '%s: its DOCX holds every expected text',
+    (_id, document) => {
+      const file = path.join(corpus, 'docx', `${document.id}.docx`);
+      expect(existsSync(file), `${file} (run node test/fixtures/contracts-corpus/build.ts)`).toBe(true);
+      expect(existsSync(path.join(corpus, 'sources', `${document.id}.${document.format}`))).toBe(true);
+      const text = docxText(readFileSync(file));
+      expect(document.expected.length).toBeGreaterThan(0);
+      const texts = document.expected.flatMap((e) => [e.text, ...('also' in e ? (e.also ?? []) : [])]);
+      expect(texts.filter((t) => !text.includes(t))).toEqual([]);
+      expect(new Set(texts).size, 'each text once').toBe(texts.length);
+    },
+  );
+});
