@@ -58,7 +58,7 @@ export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxFiel
   if (xml.includes('<!DOCTYPE')) return [];
   // Most documents have neither: their XML is not parsed a second time (a DOM of a large body
   // costs seconds).
-  if (!xml.includes('<w:sdt') && !xml.includes('MERGEFIELD')) return [];
+  if (!xml.includes('<w:sdt') && !/MERGEFIELD/i.test(xml)) return [];
   const document = new DOMParser({ onError: () => {} }).parseFromString(xml, 'text/xml');
   const fields: DocxField[] = [];
   const add = (rawName: string, shown: string) => {
