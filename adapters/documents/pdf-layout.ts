@@ -20,6 +20,8 @@
  * each at most once); a row remembers at most MAX_COLUMNS cell positions.
  */
 
+import { startsWithListMarker } from './text-format.ts';
+
 /** One text item: `y` is its baseline from the page's bottom (PDF user space), `size` its font size. */
 export interface TextItem {
   str: string;
@@ -99,9 +101,10 @@ function pageLines(items: readonly TextItem[], page: number): Line[] {
 /** A page number as printed alone on a line: `3`, `- 3 -`, `Page 3`, `Page 3 of 9`, `3/9`. */
 const PAGE_NUMBER = /^[-–—\s]*(?:page\s*)?\d{1,4}(?:\s*(?:of|\/)\s*\d{1,4})?[-–—\s]*$/i;
 
-/** A page's text items and its height. */
+/** A page's text items and its size. */
 export interface PdfPage {
   items: readonly TextItem[];
+  width: number;
   height: number;
 }
 
@@ -173,8 +176,7 @@ export function pdfLines(pages: readonly PdfPage[]): string[] {
     pages.map(({ items }, page) => pageLines(items, page)),
     pages.map(({ height }) => height),
   );
-  // The right edge of each page's text: where a full line ends.
-  const rightEdge = perPage.map((lines) => lines.reduce((edge, line) => Math.max(edge, line.end), 0));
+  const rightEdge = perPage.map((lines, i) => textRightEdge(lines, pages[i]!.width));
   const out: OutputLine[] = [];
   for (const lines of perPage) {
     for (const line of lines) {
@@ -206,6 +208,21 @@ export function pdfLines(pages: readonly PdfPage[]): string[] {
     }
   }
   return out.map((line) => line.text);
+}
+
+/**
+ * Where a full line of the page ends: the end of its longest line. On a page of a few lines
+ * that may be a short one, so there the edge is taken at least as far from the right side of
+ * the page as the leftmost line is from its left side (margins are most often alike).
+ */
+function textRightEdge(lines: readonly Line[], pageWidth: number): number {
+  let end = 0;
+  let left = pageWidth;
+  for (const line of lines) {
+    end = Math.max(end, line.end);
+    left = Math.min(left, line.x);
+  }
+  return lines.length >= 8 ? end : Math.max(end, pageWidth - left);
 }
 
 function start(line: Line): OutputLine {
@@ -279,9 +296,13 @@ function continuesParagraph(current: OutputLine, line: Line, rightEdge: number):
     if (current.spacing !== undefined && gap > 1.3 * current.spacing + 0.5) return false;
   }
   const sameX = Math.abs(line.x - previous.x) <= SAME_X;
-  // A first line indented (by at most an inch) more than the lines under it.
-  const underIndentedFirst = current.lineCount === 1 && line.x < previous.x && previous.x - line.x <= 72;
-  if (!sameX && !underIndentedFirst) return false;
+  const firstLine = current.lineCount === 1;
+  const listItem = firstLine && startsWithListMarker(previous.text);
+  // A first line indented (by at most an inch) more than the lines under it; or a list item's
+  // first line, its marker hanging left of the lines under it (by at most an inch).
+  const underIndentedFirst = firstLine && !listItem && line.x < previous.x && previous.x - line.x <= 72;
+  const underListMarker = listItem && line.x > previous.x && line.x - previous.x <= 72;
+  if (!sameX && !underIndentedFirst && !underListMarker) return false;
   // Ended short: a space and the next line's first word would have fitted before the edge.
   return previous.end + 0.25 * size + line.firstWordWidth > rightEdge - 1;
 }

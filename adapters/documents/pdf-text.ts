@@ -55,7 +55,8 @@ export async function readPdf(bytes: Uint8Array, maxTextChars: number): Promise<
           break;
         }
       }
-      pages.push({ items, height: page.getViewport({ scale: 1 }).height });
+      const { width, height } = page.getViewport({ scale: 1 });
+      pages.push({ items, width, height });
       page.cleanup();
     }
     return { lines: pdfLines(pages), formFields: await pdfFormFields(document), tooLong };

@@ -26,6 +26,11 @@ const BLANKS = /[ \t\r\n\f\v]+/g;
 const LIST_MARKER =
   /^(?:[•◦▪▫‣⁃∙·●○■□►▸➢✓\-–—*\uE000-\uF8FF]|\(?(?:\d{1,3}(?:\.\d{1,3}){1,4}\.?|\d{1,3}[.)]|[A-Za-z][.)]|[ivxlcdmIVXLCDM]{1,6}[.)]))[ \t]+/;
 
+/** Whether a line starts with a list item's marker (a bullet or a number, then white space). */
+export function startsWithListMarker(line: string): boolean {
+  return LIST_MARKER.test(line);
+}
+
 /** One line of the text format: spaces collapsed, a leading list marker removed; '' if empty. */
 export function normalizeLine(line: string): string {
   const collapsed = line
