@@ -9,8 +9,9 @@ export interface Finding {
   text: string;
   index: number;
   /**
-   * Only for a finding that stands at no place of the text (a PDF's form field: `index` -1, its
-   * `text` the field's name): how many times it stands in the document. Otherwise counted in the text.
+   * Only for a finding that stands at no place of the text (a PDF's form field: a negative
+   * `index`, its `text` the field's name): how many times it stands in the document. Otherwise
+   * counted in the text.
    */
   occurrences?: number;
 }

@@ -11,7 +11,10 @@ function fieldName(raw: string): string {
   return /^[a-z]/.test(name) ? name : `field_${name}`.slice(0, 64);
 }
 
-/** A field that stands at no place of the text (a PDF's AcroForm field), `occurrences` times. */
+/**
+ * A field that stands at no place of the text (a PDF's AcroForm field), `occurrences` times;
+ * its index is below 0 (the caller numbers the fields below 0 in their order).
+ */
 export function fieldFinding(rawName: string, text: string, occurrences = 1): Finding | undefined {
   const name = fieldName(rawName);
   if (!name || !text) return undefined;

@@ -95,24 +95,36 @@ function loadPdfjs(): Promise<Pdfjs> {
 /** At most this many form fields are read (each becomes a variable; answers hold 500 at most). */
 const MAX_FIELDS = 1_000;
 
+interface FieldWidget {
+  type?: string;
+  page?: number;
+  rect?: number[];
+}
+
 /**
- * A fillable PDF's AcroForm fields, as placeholders. A field has no text in the page's text
- * layer, so its `text` is its name as the form gives it and it stands at no place of the text
- * (index -1, before every other finding): `occurrences` is 0. Buttons (push buttons, check
- * boxes, radio buttons) hold no text to fill and are left out; signature fields are kept.
+ * A fillable PDF's AcroForm fields, as placeholders, in the order they stand on the pages (top
+ * to bottom, left to right). A field has no text in the page's text layer, so its `text` is its
+ * name as the form gives it, and it stands at no place of the text (a negative index): `occurrences`
+ * is the number of places (widgets) it is shown. Buttons (push buttons, check boxes, radio
+ * buttons) hold no text to fill and are left out; signature fields are kept.
  */
 async function pdfFormFields(document: {
   getFieldObjects(): Promise<Record<string, unknown[]> | null>;
 }): Promise<Finding[]> {
   const objects = await document.getFieldObjects();
   if (!objects) return [];
-  const fields: Finding[] = [];
-  for (const [name, widgets] of Object.entries(objects)) {
+  const fields: { finding: Finding; page: number; top: number; left: number }[] = [];
+  for (const [name, entries] of Object.entries(objects)) {
     if (fields.length >= MAX_FIELDS) break;
-    const type = (widgets[0] as { type?: string } | undefined)?.type;
-    if (type === 'button' || type === 'checkbox' || type === 'radiobutton') continue;
-    const finding = fieldFinding(name, name);
-    if (finding) fields.push(finding);
+    const widgets = (entries as FieldWidget[]).filter((entry) => entry.rect);
+    const first = widgets[0] ?? (entries[0] as FieldWidget | undefined);
+    if (!first || first.type === 'button' || first.type === 'checkbox' || first.type === 'radiobutton') continue;
+    const finding = fieldFinding(name, name, Math.max(1, widgets.length));
+    if (finding) {
+      fields.push({ finding, page: first.page ?? 0, top: first.rect?.[3] ?? 0, left: first.rect?.[0] ?? 0 });
+    }
   }
-  return fields;
+  fields.sort((a, b) => a.page - b.page || b.top - a.top || a.left - b.left);
+  // Indexes below 0, in that order: before every finding of the text, and kept in order.
+  return fields.map(({ finding }, i) => ({ ...finding, index: i - fields.length }));
 }
