@@ -7,8 +7,8 @@ import type { Finding } from './findings.ts';
 import { docxFieldFindings, docxFields } from './form-fields.ts';
 import { analyzeOffline } from './offline-analysis.ts';
 import { readPdf } from './pdf-text.ts';
-import { joinLines } from './text-format.ts';
 import type { ExtractionFailure } from './text-extractor.ts';
+import { joinLines } from './text-format.ts';
 
 const { bytes, maxTextChars, maxExpandedBytes } = workerData as {
   bytes: Uint8Array;

@@ -74,7 +74,8 @@ export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxFiel
     // A gallery (table of contents, cover page) and a check box are not fields to fill.
     if (!properties || child(properties, 'w:docPartObj') || child(properties, 'w14:checkbox')) continue;
     const label =
-      child(properties, 'w:tag')?.getAttribute('w:val') || child(properties, 'w:alias')?.getAttribute('w:val');
+      child(properties, 'w:tag')?.getAttribute('w:val') ||
+      child(properties, 'w:alias')?.getAttribute('w:val');
     const content = child(control, 'w:sdtContent');
     if (label && content) add(label, shownText(content));
   }
@@ -126,9 +127,7 @@ function shownText(element: Element): string {
  * Complex fields (`w:fldChar` begin, `w:instrText`, separate, the shown runs, end), read over
  * the runs in document order; a field inside another adds its result to the outer one's too.
  */
-function* complexFields(
-  runs: Iterable<Element>,
-): Generator<{ instruction: string; result: string }> {
+function* complexFields(runs: Iterable<Element>): Generator<{ instruction: string; result: string }> {
   const open: { instruction: string; result: string; showing: boolean }[] = [];
   let tooDeep = 0;
   for (const run of Array.from(runs)) {
@@ -155,7 +154,8 @@ function* complexFields(
         }
       } else if (element.nodeName === 'w:t') {
         for (const field of open) {
-          if (field.showing && field.result.length <= MAX_VARIABLE_TEXT) field.result += element.textContent ?? '';
+          if (field.showing && field.result.length <= MAX_VARIABLE_TEXT)
+            field.result += element.textContent ?? '';
         }
       }
     }

@@ -142,16 +142,14 @@ function withoutRunningLines(pages: Line[][], heights: readonly number[]): Line[
   const key = (line: Line) => line.text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
   const pagesWith = new Map<string, number>();
   for (const lines of edges) {
-    for (const k of new Set(lines.map(({ line }) => key(line)))) pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
+    for (const k of new Set(lines.map(({ line }) => key(line))))
+      pagesWith.set(k, (pagesWith.get(k) ?? 0) + 1);
   }
   return pages.map((lines, i) => {
     const drop = new Set(
-      edges[i]!
-        .filter(
-          ({ line, alone }) =>
-            alone || PAGE_NUMBER.test(line.text) || (pagesWith.get(key(line)) ?? 0) >= 2,
-        )
-        .map(({ line }) => line),
+      edges[i]!.filter(
+        ({ line, alone }) => alone || PAGE_NUMBER.test(line.text) || (pagesWith.get(key(line)) ?? 0) >= 2,
+      ).map(({ line }) => line),
     );
     return drop.size ? lines.filter((line) => !drop.has(line)) : lines;
   });

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Finding } from './findings.ts';
-import { type PdfPage, pdfLines, type TextItem } from './pdf-layout.ts';
 import { fieldFinding } from './form-fields.ts';
+import { type PdfPage, pdfLines, type TextItem } from './pdf-layout.ts';
 
 /** The text's lines and the form fields of a PDF. */
 export interface PdfContent {
@@ -118,7 +118,8 @@ async function pdfFormFields(document: {
     if (fields.length >= MAX_FIELDS) break;
     const widgets = (entries as FieldWidget[]).filter((entry) => entry.rect);
     const first = widgets[0] ?? (entries[0] as FieldWidget | undefined);
-    if (!first || first.type === 'button' || first.type === 'checkbox' || first.type === 'radiobutton') continue;
+    if (!first || first.type === 'button' || first.type === 'checkbox' || first.type === 'radiobutton')
+      continue;
     const finding = fieldFinding(name, name, Math.max(1, widgets.length));
     if (finding) {
       fields.push({ finding, page: first.page ?? 0, top: first.rect?.[3] ?? 0, left: first.rect?.[0] ?? 0 });

@@ -89,7 +89,9 @@ export const xmlText = (text: string) =>
 /** A paragraph of runs (a string is one run), with optional paragraph properties. */
 export const wp = (runs: string | string[], properties = '') =>
   `<w:p>${properties ? `<w:pPr>${properties}</w:pPr>` : ''}${(Array.isArray(runs) ? runs : [runs])
-    .map((run) => (run.startsWith('<w:') ? run : `<w:r><w:t xml:space="preserve">${xmlText(run)}</w:t></w:r>`))
+    .map((run) =>
+      run.startsWith('<w:') ? run : `<w:r><w:t xml:space="preserve">${xmlText(run)}</w:t></w:r>`,
+    )
     .join('')}</w:p>`;
 
 /** A bordered table whose rows are lists of cells, each cell's paragraphs given as XML or text. */
@@ -97,7 +99,10 @@ export function wtable(rows: (string | string[])[][], widths: number[]): string 
   const border = (side: string) => `<w:${side} w:val="single" w:sz="4" w:space="0" w:color="000000"/>`;
   const borders = ['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map(border).join('');
   const cell = (content: string | string[], width: number) =>
-    `<w:tc><w:tcPr><w:tcW w:w="${width}" w:type="dxa"/></w:tcPr>${(Array.isArray(content) ? content : [content])
+    `<w:tc><w:tcPr><w:tcW w:w="${width}" w:type="dxa"/></w:tcPr>${(Array.isArray(content)
+      ? content
+      : [content]
+    )
       .map((p) => (p.startsWith('<w:p') ? p : wp(p)))
       .join('')}</w:tc>`;
   return `<w:tbl><w:tblPr><w:tblW w:w="${widths.reduce((a, b) => a + b)}" w:type="dxa"/><w:tblBorders>${borders}</w:tblBorders></w:tblPr><w:tblGrid>${widths
@@ -162,7 +167,9 @@ export async function printedByLibreOffice(docxs: Record<string, Buffer>): Promi
       ],
       { timeout: 240_000 },
     );
-    return Object.fromEntries(names.map((name) => [name, readFileSync(path.join(dir, 'pdf', `${name}.pdf`))]));
+    return Object.fromEntries(
+      names.map((name) => [name, readFileSync(path.join(dir, 'pdf', `${name}.pdf`))]),
+    );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -245,7 +252,10 @@ export function formFieldsDocx(): Buffer {
       control('<w:alias w:val="Supplier Name"/>', 'Globex Ltd'),
       run('.'),
     ]),
-    wp([run('Start date: '), control('<w:tag w:val="startDate"/><w:showingPlcHdr/>', 'Click or tap to enter a date.')]),
+    wp([
+      run('Start date: '),
+      control('<w:tag w:val="startDate"/><w:showingPlcHdr/>', 'Click or tap to enter a date.'),
+    ]),
     wp([
       run('Dear '),
       `<w:fldSimple w:instr=" MERGEFIELD FirstName \\* MERGEFORMAT "><w:r><w:t>«FirstName»</w:t></w:r></w:fldSimple>`,
