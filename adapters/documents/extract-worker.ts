@@ -35,8 +35,20 @@ async function readDocx(document: Buffer) {
   });
   const text = joinLines(docxLines(ast.content), maxTextChars);
   const tooLong = text.length > maxTextChars;
-  const fields = tooLong ? [] : docxFields(document, maxExpandedBytes);
+  const fields = tooLong ? [] : fieldsOf(document);
   return { text, formFields: docxFieldFindings(text, fields), tooLong };
+}
+
+/**
+ * The DOCX's form fields: an addition to its text, so a part fflate or xmldom cannot read (one
+ * officeparser read) leaves the document without fields rather than refused.
+ */
+function fieldsOf(document: Buffer) {
+  try {
+    return docxFields(document, maxExpandedBytes);
+  } catch {
+    return [];
+  }
 }
 
 async function readDocument(
