@@ -6,9 +6,10 @@ import {
   fixturesDir,
   formFieldsDocx,
   keyTermsDocx,
+  pdfWithManyItems,
   printedByLibreOffice,
 } from './helpers/documents.ts';
-import type { HttpClient } from './helpers/http-client.ts';
+import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -102,4 +103,24 @@ describe('form fields', () => {
       { name: 'last_name', kind: 'placeholder', text: '«Last Name»', occurrences: 1 },
     ]);
   });
+});
+
+describe('bounds', () => {
+  it('a PDF page of 100,000 text items is read, and past CONTRACT_MAX_TEXT_CHARS refused with 413', async () => {
+    const bytes = await pdfWithManyItems('Between {party_a} and {party_b}.', 100_000);
+    expect((await importContract('many.pdf', bytes)).detectedVariables).toEqual(['party_a', 'party_b']);
+
+    const strict = await startTestApp({ CONTRACT_MAX_TEXT_CHARS: '50000' });
+    try {
+      const client = await strict.signedInClient();
+      const problem = expectProblem(
+        await client.upload('/api/contracts/import', { name: 'many.pdf', bytes }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
+      expect(problem.detail).toMatch('longer than 50000 characters');
+    } finally {
+      await strict.close();
+    }
+  }, 120_000);
 });

@@ -269,3 +269,28 @@ export function formFieldsDocx(): Buffer {
   ].join('');
   return docxWithBody(body);
 }
+
+/**
+ * A one-page PDF holding `text`, then `count` text items of one letter each, drawn one by one
+ * (raw operators: pdfkit's text() lays out each call, far too slowly for 100,000).
+ */
+export function pdfWithManyItems(text: string, count: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: [600, 600], margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.font('Helvetica').fontSize(8).text(text, 50, 100);
+    const font = (doc as unknown as { _font: { id: string } })._font.id;
+    const operators = [`BT /${font} 2 Tf`];
+    for (let i = 0; i < count; i += 1) {
+      operators.push(
+        `1 0 0 1 ${((i % 500) * 1.2).toFixed(1)} ${(20 + Math.floor(i / 500) * 1.4).toFixed(1)} Tm (a) Tj`,
+      );
+    }
+    operators.push('ET');
+    doc.addContent(operators.join('\n'));
+    doc.end();
+  });
+}
