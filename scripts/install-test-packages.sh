@@ -3,14 +3,15 @@
 #   chromium                          docs page test (a real browser); CHROMIUM_PATH may name another
 #   swift, swift-proxy, swift-account,
 #   swift-container, swift-object     S3 driver tests (OpenStack Swift with s3api on loopback)
+#   libreoffice-writer-nogui          contract import tests (soffice prints a DOCX as the PDF to compare)
 # When every program is there it only looks (builtins, no apt: well under a second). Otherwise
 # it installs what is missing with apt-get (as root, or through sudo without a password), or
 # stops with what to do, so that `npm test` never runs with tests that cannot pass.
 set -uo pipefail
 
 # program the tests run → the Debian package that ships it
-programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server)
-packages=(swift swift-proxy swift-account swift-container swift-object)
+programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice)
+packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui)
 
 missing=()
 if [ -n "${CHROMIUM_PATH:-}" ]; then

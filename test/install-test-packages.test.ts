@@ -17,6 +17,7 @@ const PROGRAMS: Record<string, string> = {
   'swift-account': 'swift-account-server',
   'swift-container': 'swift-container-server',
   'swift-object': 'swift-object-server',
+  'libreoffice-writer-nogui': 'soffice',
 };
 const dirs: string[] = [];
 afterAll(async () => {
@@ -107,7 +108,7 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     expect(result.code).toBe(0);
     expect(result.calls).toEqual([
       'apt-get update -qq (uid 0)',
-      'apt-get install -y -qq chromium swift-proxy swift-account swift-container (uid 0)',
+      'apt-get install -y -qq chromium swift-proxy swift-account swift-container libreoffice-writer-nogui (uid 0)',
     ]);
     // Installed now: a second run only looks.
     expect(await m.run()).toMatchObject({ code: 0, calls: result.calls });
@@ -121,8 +122,8 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
       'sudo true',
       'sudo apt-get update -qq',
       'apt-get update -qq (uid 1000)',
-      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object',
-      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object (uid 1000)',
+      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui',
+      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui (uid 1000)',
     ]);
   });
 
@@ -136,11 +137,11 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     const result = await m.run();
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'npm test needs Debian packages that are not installed: chromium swift-container swift-object',
+      'npm test needs Debian packages that are not installed: chromium swift-container swift-object libreoffice-writer-nogui',
     );
     expect(result.stderr).toMatch(reason);
     expect(result.stderr).toContain(
-      'apt-get update && apt-get install -y chromium swift-container swift-object',
+      'apt-get update && apt-get install -y chromium swift-container swift-object libreoffice-writer-nogui',
     );
     expect(result.calls.filter((call) => call.includes('install'))).toEqual([]);
   });

@@ -2,8 +2,13 @@
 // take long enough to stall every other request if they ran on the main event loop.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
+import { docxLines } from './docx-text.ts';
+import type { Finding } from './findings.ts';
+import { docxFieldFindings, docxFields } from './form-fields.ts';
 import { analyzeOffline } from './offline-analysis.ts';
+import { readPdf } from './pdf-text.ts';
 import type { ExtractionFailure } from './text-extractor.ts';
+import { joinLines } from './text-format.ts';
 
 const { bytes, maxTextChars, maxExpandedBytes } = workerData as {
   bytes: Uint8Array;
@@ -17,26 +22,52 @@ const TOO_LARGE_CODES = new Set([
   'ZIP_ENTRY_COUNT_LIMIT_EXCEEDED',
   'XML_ELEMENT_LIMIT_EXCEEDED',
   'OUTPUT_TOO_LARGE',
-  'PDF_PROCESS_FAILED',
 ]);
 
 function fail(failure: ExtractionFailure) {
   parentPort!.postMessage({ ok: false, ...failure });
 }
 
-try {
-  // A view of the transferred bytes, not a copy.
-  const document = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** The text (in the format of domain/ports/text-extractor.ts) and the form fields of a DOCX. */
+async function readDocx(document: Buffer) {
   const ast = await parseOffice(document, {
     decompressionLimits: { maxUncompressedBytes: maxExpandedBytes },
   });
-  const value = (await ast.to('text')).value;
-  const text = typeof value === 'string' ? value : String(value);
-  if (text.length > maxTextChars) {
-    fail({ kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` });
-  } else {
-    parentPort!.postMessage({ ok: true, text, variables: analyzeOffline(text, []) });
+  const text = joinLines(docxLines(ast.content), maxTextChars);
+  const tooLong = text.length > maxTextChars;
+  const fields = tooLong ? [] : fieldsOf(document);
+  return { text, formFields: docxFieldFindings(text, fields), tooLong };
+}
+
+/**
+ * The DOCX's form fields: an addition to its text, so a part fflate or xmldom cannot read (one
+ * officeparser read) leaves the document without fields rather than refused.
+ */
+function fieldsOf(document: Buffer) {
+  try {
+    return docxFields(document, maxExpandedBytes);
+  } catch {
+    return [];
   }
+}
+
+async function readDocument(
+  document: Buffer,
+): Promise<{ text: string; formFields: Finding[]; tooLong: boolean }> {
+  // The upload was judged a PDF or a DOCX by its content before it got here.
+  if (!document.subarray(0, 1024).includes('%PDF-')) return readDocx(document);
+  const pdf = await readPdf(document, maxTextChars);
+  const text = joinLines(pdf.lines, maxTextChars);
+  return { text, formFields: pdf.formFields, tooLong: pdf.tooLong || text.length > maxTextChars };
+}
+
+try {
+  // A view of the transferred bytes, not a copy.
+  const { text, formFields, tooLong } = await readDocument(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  );
+  if (tooLong) fail({ kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` });
+  else parentPort!.postMessage({ ok: true, text, variables: analyzeOffline(text, formFields) });
 } catch (error) {
   const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
   if (code && TOO_LARGE_CODES.has(code)) {

@@ -8,6 +8,12 @@ export interface Finding {
   /** Exactly as in the text: `text.slice(index, index + finding.text.length) === finding.text`. */
   text: string;
   index: number;
+  /**
+   * Only for a finding that stands at no place of the text (a PDF's form field: a negative
+   * `index`, its `text` the field's name): how many times it stands in the document. Otherwise
+   * counted in the text.
+   */
+  occurrences?: number;
 }
 
 /** At most this many variables in one answer; each `text` at most this long. */
@@ -35,19 +41,20 @@ export function toVariables(text: string, findings: readonly Finding[]): Contrac
   let coveredUntil = -1;
   for (const finding of ordered) {
     const end = finding.index + finding.text.length;
+    const inText = finding.occurrences === undefined;
     const known = byText.get(finding.text);
     if (known) {
-      coveredUntil = Math.max(coveredUntil, end);
+      if (inText) coveredUntil = Math.max(coveredUntil, end);
       continue;
     }
-    if (end <= coveredUntil) continue;
-    coveredUntil = Math.max(coveredUntil, end);
+    if (inText && end <= coveredUntil) continue;
+    if (inText) coveredUntil = Math.max(coveredUntil, end);
     if (variables.length >= MAX_VARIABLES) break;
     const variable: ContractVariable = {
       name: finding.kind === 'value' ? uniqueName(finding.name, names) : finding.name,
       kind: finding.kind,
       text: finding.text,
-      occurrences: countOccurrences(text, finding.text),
+      occurrences: finding.occurrences ?? countOccurrences(text, finding.text),
     };
     names.add(variable.name);
     byText.set(finding.text, variable);

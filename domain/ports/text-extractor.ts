@@ -5,9 +5,9 @@ export interface ContractVariable {
   /** snake_case, unique in one answer. */
   name: string;
   kind: VariableKind;
-  /** The placeholder or the value exactly as it stands in the document's text. */
+  /** The placeholder or the value exactly as it stands in the document's text (a PDF form field: its name). */
   text: string;
-  /** How many times `text` stands in the document's text (at least 1). */
+  /** How many times `text` stands in the document's text (a PDF form field: its widgets) (at least 1). */
   occurrences: number;
 }
 
@@ -16,7 +16,8 @@ export interface ContractVariable {
  *
  * `text` is the same for a DOCX and for the PDF printed from it: one paragraph a line (a PDF's
  * wrapped lines joined), white space inside a line collapsed to one space, a table's row one line
- * with its cells separated by a tab, no page numbers. Every variable's `text` is a substring of it.
+ * with its cells separated by a tab, no page numbers. Every variable's `text` is a substring of it,
+ * but for a fillable PDF's form field, which has no text on the page: its `text` is the field's name.
  */
 export interface ExtractedText {
   text: string;

@@ -1,9 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { unzipSync, zipSync } from 'fflate';
 import { parseOffice } from 'officeparser';
 import PDFDocument from 'pdfkit';
 import { projectRoot } from './processes.ts';
+
+const execFileAsync = promisify(execFile);
 
 export const fixturesDir = path.resolve(projectRoot, '../shared/fixtures/contracts');
 
@@ -71,4 +78,219 @@ export function docxWithText(text: string): Buffer {
     ),
   };
   return Buffer.from(zipSync(files, { level: 9 }));
+}
+
+const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
+
+/** XML text with `&`, `<` and `>` escaped. */
+export const xmlText = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A paragraph of runs (a string is one run), with optional paragraph properties. */
+export const wp = (runs: string | string[], properties = '') =>
+  `<w:p>${properties ? `<w:pPr>${properties}</w:pPr>` : ''}${(Array.isArray(runs) ? runs : [runs])
+    .map((run) =>
+      run.startsWith('<w:') ? run : `<w:r><w:t xml:space="preserve">${xmlText(run)}</w:t></w:r>`,
+    )
+    .join('')}</w:p>`;
+
+/** A bordered table whose rows are lists of cells, each cell's paragraphs given as XML or text. */
+export function wtable(rows: (string | string[])[][], widths: number[]): string {
+  const border = (side: string) => `<w:${side} w:val="single" w:sz="4" w:space="0" w:color="000000"/>`;
+  const borders = ['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map(border).join('');
+  const cell = (content: string | string[], width: number) =>
+    `<w:tc><w:tcPr><w:tcW w:w="${width}" w:type="dxa"/></w:tcPr>${(Array.isArray(content)
+      ? content
+      : [content]
+    )
+      .map((p) => (p.startsWith('<w:p') ? p : wp(p)))
+      .join('')}</w:tc>`;
+  return `<w:tbl><w:tblPr><w:tblW w:w="${widths.reduce((a, b) => a + b)}" w:type="dxa"/><w:tblBorders>${borders}</w:tblBorders></w:tblPr><w:tblGrid>${widths
+    .map((w) => `<w:gridCol w:w="${w}"/>`)
+    .join('')}</w:tblGrid>${rows
+    .map((row) => `<w:tr>${row.map((content, i) => cell(content, widths[i]!)).join('')}</w:tr>`)
+    .join('')}</w:tbl>`;
+}
+
+/**
+ * Numbering for lists: list 1 numbers `1.`, `2.` with `(a)`, `(b)` below (Word numbers them
+ * when it prints; the numbers are not in document.xml).
+ */
+export const DECIMAL_LIST_NUMBERING = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:numbering xmlns:w="${W}"><w:abstractNum w:abstractNumId="0"><w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:lvlText w:val="%1."/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="720" w:hanging="360"/></w:pPr></w:lvl><w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="lowerLetter"/><w:lvlText w:val="(%2)"/><w:lvlJc w:val="left"/><w:pPr><w:ind w:left="1440" w:hanging="360"/></w:pPr></w:lvl></w:abstractNum><w:num w:numId="1"><w:abstractNumId w:val="0"/></w:num></w:numbering>`;
+
+/** A list item's paragraph properties (list 1 of DECIMAL_LIST_NUMBERING, at `level`). */
+export const listItem = (level: number) =>
+  `<w:numPr><w:ilvl w:val="${level}"/><w:numId w:val="1"/></w:numPr>`;
+
+/** A real DOCX whose body is `body` (WordprocessingML), with a numbering part when given. */
+export function docxWithBody(body: string, options: { numbering?: string } = {}): Buffer {
+  const numbering = options.numbering
+    ? '<Override PartName="/word/numbering.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.numbering+xml"/>'
+    : '';
+  const files: Record<string, Uint8Array> = {
+    '[Content_Types].xml': Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>${numbering}</Types>`,
+    ),
+    '_rels/.rels': Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    'word/_rels/document.xml.rels': Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${options.numbering ? '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering" Target="numbering.xml"/>' : ''}</Relationships>`,
+    ),
+    'word/document.xml': Buffer.from(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}" xmlns:w14="http://schemas.microsoft.com/office/word/2010/wordml"><w:body>${body}<w:sectPr><w:pgSz w:w="12240" w:h="15840"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`,
+    ),
+  };
+  if (options.numbering) files['word/numbering.xml'] = Buffer.from(options.numbering);
+  return Buffer.from(zipSync(files, { level: 9 }));
+}
+
+/**
+ * The PDFs LibreOffice prints from DOCX files (by name), as a user who "saves as PDF" does.
+ * One `soffice` run for all of them, with a profile of its own (parallel runs do not share one).
+ */
+export async function printedByLibreOffice(docxs: Record<string, Buffer>): Promise<Record<string, Buffer>> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'deck-soffice-'));
+  try {
+    const names = Object.keys(docxs);
+    for (const name of names) writeFileSync(path.join(dir, `${name}.docx`), docxs[name]!);
+    await execFileAsync(
+      'soffice',
+      [
+        `-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`,
+        '--headless',
+        '--convert-to',
+        'pdf',
+        '--outdir',
+        path.join(dir, 'pdf'),
+        ...names.map((name) => path.join(dir, `${name}.docx`)),
+      ],
+      { timeout: 240_000 },
+    );
+    return Object.fromEntries(
+      names.map((name) => [name, readFileSync(path.join(dir, 'pdf', `${name}.pdf`))]),
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A fillable PDF (pdfkit's AcroForm): `text` on the page, then each field under a label. */
+export function fillablePdf(
+  text: string,
+  fields: { name: string; kind: 'text' | 'checkbox' }[],
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument();
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.font('Helvetica');
+    doc.initForm();
+    doc.text(text);
+    for (const field of fields) {
+      const y = doc.y + 10;
+      if (field.kind === 'text') doc.formText(field.name, 72, y, 200, 20);
+      else doc.formCheckbox(field.name, 72, y, 12, 12);
+      doc.y = y + 30;
+    }
+    doc.end();
+  });
+}
+
+/**
+ * A short agreement as people write them: a title, a preamble with placeholders, a key-terms
+ * table (labels and values, a placeholder or a filled-in value in each), a numbered list with
+ * a level below it and an item long enough to wrap, a no-break space and curly quotes.
+ */
+export function keyTermsDocx(): Buffer {
+  const clause =
+    'The Customer shall pay the [Monthly Fee] within thirty days of each invoice, and the Provider may suspend the Services after written notice if an undisputed amount stays unpaid for more than sixty days after its due date.';
+  const body = [
+    wp('Master Services Agreement', '<w:jc w:val="center"/><w:rPr><w:b/><w:sz w:val="32"/></w:rPr>'),
+    wp([
+      'This Master Services Agreement (the “Agreement”) is made between ',
+      '[Customer Name]',
+      ' and {{provider_name}} (the “Provider”).',
+    ]),
+    wp('Key Terms'),
+    wtable(
+      [
+        ['Effective Date', '{effective_date}'],
+        ['Fees', '[Monthly Fee] per month'],
+        ['Initial Term', '12 months'],
+        [['Governing Law', 'Where disputes are heard'], '{governing_law}'],
+        ['Customer Signatory', '<<Signatory Name>>'],
+      ],
+      [3000, 6000],
+    ),
+    wp('Obligations'),
+    wp(clause, listItem(0)),
+    wp('The Provider shall:', listItem(0)),
+    wp('keep the Services available as the {sla_document} sets out;', listItem(1)),
+    wp('answer support requests within one business day.', listItem(1)),
+    wp('Either party may end this Agreement on 30\u00A0days’ notice to {notice_email}.', listItem(0)),
+    wp('Signed by ________ on behalf of [Customer Name].'),
+  ].join('');
+  return docxWithBody(body, { numbering: DECIMAL_LIST_NUMBERING });
+}
+
+/**
+ * A DOCX with form fields: content controls (one named by its tag, one by its alias only,
+ * one empty showing Word's prompt) and merge fields (simple and complex).
+ */
+export function formFieldsDocx(): Buffer {
+  const control = (properties: string, shown: string) =>
+    `<w:sdt><w:sdtPr>${properties}</w:sdtPr><w:sdtContent><w:r><w:t xml:space="preserve">${xmlText(shown)}</w:t></w:r></w:sdtContent></w:sdt>`;
+  const run = (text: string) => `<w:r><w:t xml:space="preserve">${xmlText(text)}</w:t></w:r>`;
+  const body = [
+    wp([
+      run('This agreement is between '),
+      control('<w:alias w:val="Client Name"/><w:tag w:val="client_legal_name"/>', 'Acme Corporation'),
+      run(' and '),
+      control('<w:alias w:val="Supplier Name"/>', 'Globex Ltd'),
+      run('.'),
+    ]),
+    wp([
+      run('Start date: '),
+      control('<w:tag w:val="startDate"/><w:showingPlcHdr/>', 'Click or tap to enter a date.'),
+    ]),
+    wp([
+      run('Dear '),
+      `<w:fldSimple w:instr=" MERGEFIELD FirstName \\* MERGEFORMAT "><w:r><w:t>«FirstName»</w:t></w:r></w:fldSimple>`,
+      run(' '),
+      '<w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> MERGEFIELD "Last Name" </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>',
+      run('«Last Name»'),
+      '<w:r><w:fldChar w:fldCharType="end"/></w:r>',
+      run(','),
+    ]),
+    wp('The total is due on delivery.'),
+  ].join('');
+  return docxWithBody(body);
+}
+
+/**
+ * A one-page PDF holding `text`, then `count` text items of one letter each, drawn one by one
+ * (raw operators: pdfkit's text() lays out each call, far too slowly for 100,000).
+ */
+export function pdfWithManyItems(text: string, count: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: [600, 600], margin: 0 });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.font('Helvetica').fontSize(8).text(text, 50, 100);
+    const font = (doc as unknown as { _font: { id: string } })._font.id;
+    const operators = [`BT /${font} 2 Tf`];
+    for (let i = 0; i < count; i += 1) {
+      operators.push(
+        `1 0 0 1 ${((i % 500) * 1.2).toFixed(1)} ${(20 + Math.floor(i / 500) * 1.4).toFixed(1)} Tm (a) Tj`,
+      );
+    }
+    operators.push('ET');
+    doc.addContent(operators.join('\n'));
+    doc.end();
+  });
 }

@@ -1,0 +1,181 @@
+import { DOMParser, type Element, type Node } from '@xmldom/xmldom';
+import { unzipSync } from 'fflate';
+import { type Finding, MAX_VARIABLE_TEXT } from './findings.ts';
+import { toSnakeCase } from './placeholders.ts';
+import { normalizeLine } from './text-format.ts';
+
+/** A form field's variable name: snake_case, starting with a letter; '' when nothing is left. */
+function fieldName(raw: string): string {
+  const name = toSnakeCase(raw);
+  if (!name) return '';
+  return /^[a-z]/.test(name) ? name : `field_${name}`.slice(0, 64);
+}
+
+/**
+ * A field that stands at no place of the text (a PDF's AcroForm field), `occurrences` times;
+ * its index is below 0 (the caller numbers the fields below 0 in their order).
+ */
+export function fieldFinding(rawName: string, text: string, occurrences = 1): Finding | undefined {
+  const name = fieldName(rawName);
+  if (!name || !text) return undefined;
+  return { name, kind: 'placeholder', text, index: -1, occurrences };
+}
+
+/** A DOCX form field: its name, and the text Word shows for it (in the document's text). */
+export interface DocxField {
+  name: string;
+  shown: string;
+}
+
+/** At most this many content controls and merge fields are read. */
+const MAX_FIELDS = 1_000;
+/** Longest field instruction read (Word's own limit is 255 characters). */
+const MAX_INSTRUCTION = 1_000;
+/** Fields nested deeper than this are read as their outer field's text. */
+const MAX_NESTING = 32;
+/** Most elements walked for one control's shown text. */
+const MAX_WALK = 10_000;
+
+/**
+ * The content controls (`w:sdt`, named by their `w:tag`, else their `w:alias`) and merge fields
+ * (`MERGEFIELD Name`, simple or complex) of a DOCX's body, with the text each shows.
+ *
+ * Read from the XML here because officeparser's AST keeps a control's content and a field's
+ * result as text but drops what names them (the control's tag and alias, the field's
+ * instruction). Only `word/document.xml` is inflated, and only when it is no larger than
+ * `maxExpandedBytes` (officeparser has read the same part under the same limit just before);
+ * a part declaring a DOCTYPE (Word never writes one: it is how an entity bomb starts) is not read.
+ */
+export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxField[] {
+  let tooLarge = false;
+  const files = unzipSync(docx, {
+    filter: (file) => {
+      if (file.name !== 'word/document.xml') return false;
+      tooLarge = file.originalSize > maxExpandedBytes;
+      return !tooLarge;
+    },
+  });
+  const part = files['word/document.xml'];
+  if (!part || tooLarge) return [];
+  const xml = new TextDecoder().decode(part);
+  if (xml.includes('<!DOCTYPE')) return [];
+  // Most documents have neither: their XML is not parsed a second time (a DOM of a large body
+  // costs seconds).
+  if (!xml.includes('<w:sdt') && !/MERGEFIELD/i.test(xml)) return [];
+  const document = new DOMParser({ onError: () => {} }).parseFromString(xml, 'text/xml');
+  const fields: DocxField[] = [];
+  const add = (rawName: string, shown: string) => {
+    const name = fieldName(rawName);
+    const text = normalizeLine(shown);
+    if (name && text && fields.length < MAX_FIELDS) fields.push({ name, shown: text });
+  };
+  for (const control of Array.from(document.getElementsByTagName('w:sdt'))) {
+    const properties = child(control, 'w:sdtPr');
+    // A gallery (table of contents, cover page) and a check box are not fields to fill.
+    if (!properties || child(properties, 'w:docPartObj') || child(properties, 'w14:checkbox')) continue;
+    const label =
+      child(properties, 'w:tag')?.getAttribute('w:val') ||
+      child(properties, 'w:alias')?.getAttribute('w:val');
+    const content = child(control, 'w:sdtContent');
+    if (label && content) add(label, shownText(content));
+  }
+  for (const field of Array.from(document.getElementsByTagName('w:fldSimple'))) {
+    const name = mergeFieldName(field.getAttribute('w:instr') ?? '');
+    if (name) add(name, shownText(field));
+  }
+  for (const { instruction, result } of complexFields(document.getElementsByTagName('w:r'))) {
+    const name = mergeFieldName(instruction);
+    if (name) add(name, result);
+  }
+  return fields;
+}
+
+/** `MERGEFIELD Name \* MERGEFORMAT` or `MERGEFIELD "Full Name"` → the field's name. */
+function mergeFieldName(instruction: string): string | undefined {
+  const match = /^\s*MERGEFIELD\s+(?:"([^"]*)"|([^\s"]+))/i.exec(instruction.slice(0, MAX_INSTRUCTION));
+  return match ? (match[1] ?? match[2]) : undefined;
+}
+
+function child(element: Element, name: string): Element | undefined {
+  for (let node = element.firstChild; node; node = node.nextSibling) {
+    if (node.nodeType === node.ELEMENT_NODE && node.nodeName === name) return node as Element;
+  }
+  return undefined;
+}
+
+/**
+ * The text Word shows for an element: its `w:t`, a tab as a tab, a paragraph or line break as
+ * a space. Walked in document order, and no further than a variable's text may be long (a
+ * control around the whole body is no field to fill) or than MAX_WALK elements.
+ */
+function shownText(element: Element): string {
+  let text = '';
+  let walked = 0;
+  const pending: Node[] = [element];
+  while (pending.length && text.length <= MAX_VARIABLE_TEXT && walked < MAX_WALK) {
+    const node = pending.pop()!;
+    walked += 1;
+    if (node.nodeName === 'w:t') text += node.textContent ?? '';
+    else if (node.nodeName === 'w:tab') text += '\t';
+    else if (node.nodeName === 'w:br' || node.nodeName === 'w:p') text += ' ';
+    else for (let last = node.lastChild; last; last = last.previousSibling) pending.push(last);
+  }
+  return text.length <= MAX_VARIABLE_TEXT ? text : '';
+}
+
+/**
+ * Complex fields (`w:fldChar` begin, `w:instrText`, separate, the shown runs, end), read over
+ * the runs in document order; a field inside another adds its result to the outer one's too.
+ */
+function* complexFields(runs: Iterable<Element>): Generator<{ instruction: string; result: string }> {
+  const open: { instruction: string; result: string; showing: boolean }[] = [];
+  let tooDeep = 0;
+  for (const run of Array.from(runs)) {
+    for (let node = run.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType !== node.ELEMENT_NODE) continue;
+      const element = node as Element;
+      if (element.nodeName === 'w:fldChar') {
+        const kind = element.getAttribute('w:fldCharType');
+        if (kind === 'begin') {
+          if (open.length < MAX_NESTING) open.push({ instruction: '', result: '', showing: false });
+          else tooDeep += 1;
+        } else if (kind === 'separate' && open.length && !tooDeep) {
+          open.at(-1)!.showing = true;
+        } else if (kind === 'end' && tooDeep) {
+          tooDeep -= 1;
+        } else if (kind === 'end' && open.length) {
+          const field = open.pop()!;
+          yield { instruction: field.instruction, result: field.result };
+        }
+      } else if (element.nodeName === 'w:instrText' && open.length && !tooDeep) {
+        const field = open.at(-1)!;
+        if (!field.showing && field.instruction.length < MAX_INSTRUCTION) {
+          field.instruction += element.textContent ?? '';
+        }
+      } else if (element.nodeName === 'w:t') {
+        for (const field of open) {
+          if (field.showing && field.result.length <= MAX_VARIABLE_TEXT)
+            field.result += element.textContent ?? '';
+        }
+      }
+    }
+  }
+}
+
+/**
+ * The DOCX's fields as findings of its text: each where its shown text first stands (after
+ * the field before it, when it is there too), named by its tag, alias or merge field name.
+ * A field whose shown text is not in the text (an empty control) is left out.
+ */
+export function docxFieldFindings(text: string, fields: readonly DocxField[]): Finding[] {
+  const findings: Finding[] = [];
+  let from = 0;
+  for (const { name, shown } of fields) {
+    let index = text.indexOf(shown, from);
+    if (index < 0) index = text.indexOf(shown);
+    if (index < 0) continue;
+    findings.push({ name, kind: 'placeholder', text: shown, index });
+    from = index + shown.length;
+  }
+  return findings;
+}

@@ -1,0 +1,131 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { Finding } from './findings.ts';
+import { fieldFinding } from './form-fields.ts';
+import { type PdfPage, pdfLines, type TextItem } from './pdf-layout.ts';
+
+/** The text's lines and the form fields of a PDF. */
+export interface PdfContent {
+  lines: string[];
+  formFields: Finding[];
+  /** Set when the text was longer than the limit (what was read is cut there). */
+  tooLong: boolean;
+}
+
+/**
+ * pdf.js read directly (not through officeparser): the layout needs each text item with its
+ * position, in the order the PDF draws them, and officeparser's PDF reader hands back
+ * paragraphs it has already grouped by column (a table's labels before its values), which
+ * would not read as the DOCX does. It runs in this worker thread, so the worker's heap limit
+ * and timeout bound it; no more than `maxTextChars` characters of items are kept.
+ */
+export async function readPdf(bytes: Uint8Array, maxTextChars: number): Promise<PdfContent> {
+  const pdfjs = await loadPdfjs();
+  const loading = pdfjs.getDocument({
+    // pdf.js refuses a Buffer: a plain view of the same memory.
+    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    verbosity: 0,
+    disableFontFace: true,
+    useSystemFonts: false,
+    // Text only: no image is decoded.
+    maxImageSize: 1,
+  });
+  try {
+    const document = await loading.promise;
+    const pages: PdfPage[] = [];
+    let chars = 0;
+    let tooLong = false;
+    for (let number = 1; number <= document.numPages && !tooLong; number += 1) {
+      const page = await document.getPage(number);
+      const content = await page.getTextContent();
+      const items: TextItem[] = [];
+      for (const item of content.items) {
+        if (!('str' in item)) continue;
+        const [a, b, c, d, x, y] = item.transform as number[];
+        items.push({
+          str: item.str,
+          x: x!,
+          y: y!,
+          width: item.width,
+          size: Math.hypot(c!, d!) || Math.hypot(a!, b!),
+        });
+        chars += item.str.length;
+        if (chars > maxTextChars) {
+          tooLong = true;
+          break;
+        }
+      }
+      const { width, height } = page.getViewport({ scale: 1 });
+      pages.push({ items, width, height });
+      page.cleanup();
+    }
+    return { lines: pdfLines(pages), formFields: await pdfFormFields(document), tooLong };
+  } finally {
+    await loading.destroy();
+  }
+}
+
+type Pdfjs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+let pdfjsModule: Promise<Pdfjs> | undefined;
+
+function loadPdfjs(): Promise<Pdfjs> {
+  pdfjsModule ??= (async () => {
+    // pdf.js builds a DOMMatrix when it loads, to draw pages; Node has none, and text extraction
+    // never draws, so an identity matrix is all it needs.
+    const scope = globalThis as { DOMMatrix?: unknown };
+    scope.DOMMatrix ??= class DOMMatrix {
+      a = 1;
+      b = 0;
+      c = 0;
+      d = 1;
+      e = 0;
+      f = 0;
+    };
+    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    // pdf.js's own worker runs in this thread (the extraction worker already is one).
+    const require = createRequire(import.meta.url);
+    pdfjs.GlobalWorkerOptions.workerSrc = pathToFileURL(
+      require.resolve('pdfjs-dist/legacy/build/pdf.worker.mjs'),
+    ).href;
+    return pdfjs;
+  })();
+  return pdfjsModule;
+}
+
+/** At most this many form fields are read (each becomes a variable; answers hold 500 at most). */
+const MAX_FIELDS = 1_000;
+
+interface FieldWidget {
+  type?: string;
+  page?: number;
+  rect?: number[];
+}
+
+/**
+ * A fillable PDF's AcroForm fields, as placeholders, in the order they stand on the pages (top
+ * to bottom, left to right). A field has no text in the page's text layer, so its `text` is its
+ * name as the form gives it, and it stands at no place of the text (a negative index): `occurrences`
+ * is the number of places (widgets) it is shown. Buttons (push buttons, check boxes, radio
+ * buttons) hold no text to fill and are left out; signature fields are kept.
+ */
+async function pdfFormFields(document: {
+  getFieldObjects(): Promise<Record<string, unknown[]> | null>;
+}): Promise<Finding[]> {
+  const objects = await document.getFieldObjects();
+  if (!objects) return [];
+  const fields: { finding: Finding; page: number; top: number; left: number }[] = [];
+  for (const [name, entries] of Object.entries(objects)) {
+    if (fields.length >= MAX_FIELDS) break;
+    const widgets = (entries as FieldWidget[]).filter((entry) => entry.rect);
+    const first = widgets[0] ?? (entries[0] as FieldWidget | undefined);
+    if (!first || first.type === 'button' || first.type === 'checkbox' || first.type === 'radiobutton')
+      continue;
+    const finding = fieldFinding(name, name, Math.max(1, widgets.length));
+    if (finding) {
+      fields.push({ finding, page: first.page ?? 0, top: first.rect?.[3] ?? 0, left: first.rect?.[0] ?? 0 });
+    }
+  }
+  fields.sort((a, b) => a.page - b.page || b.top - a.top || a.left - b.left);
+  // Indexes below 0, in that order: before every finding of the text, and kept in order.
+  return fields.map(({ finding }, i) => ({ ...finding, index: i - fields.length }));
+}
