@@ -1,0 +1,127 @@
+import type { Finding } from '../findings.ts';
+import { isPlausibleName, toSnakeCase } from './names.ts';
+
+/**
+ * Blanks named by their label: `Effective Date: ________`, `Purchase Price: $________`, a
+ * key-terms row `Governing Law\t________`, and (through `labelBefore`, for the bracket scan)
+ * `Amount: [●]`, `Fee\t$[_____]`. The finding's text runs from the label to the end of the
+ * blank, since the blank alone (`________`) stands for a different variable at each place.
+ *
+ * Linear: each run of underscores is found with indexOf and its label read backwards over at
+ * most MAX_LABEL characters, never before the end of the previous blank.
+ */
+const MAX_LABEL = 51;
+const LABEL_CHAR = /[A-Za-z0-9'’/&() -]/;
+const SPACE = /[ \t]/;
+/** A label that ends like a sentence going on (`The term is ____`) is prose, not a label. */
+const NOT_A_LABEL_END = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'to',
+  'by',
+  'for',
+  'in',
+  'on',
+  'at',
+  'and',
+  'or',
+  'is',
+  'are',
+  'be',
+  'was',
+  'were',
+  'shall',
+  'will',
+  'than',
+  'with',
+  'from',
+  'as',
+  'per',
+  'not',
+]);
+
+export interface Label {
+  /** Where the label starts. */
+  index: number;
+  name: string;
+}
+
+export function scanUnderscoreBlanks(text: string): Finding[] {
+  const found: Finding[] = [];
+  let floor = 0;
+  let from = 0;
+  for (;;) {
+    const underscores = text.indexOf('___', from);
+    if (underscores < 0) break;
+    let end = underscores + 3;
+    while (text[end] === '_') end += 1;
+    from = end;
+    // A blank inside brackets (`[____]`) is the bracket scan's.
+    if (text[underscores - 1] === '[' || (text[underscores - 1] === '$' && text[underscores - 2] === '[')) {
+      floor = end;
+      continue;
+    }
+    const start = text[underscores - 1] === '$' ? underscores - 1 : underscores;
+    const label = labelBefore(text, start, floor);
+    if (label) {
+      found.push({
+        index: label.index,
+        name: label.name,
+        kind: 'placeholder',
+        text: text.slice(label.index, end),
+      });
+    }
+    floor = end;
+  }
+  return found;
+}
+
+/**
+ * The label of a blank that starts at `blank`: a capital first, then letters, digits, spaces and
+ * `'/&().-`, 2–51 characters, at the start of a line or a table cell, or after `: `, `. `, `; `
+ * or a previous blank (`By: ____ Name: ____`); then spaces, and a colon, a tab, or nothing
+ * when the label is the whole cell up to the blank. Nothing before `floor` is read.
+ */
+export function labelBefore(text: string, blank: number, floor: number): Label | null {
+  let labelEnd = blank;
+  let gap = '';
+  while (labelEnd > floor && SPACE.test(text[labelEnd - 1]!)) gap += text[--labelEnd];
+  if (labelEnd > floor && text[labelEnd - 1] === ':') {
+    gap += ':';
+    labelEnd -= 1;
+    while (labelEnd > floor && SPACE.test(text[labelEnd - 1]!)) labelEnd -= 1;
+  }
+  let labelStart = labelEnd;
+  while (labelStart > floor && labelEnd - labelStart < MAX_LABEL && LABEL_CHAR.test(text[labelStart - 1]!)) {
+    labelStart -= 1;
+  }
+  // The earliest capital that follows a boundary starts the label.
+  for (let start = labelStart; start < labelEnd - 1; start += 1) {
+    if (!/[A-Z]/.test(text[start]!) || !followsBoundary(text, start)) continue;
+    const label = text.slice(start, labelEnd).trim();
+    const lastWord = label.slice(label.lastIndexOf(' ') + 1).toLowerCase();
+    const marked = gap.includes(':') || gap.includes('\t') || startsCell(text, start);
+    if (!marked || (!gap.includes(':') && NOT_A_LABEL_END.has(lastWord))) return null;
+    const name = toSnakeCase(label);
+    return isPlausibleName(name) ? { index: start, name } : null;
+  }
+  return null;
+}
+
+/**
+ * Whether `start` follows the text's start, a line break or tab, or `:`, `.`, `;`, `_` or `]`
+ * and a space (the last two end a previous blank, which may lie before the floor).
+ */
+function followsBoundary(text: string, start: number): boolean {
+  if (start === 0) return true;
+  const before = text[start - 1]!;
+  if (before === '\n' || before === '\t') return true;
+  return before === ' ' && start >= 2 && /[:.;_\]]/.test(text[start - 2]!);
+}
+
+/** Whether the label begins its line or table cell (a key-terms row: `Label\t________`). */
+function startsCell(text: string, start: number): boolean {
+  return start === 0 || text[start - 1] === '\n' || text[start - 1] === '\t';
+}
