@@ -42,6 +42,9 @@ const NOT_A_LABEL_END = new Set([
   'not',
 ]);
 
+/** Where a signature goes (`By: ______`): signed by hand, never filled in from data. */
+const SIGNATURE_LABEL = /^(?:by|signature|signed|sign here|initials?|witness)$/i;
+
 export interface Label {
   /** Where the label starts. */
   index: number;
@@ -105,7 +108,7 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
     const marked = gap.includes(':') || gap.includes('\t') || startsCell(text, start);
     if (!marked || (!gap.includes(':') && NOT_A_LABEL_END.has(lastWord))) return null;
     const name = toSnakeCase(label);
-    return isPlausibleName(name) ? { index: start, name } : null;
+    return isPlausibleName(name) && !SIGNATURE_LABEL.test(label) ? { index: start, name } : null;
   }
   return null;
 }

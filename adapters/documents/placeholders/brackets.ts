@@ -1,6 +1,6 @@
 import type { Finding } from '../findings.ts';
 import { labelBefore } from './blanks.ts';
-import { descriptionName, INSTRUCTION_VERBS, isPlausibleName, toSnakeCase } from './names.ts';
+import { descriptionName, FILLER, INSTRUCTION_VERBS, isPlausibleName, toSnakeCase } from './names.ts';
 
 /**
  * Square brackets: `[Company Name]`, a description of any length (`[Full name of the authorized
@@ -31,7 +31,7 @@ export function scanBrackets(text: string): Finding[] {
   return found;
 }
 
-/** `[start, end]` of every matched pair at most MAX_BRACKET long, in order of `start`. */
+/** `[start, end]` of every matched pair at most MAX_BRACKET long, in order of `end`. */
 function bracketPairs(text: string): [number, number][] {
   const pairs: [number, number][] = [];
   const open: number[] = [];
@@ -43,7 +43,7 @@ function bracketPairs(text: string): [number, number][] {
       if (at - start <= MAX_BRACKET) pairs.push([start, at]);
     }
   }
-  return pairs.sort((a, b) => a[0] - b[0]);
+  return pairs;
 }
 
 function readBracket(text: string, open: number, close: number): Finding | null {
@@ -72,16 +72,21 @@ function isBlank(content: string): boolean {
 
 /**
  * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`), or else by the
- * words around it (`within [●] days` → `days`; `[●] shares of Common Stock` → `shares`).
+ * unit after it (`within [●] days` → `days`), or else by the last word before it that is no
+ * filler (`at a price of $[●] per share` → `price`). Its text is then the blank alone: the same
+ * blank elsewhere is the same variable, as the text cannot tell them apart.
  */
 function blankFinding(text: string, start: number, end: number): Finding | null {
   const label = labelBefore(text, start, Math.max(0, start - 200));
   if (label)
     return { index: label.index, name: label.name, kind: 'placeholder', text: text.slice(label.index, end) };
-  const next = /^[ %]*([A-Za-z]+(?: [A-Za-z]+)?)/.exec(text.slice(end, end + 40));
-  const previous = /([A-Za-z]+) *$/.exec(text.slice(Math.max(0, start - 40), start));
-  const word = (next?.[1] ?? '').split(' ')[0]!;
-  const name = toSnakeCase(UNIT_WORDS.test(word) ? word : (previous?.[1] ?? word));
+  const next = /^[ %]*([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1] ?? '';
+  const previous = text
+    .slice(Math.max(0, start - 60), start)
+    .split(/[^A-Za-z]+/)
+    .filter((word) => word && !FILLER.has(word.toLowerCase()))
+    .at(-1);
+  const name = toSnakeCase(UNIT_WORDS.test(next) ? next : (previous ?? next));
   if (!isPlausibleName(name)) return null;
   return { index: start, name, kind: 'placeholder', text: text.slice(start, end) };
 }
@@ -195,7 +200,8 @@ function isDescription(content: string): boolean {
   if (!/^[A-Za-z]/.test(content.replace(/^\$/, ''))) return false;
   if (/^[xX✓✔]$/.test(content) || /^[ivxlc]+$/.test(content) || content.length < 2) return false;
   if (/[{}<>=\\]/.test(content)) return false; // code or markup
-  if (EDITORIAL.test(content)) return false;
+  // One participle (`[Abbreviated]`, `[Amended]`) notes what was done to the text; a name is a noun.
+  if (EDITORIAL.test(content) || /^[A-Za-z]+ed$/.test(content)) return false;
   const words = content.split(' ');
   if (words.length > MAX_DESCRIPTION_WORDS) return false;
   const first = words[0]!.toLowerCase().replace(/[^a-z/-]/g, '');

@@ -16,21 +16,21 @@ export function isPlausibleName(name: string): boolean {
   return /^[a-z]/.test(name) && name.length >= 2 && name.split('_').length <= 6;
 }
 
-/** Words that tell a reader what to do rather than what goes there (`[Insert date]`). */
+/**
+ * Words that tell a reader what to do rather than what goes there (`[Insert date]`). Not `state`,
+ * `list` or `type`, which more often head a noun phrase (`State of incorporation`).
+ */
 export const INSTRUCTION_VERBS = new Set([
   'insert',
   'enter',
   'specify',
   'describe',
-  'state',
-  'list',
   'include',
   'add',
   'provide',
   'identify',
   'indicate',
   'fill',
-  'type',
   'select',
   'choose',
   'complete',
@@ -38,8 +38,34 @@ export const INSTRUCTION_VERBS = new Set([
   'write',
 ]);
 
+/** Head nouns too general to name a blank alone (`Date` by which the offer must be accepted). */
+const GENERAL_HEADS = new Set([
+  'date',
+  'name',
+  'amount',
+  'number',
+  'address',
+  'title',
+  'reference',
+  'description',
+  'details',
+  'value',
+  'type',
+  'period',
+  'time',
+  'place',
+  'list',
+  'percentage',
+  'price',
+  'fee',
+  'sum',
+  'rate',
+  'day',
+  'deadline',
+]);
+
 /** Words a short name leaves out: articles, possessives, auxiliaries, relative words. */
-const FILLER = new Set([
+export const FILLER = new Set([
   'a',
   'an',
   'the',
@@ -137,8 +163,8 @@ const MAX_NAME_WORDS = 5;
  *    (`Full name of the authorized signatory | signing for the employer`);
  * 4. `A of B` reads `B A` (`name of the employer` → `employer_name`), as field names are
  *    written, except `number of …`, which reads as it stands;
- * 5. a head of one word (`Date by which the offer must be accepted`) takes the next content
- *    words after it, first (`offer_accepted_date`);
+ * 5. a head that is one general word (`Date by which the offer must be accepted`) takes the
+ *    next content words after it, first (`offer_accepted_date`);
  * 6. articles, auxiliaries and other filler words go, and at most five words remain.
  * `[Full name of the authorized signatory signing for the employer]` → `authorized_signatory_full_name`.
  */
@@ -158,7 +184,7 @@ export function descriptionName(description: string): string {
       before.length === 1 && before[0] === 'number' ? [...before, 'of', ...after] : [...after, ...before];
   }
   let chosen = head.filter((word) => word !== 'of' || head[0] === 'number');
-  if (chosen.length <= 1) {
+  if (chosen.length <= 1 && GENERAL_HEADS.has(chosen[0] ?? '')) {
     // Participles (`existing`, `signing`) describe; the nouns after the head say what it is.
     const rest = words
       .slice(end)

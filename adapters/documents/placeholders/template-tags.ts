@@ -20,6 +20,13 @@ import { isPlausibleName, toSnakeCase } from './names.ts';
  * character is read a bounded number of times (a megabyte of `{{{{` takes milliseconds).
  */
 const MAX_TAG = 200;
+/**
+ * At most this many tags of one kind are read: a 20-page template has a few hundred, and the
+ * answer holds at most MAX_VARIABLES; a document of nothing but tags stops here, in milliseconds.
+ */
+const MAX_TAGS = 20_000;
+/** Loops nested deeper than this are not followed (real templates nest a few levels). */
+const MAX_NESTING = 32;
 
 interface RawTag {
   index: number;
@@ -64,7 +71,10 @@ export function scanTemplateTags(text: string): Finding[] {
       const list = subject(tag.expression);
       add('list', list);
       const resolved = list === null ? '' : resolve(list, loops);
-      loops.push({ closer: tag.closer, list: resolved, loopVariables: tag.loopVariables });
+      // Past MAX_NESTING, a loop is not followed: every tag then costs at most MAX_NESTING steps.
+      if (loops.length < MAX_NESTING) {
+        loops.push({ closer: tag.closer, list: resolved, loopVariables: tag.loopVariables });
+      }
     } else if (tag.kind === 'close') {
       const at = loops.findLastIndex((loop) => loop.closer === tag.closer);
       if (at >= 0) loops.length = at;
@@ -73,13 +83,16 @@ export function scanTemplateTags(text: string): Finding[] {
   return found;
 }
 
-/** `a.b` with `a` a loop's variable (or `this`) → `<list>.b`; the innermost loop wins. */
+/**
+ * `d.name` with `d` a loop's variable (or `this`) → `items.name`; the innermost loop wins. The
+ * loop variable alone is the list's item: `items.item`.
+ */
 function resolve(path: string, loops: readonly Loop[]): string {
   const [first, ...rest] = path.replace(/^\$/, '').split('.');
   for (let i = loops.length - 1; i >= 0; i -= 1) {
     const loop = loops[i]!;
     if (first === 'this' || loop.loopVariables.includes(first!)) {
-      return [loop.list, ...rest].filter(Boolean).join('.');
+      return [loop.list, ...(rest.length > 0 ? rest : ['item'])].filter(Boolean).join('.');
     }
   }
   return first === 'this' ? rest.join('.') : path.replace(/^\$/, '');
@@ -267,7 +280,7 @@ function trimControl(inner: string): string {
 function delimitedRuns(text: string, open: string, close: string, minRun: number, maxRun: number): RawTag[] {
   const tags: RawTag[] = [];
   let at = text.indexOf(open);
-  while (at >= 0) {
+  while (at >= 0 && tags.length < MAX_TAGS) {
     let openRun = 0;
     while (text[at + openRun] === open) openRun += 1;
     const contentStart = at + openRun;
@@ -299,7 +312,7 @@ function delimitedRuns(text: string, open: string, close: string, minRun: number
 function plusTags(text: string): RawTag[] {
   const tags: RawTag[] = [];
   let at = text.indexOf('+++');
-  while (at >= 0) {
+  while (at >= 0 && tags.length < MAX_TAGS) {
     const close = text.indexOf('+++', at + 3);
     if (close < 0) break;
     const inner = close - at <= MAX_TAG ? text.slice(at + 3, close) : '';
