@@ -291,10 +291,14 @@ describe('placeholders: linear time', () => {
     ['Label: ['],
     ['{FOR d IN items}'],
     ['{{#each items}}'],
-  ])('scans a megabyte of %s in linear time', (unit) => {
-    const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
-    const started = performance.now();
-    scanPlaceholders(text);
-    expect(performance.now() - started).toBeLessThan(30_000);
-  }, 60_000);
+  ])(
+    'scans a megabyte of %s in linear time',
+    (unit) => {
+      const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      const started = performance.now();
+      scanPlaceholders(text);
+      expect(performance.now() - started).toBeLessThan(30_000);
+    },
+    60_000,
+  );
 });

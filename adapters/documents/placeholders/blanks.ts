@@ -7,7 +7,7 @@ import { isPlausibleName, toSnakeCase } from './names.ts';
  * `Amount: [●]`, `Fee\t$[_____]`. The finding's text runs from the label to the end of the
  * blank, since the blank alone (`________`) stands for a different variable at each place.
  *
- * Linear: each run of underscores is found with indexOf and its label read backwards over at
+ * Linear: each run of underscores is found once and its label read backwards over at
  * most MAX_LABEL characters, never before the end of the previous blank.
  */
 const MAX_LABEL = 51;
@@ -54,13 +54,10 @@ export interface Label {
 export function scanUnderscoreBlanks(text: string): Finding[] {
   const found: Finding[] = [];
   let floor = 0;
-  let from = 0;
-  for (;;) {
-    const underscores = text.indexOf('___', from);
-    if (underscores < 0) break;
-    let end = underscores + 3;
-    while (text[end] === '_') end += 1;
-    from = end;
+  // Underscores, or their full-width form (East Asian fonts and forms).
+  for (const run of text.matchAll(/[_＿]{3,}/g)) {
+    const underscores = run.index;
+    const end = underscores + run[0].length;
     // A blank inside brackets (`[____]`) is the bracket scan's.
     if (text[underscores - 1] === '[' || (text[underscores - 1] === '$' && text[underscores - 2] === '[')) {
       floor = end;
@@ -121,7 +118,7 @@ function followsBoundary(text: string, start: number): boolean {
   if (start === 0) return true;
   const before = text[start - 1]!;
   if (before === '\n' || before === '\t') return true;
-  return before === ' ' && start >= 2 && /[:.;_\]]/.test(text[start - 2]!);
+  return before === ' ' && start >= 2 && /[:.;_＿\]]/.test(text[start - 2]!);
 }
 
 /** Whether the label begins its line or table cell (a key-terms row: `Label\t________`). */

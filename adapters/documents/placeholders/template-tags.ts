@@ -1,5 +1,6 @@
 import type { Finding } from '../findings.ts';
-import { isPlausibleName, toSnakeCase } from './names.ts';
+import { isDescription } from './descriptions.ts';
+import { descriptionName, isPlausibleName, toSnakeCase } from './names.ts';
 
 /**
  * The tags of template languages: fields (`{name}`, `{{ name | filter }}`, `{{{raw}}}`,
@@ -38,6 +39,8 @@ interface RawTag {
 
 type Tag =
   | { kind: 'field'; path: string }
+  /** A description in braces (`{pre-money valuation}`), named as a bracketed one is. */
+  | { kind: 'described'; name: string }
   | { kind: 'condition'; expression: string }
   | { kind: 'list'; expression: string; loopVariables: string[]; closer: string }
   | { kind: 'close'; closer: string }
@@ -66,7 +69,9 @@ export function scanTemplateTags(text: string): Finding[] {
       if (name && isPlausibleName(name)) found.push({ index: raw.index, name, kind, text: whole });
     };
     if (tag.kind === 'field') add('placeholder', tag.path);
-    else if (tag.kind === 'condition') add('condition', subject(tag.expression));
+    else if (tag.kind === 'described' && isPlausibleName(tag.name)) {
+      found.push({ index: raw.index, name: tag.name, kind: 'placeholder', text: whole });
+    } else if (tag.kind === 'condition') add('condition', subject(tag.expression));
     else if (tag.kind === 'list') {
       const list = subject(tag.expression);
       add('list', list);
@@ -117,9 +122,13 @@ function readTag({ opener, inner }: RawTag): Tag {
   return blockTag(content) ?? commandTag(content) ?? fieldTag(content);
 }
 
-/** Jinja / Nunjucks / Twig: `{% if x %}`, `{% elif x %}`, `{% for d in items %}`, `{% endfor %}`. */
+/**
+ * Jinja / Nunjucks / Twig: `{% if x %}`, `{% elif x %}`, `{% for d in items %}`, `{% endfor %}`;
+ * docxtpl's (and docassemble's) `{%p if x %}`, `{%tr for d in items %}` say which element the
+ * statement stands for (paragraph, table row, cell, run).
+ */
 function jinjaStatement(statement: string): Tag {
-  const [keyword = '', rest] = splitFirstWord(statement);
+  const [keyword = '', rest] = splitFirstWord(statement.replace(/^(?:p|tr|tc|r)\s/, ''));
   const word = keyword.toLowerCase();
   if (word === 'if' || word === 'elif' || word === 'elseif') return { kind: 'condition', expression: rest };
   if (word === 'for') return forLoop(rest, 'endfor');
@@ -210,17 +219,22 @@ function commandTag(content: string): Tag | null {
 
 /**
  * A field: a name or a dotted path, with filters (`name | upper`) or an Accord format
- * (`amount as "0,0.00 CCC"`) after it; or a few words (`{Company Name}`). Anything else
- * (JSON, code, a sentence) is no field.
+ * (`amount as "0,0.00 CCC"`) after it; a few words (`{Company Name}`); or a description in
+ * words, as in brackets (`{pre-money valuation}`). Anything else (JSON, code, a sentence) is
+ * no field.
  */
 function fieldTag(content: string): Tag {
-  let path = content;
+  // docxtpl's `{{p subdoc }}`, `{{r rich_text }}`: the element the value stands for, then the value.
+  let path = content.replace(/^(?:p|r|tr|tc) (?=\S)/, '');
   const pipe = path.indexOf('|');
   if (pipe >= 0) path = path.slice(0, pipe);
   const as = path.search(/\sas\s+["']/);
   if (as >= 0) path = path.slice(0, as);
   path = path.trim();
   if (IDENTIFIER_PATH.test(path) || FIELD_WORDS.test(path)) return { kind: 'field', path };
+  if (DESCRIPTION_TEXT.test(content) && !/\w\(/.test(content) && isDescription(content)) {
+    return { kind: 'described', name: descriptionName(content) };
+  }
   return { kind: 'none' };
 }
 
@@ -230,7 +244,7 @@ function fieldTag(content: string): Tag {
  * (`items.items()`) names its object.
  */
 export function subject(expression: string): string | null {
-  const unquoted = expression.replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+  const unquoted = expression.replace(/"[^"]*"|'[^']*'|“[^”]*”|‘[^’]*’/g, ' ');
   for (const match of unquoted.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
     const path = match[0];
     const before = unquoted[match.index - 1];
@@ -250,6 +264,8 @@ const KEYWORDS = new Set(['not', 'and', 'or', 'in', 'is', 'true', 'false', 'none
 const IDENTIFIER_PATH = /^\$?[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$/;
 /** `{Company Name}`: up to six words of letters and digits. */
 const FIELD_WORDS = /^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,5}$/;
+/** Words, not code: `{list of accredited investors approved by the company}`. */
+const DESCRIPTION_TEXT = /^[A-Za-z][A-Za-z0-9,.'’()/&-]*(?: [A-Za-z0-9,.'’()/&-]+)+$/;
 /** A mail-merge field's name: `«Supplier Legal Name»`, `<<DISCOUNT_%>>`, `<<YES/NO>>`. */
 const MERGE_NAME = /^[A-Za-z][\w .,'&/%#-]{0,60}$/;
 /** A section named like a flag (`{#hasKitty}`, `{#is_signed}`) is a condition, not a loop. */
