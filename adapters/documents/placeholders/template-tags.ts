@@ -166,8 +166,14 @@ function blockTag(content: string): Tag | null {
     const list = body.slice(body.search(/\s/)).trim();
     return { kind: 'list', expression: list, loopVariables: [], closer: list.toLowerCase() };
   }
-  const elseMatch = /^:?else(?:\s+if\s+(.+))?$/i.exec(content);
-  if (elseMatch) return elseMatch[1] ? { kind: 'condition', expression: elseMatch[1] } : { kind: 'none' };
+  const [first = '', afterElse] = splitFirstWord(content);
+  if (/^:?else$/i.test(first)) {
+    // `{{else}}`, `{:else}`, `{{else if x}}`.
+    const [keyword = '', expression] = splitFirstWord(afterElse);
+    return keyword.toLowerCase() === 'if' && expression
+      ? { kind: 'condition', expression }
+      : { kind: 'none' };
+  }
   if (sigil !== '#') return null;
   const [keyword = '', rest] = splitFirstWord(body);
   const word = keyword.toLowerCase();
@@ -244,7 +250,7 @@ function fieldTag(content: string): Tag {
  * (`items.items()`) names its object.
  */
 export function subject(expression: string): string | null {
-  const unquoted = expression.replace(/"[^"]*"|'[^']*'|“[^”]*”|‘[^’]*’/g, ' ');
+  const unquoted = withoutStrings(expression);
   for (const match of unquoted.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
     const path = match[0];
     const before = unquoted[match.index - 1];
@@ -258,6 +264,26 @@ export function subject(expression: string): string | null {
     return path;
   }
   return null;
+}
+
+const CLOSING_QUOTE: Record<string, string> = { '"': '"', "'": "'", '“': '”', '‘': '’' };
+
+/** The expression with its string literals blanked (one pass: a pattern would rescan unclosed quotes). */
+function withoutStrings(expression: string): string {
+  let result = '';
+  let closing = '';
+  for (const char of expression) {
+    if (closing) {
+      if (char === closing) closing = '';
+      result += ' ';
+    } else if (CLOSING_QUOTE[char]) {
+      closing = CLOSING_QUOTE[char];
+      result += ' ';
+    } else {
+      result += char;
+    }
+  }
+  return result;
 }
 
 const KEYWORDS = new Set(['not', 'and', 'or', 'in', 'is', 'true', 'false', 'none', 'null', 'undefined']);
