@@ -96,16 +96,16 @@ describe('placeholders: directives', () => {
     expect(
       scan(
         '{% if deal.closed %}c{% elif has_escrow %}e{% else %}o{% endif %}' +
-          '{%- for d in parties -%}{{ d.name | upper }}{% endfor %}{# comment #}{{ d.name }}' +
+          '{%- for party in parties -%}{{ party.name | upper }}{% endfor %}{# comment #}{{ party.name }}' +
           '{% for k, v in terms.items() %}{{ v }}{% endfor %}',
       ),
     ).toEqual([
       ['condition', 'deal_closed', '{% if deal.closed %}'],
       ['condition', 'has_escrow', '{% elif has_escrow %}'],
-      ['list', 'parties', '{%- for d in parties -%}'],
-      ['placeholder', 'parties_name', '{{ d.name | upper }}'],
-      // After the loop, `d` is no loop variable any more.
-      ['placeholder', 'd_name', '{{ d.name }}'],
+      ['list', 'parties', '{%- for party in parties -%}'],
+      ['placeholder', 'parties_name', '{{ party.name | upper }}'],
+      // After the loop, `party` is no loop variable any more.
+      ['placeholder', 'party_name', '{{ party.name }}'],
       ['list', 'terms', '{% for k, v in terms.items() %}'],
       ['placeholder', 'terms_item', '{{ v }}'],
     ]);
@@ -124,6 +124,22 @@ describe('placeholders: directives', () => {
       ['placeholder', 'text', '{text}'],
       ['condition', 'has_kitty', '{#hasKitty}'],
       ['placeholder', 'kitty', '{kitty}'],
+    ]);
+  });
+});
+
+describe('placeholders: Carbone', () => {
+  it('reads fields from the data root, loops over items, and conditions as formatters', () => {
+    expect(
+      scan(
+        '{d.customer.name} {d.total:formatC()} {d.cars[i].brand} {d.cars[i+1].brand} ' +
+          '{d.vip:ifEQ(true):showBegin}VIP{d.vip:showEnd} {c.now:formatD(YYYY)}',
+      ),
+    ).toEqual([
+      ['placeholder', 'customer_name', '{d.customer.name}'],
+      ['placeholder', 'total', '{d.total:formatC()}'],
+      ['placeholder', 'cars_brand', '{d.cars[i].brand}'],
+      ['condition', 'vip', '{d.vip:ifEQ(true):showBegin}'],
     ]);
   });
 });

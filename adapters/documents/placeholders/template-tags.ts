@@ -90,7 +90,7 @@ export function scanTemplateTags(text: string): Finding[] {
 
 /**
  * `d.name` with `d` a loop's variable (or `this`) → `items.name`; the innermost loop wins. The
- * loop variable alone is the list's item: `items.item`.
+ * loop variable alone is the list's item: `items.item`. Outside loops, `d.` is Carbone's root.
  */
 function resolve(path: string, loops: readonly Loop[]): string {
   const [first, ...rest] = path.replace(/^\$/, '').split('.');
@@ -100,7 +100,8 @@ function resolve(path: string, loops: readonly Loop[]): string {
       return [loop.list, ...(rest.length > 0 ? rest : ['item'])].filter(Boolean).join('.');
     }
   }
-  return first === 'this' ? rest.join('.') : path.replace(/^\$/, '');
+  // Outside a loop, `d.` is Carbone's data root: `{d.customer.name}` is `customer_name`.
+  return first === 'this' || (first === 'd' && rest.length > 0) ? rest.join('.') : path.replace(/^\$/, '');
 }
 
 /** What a tag is, from its delimiters and what stands between them. */
@@ -232,6 +233,7 @@ function commandTag(content: string): Tag | null {
 function fieldTag(content: string): Tag {
   // docxtpl's `{{p subdoc }}`, `{{r rich_text }}`: the element the value stands for, then the value.
   let path = content.replace(/^(?:p|r|tr|tc) (?=\S)/, '');
+  if (/^[dc]\.[A-Za-z_][\w.]*[[:]/.test(path) || path.startsWith('c.')) return carboneTag(path);
   const pipe = path.indexOf('|');
   if (pipe >= 0) path = path.slice(0, pipe);
   const as = path.search(/\sas\s+["']/);
@@ -242,6 +244,35 @@ function fieldTag(content: string): Tag {
     return { kind: 'described', name: descriptionName(content) };
   }
   return { kind: 'none' };
+}
+
+/**
+ * Carbone: `{d.name}`, `{d.cars[i].brand}` (a field of each item: `cars_brand`), `{d.cars[i+1]}`
+ * (where the loop's repetition ends: nothing), formatters after `:` (`{d.total:formatC()}`), a
+ * condition as a formatter (`{d.vip:ifEQ(true):showBegin}`); `d.` is the data's root, `c.` the
+ * rendering options (nothing).
+ */
+function carboneTag(content: string): Tag {
+  const colon = content.indexOf(':');
+  const formatters = colon < 0 ? '' : content.slice(colon);
+  if (content.startsWith('c.') || /:(?:showEnd|hideEnd)\b/.test(formatters)) return { kind: 'none' };
+  let path = '';
+  let depth = 0;
+  let index = '';
+  for (const char of colon < 0 ? content : content.slice(0, colon)) {
+    if (char === '[') depth += 1;
+    else if (char === ']') {
+      depth -= 1;
+      if (/\+/.test(index)) return { kind: 'none' }; // `[i+1]`: the end of a repetition
+      index = '';
+    } else if (depth > 0) index += char;
+    else path += char;
+  }
+  path = path.slice(2);
+  if (!IDENTIFIER_PATH.test(path)) return { kind: 'none' };
+  return /:(?:if|showBegin|hideBegin)/.test(formatters)
+    ? { kind: 'condition', expression: path }
+    : { kind: 'field', path };
 }
 
 /**
