@@ -242,8 +242,9 @@ describe('placeholders: square brackets', () => {
     ).toEqual([
       ['placeholder', 'purchase_amount', 'Purchase Amount: $[_____]'],
       ['placeholder', 'valuation_cap', 'Valuation Cap: [●]'],
-      ['placeholder', 'discount', 'Discount\t[•]'],
-      ['placeholder', 'effective_date', 'Effective Date\t[________]'],
+      // A key-terms row: the blank is a cell of its own, and is the text.
+      ['placeholder', 'discount', '[•]'],
+      ['placeholder', 'effective_date', '[________]'],
       ['placeholder', 'notice_period', 'Notice period: [___]'],
       ['placeholder', 'months', '[●]'],
       ['placeholder', 'price', '$[●]'],
@@ -267,7 +268,7 @@ describe('placeholders: labelled blanks', () => {
     ).toEqual([
       ['placeholder', 'effective_date', 'Effective Date: ________'],
       ['placeholder', 'purchase_price', 'Purchase Price: $__________'],
-      ['placeholder', 'governing_law', 'Governing Law\t____________'],
+      ['placeholder', 'governing_law', '____________'],
       ['placeholder', 'name', 'Name: ____________'],
       ['placeholder', 'title', 'Title: ____________'],
     ]);

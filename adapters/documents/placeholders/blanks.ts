@@ -4,13 +4,15 @@ import { isPlausibleName, toSnakeCase } from './names.ts';
 /**
  * Blanks named by their label: `Effective Date: ________`, `Purchase Price: $________`, a
  * key-terms row `Governing Law\t________`, and (through `labelBefore`, for the bracket scan)
- * `Amount: [●]`, `Fee\t$[_____]`. The finding's text runs from the label to the end of the
- * blank, since the blank alone (`________`) stands for a different variable at each place.
+ * `Amount: [●]`, `Fee\t$[_____]`. In running text the finding's text runs from the label to
+ * the end of the blank, since the blank alone (`________`) stands for a different variable at
+ * each place; in a table, where the blank is a cell of its own, it is the cell (`________`), what
+ * a client replaces, and blank cells written alike are one variable.
  *
  * Linear: each run of underscores is found once and its label read backwards over at
  * most MAX_LABEL characters, never before the end of the previous blank.
  */
-const MAX_LABEL = 51;
+const MAX_LABEL = 60;
 const LABEL_CHAR = /[A-Za-z0-9'’/&() -]/;
 const SPACE = /[ \t]/;
 /** A label that ends like a sentence going on (`The term is ____`) is prose, not a label. */
@@ -49,6 +51,13 @@ export interface Label {
   /** Where the label starts. */
   index: number;
   name: string;
+  /** Whether the blank is a table cell of its own (a tab between label and blank). */
+  ownCell: boolean;
+}
+
+/** Where a labelled blank's text starts: at its label, or at the blank when it is a cell. */
+export function labelledStart(label: Label, blank: number): number {
+  return label.ownCell ? blank : label.index;
 }
 
 export function scanUnderscoreBlanks(text: string): Finding[] {
@@ -66,11 +75,12 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
     const start = text[underscores - 1] === '$' ? underscores - 1 : underscores;
     const label = labelBefore(text, start, floor);
     if (label) {
+      const from = labelledStart(label, start);
       found.push({
-        index: label.index,
+        index: from,
         name: label.name,
         kind: 'placeholder',
-        text: text.slice(label.index, end),
+        text: text.slice(from, end),
       });
     }
     floor = end;
@@ -80,7 +90,7 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
 
 /**
  * The label of a blank that starts at `blank`: a capital first, then letters, digits, spaces and
- * `'/&().-`, 2–51 characters, at the start of a line or a table cell, or after `: `, `. `, `; `
+ * `'/&()-`, 2–60 characters, at the start of a line or a table cell, or after `: `, `. `, `; `
  * or a previous blank (`By: ____ Name: ____`); then spaces, and a colon, a tab, or nothing
  * when the label is the whole cell up to the blank. Nothing before `floor` is read.
  */
@@ -105,7 +115,8 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
     const marked = gap.includes(':') || gap.includes('\t') || startsCell(text, start);
     if (!marked || (!gap.includes(':') && NOT_A_LABEL_END.has(lastWord))) return null;
     const name = toSnakeCase(label);
-    return isPlausibleName(name) && !SIGNATURE_LABEL.test(label) ? { index: start, name } : null;
+    if (!isPlausibleName(name) || SIGNATURE_LABEL.test(label)) return null;
+    return { index: start, name, ownCell: gap.includes('\t') };
   }
   return null;
 }

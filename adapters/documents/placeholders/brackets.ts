@@ -1,5 +1,5 @@
 import type { Finding } from '../findings.ts';
-import { labelBefore } from './blanks.ts';
+import { labelBefore, labelledStart } from './blanks.ts';
 import { isDescription } from './descriptions.ts';
 import { descriptionName, FILLER, isPlausibleName, toSnakeCase } from './names.ts';
 
@@ -62,15 +62,18 @@ function isBlank(content: string): boolean {
 }
 
 /**
- * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`), or else by the
+ * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`; its text is the
+ * label and the blank, or the blank alone in a table cell), or else by the
  * unit after it (`within [●] days` → `days`), or else by the last word before it that is no
  * filler (`at a price of $[●] per share` → `price`). Its text is then the blank alone: the same
  * blank elsewhere is the same variable, as the text cannot tell them apart.
  */
 function blankFinding(text: string, start: number, end: number): Finding | null {
   const label = labelBefore(text, start, Math.max(0, start - 200));
-  if (label)
-    return { index: label.index, name: label.name, kind: 'placeholder', text: text.slice(label.index, end) };
+  if (label) {
+    const from = labelledStart(label, start);
+    return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
+  }
   const next = /^[ %]*([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1] ?? '';
   const previous = text
     .slice(Math.max(0, start - 60), start)

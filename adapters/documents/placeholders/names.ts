@@ -11,9 +11,13 @@ export function toSnakeCase(raw: string): string {
     .slice(0, 64);
 }
 
-/** A name a person could use: a letter first, at least two characters, at most six words. */
+/**
+ * A name a person could use: a letter first, at least two characters (`{x}` and `[1]` name
+ * nothing). Its length is bounded where it comes from: an identifier as written, a label of at
+ * most MAX_LABEL characters, a description's five words.
+ */
 export function isPlausibleName(name: string): boolean {
-  return /^[a-z]/.test(name) && name.length >= 2 && name.split('_').length <= 6;
+  return /^[a-z]/.test(name) && name.length >= 2;
 }
 
 /**
