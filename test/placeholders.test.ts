@@ -41,6 +41,12 @@ describe('placeholders: template fields', () => {
     ]);
   });
 
+  it('reads a tag that a PDF wrapped over two lines, but no further', () => {
+    expect(
+      texts('Pay {total post-money\nshares reserved} and <<Total Due\nBefore Closing>>, not {a\nb\nc}.'),
+    ).toEqual(['{total post-money\nshares reserved}', '<<Total Due\nBefore Closing>>']);
+  });
+
   it('leaves JSON, code and stray braces alone', () => {
     expect(
       scan(

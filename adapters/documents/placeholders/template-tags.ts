@@ -105,7 +105,8 @@ function resolve(path: string, loops: readonly Loop[]): string {
 }
 
 /** What a tag is, from its delimiters and what stands between them. */
-function readTag({ opener, inner }: RawTag): Tag {
+function readTag({ opener, inner: asWritten }: RawTag): Tag {
+  const inner = asWritten.replace(/\s+/g, ' ');
   if (opener === '{' && inner.startsWith('%') && inner.endsWith('%') && inner.length >= 2) {
     return jinjaStatement(trimControl(inner.slice(1, -1)));
   }
@@ -346,7 +347,8 @@ function trimControl(inner: string): string {
 
 /**
  * Tags delimited by runs of one character: `{x}`, `{{x}}`, `{{{x}}}`, `<<x>>`, `«x»`. The
- * content holds no delimiter and no line break and is at most MAX_TAG long; the closing run is
+ * content holds no delimiter, at most one line break (a PDF may wrap a long tag) and is at most
+ * MAX_TAG long; the closing run is
  * matched to the opening one (`{{x}` is the tag `{x}`). A scan that fails resumes at the
  * character that stopped it, so the whole is linear.
  */
@@ -358,9 +360,11 @@ function delimitedRuns(text: string, open: string, close: string, minRun: number
     while (text[at + openRun] === open) openRun += 1;
     const contentStart = at + openRun;
     let contentEnd = contentStart;
+    let lineBreaks = 0;
     while (contentEnd < text.length && contentEnd - contentStart <= MAX_TAG) {
       const char = text[contentEnd];
-      if (char === open || char === close || char === '\n') break;
+      if (char === '\n') lineBreaks += 1;
+      if (char === open || char === close || lineBreaks > 1) break;
       contentEnd += 1;
     }
     let closeRun = 0;
