@@ -15,7 +15,7 @@ describe('placeholders: template fields', () => {
         [
           'Between {company} and {{customer_name}}, {{ supplier_name }}, {{buyer.address}},',
           '{{ total | currency }}, {{{raw_terms}}}, <<Customer Name>>, «SupplierLegalName»,',
-          '+++INS start_date+++ and {{amount as "0,0.00 CCC"}}.',
+          '+++INS start_date+++ and {{amount as "0,0.00 CCC"}}, {{ seller.name if seller else "" }}.',
         ].join('\n'),
       ),
     ).toEqual([
@@ -29,6 +29,7 @@ describe('placeholders: template fields', () => {
       ['placeholder', 'supplier_legal_name', '«SupplierLegalName»'],
       ['placeholder', 'start_date', '+++INS start_date+++'],
       ['placeholder', 'amount', '{{amount as "0,0.00 CCC"}}'],
+      ['placeholder', 'seller_name', '{{ seller.name if seller else "" }}'],
     ]);
   });
 

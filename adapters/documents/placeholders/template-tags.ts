@@ -121,7 +121,14 @@ function readTag({ opener, inner: asWritten }: RawTag): Tag {
       ? { kind: 'field', path: content }
       : { kind: 'none' };
   }
-  return blockTag(content) ?? commandTag(content) ?? fieldTag(content);
+  const directive = blockTag(content) ?? commandTag(content);
+  if (directive) return directive;
+  const tag = fieldTag(content);
+  if (tag.kind !== 'none' || !opener.startsWith('{{')) return tag;
+  // `{{ … }}` is a template's output whatever it holds (`{{ party.name if party else "" }}`):
+  // its first variable names it.
+  const variable = subject(content);
+  return variable === null ? tag : { kind: 'field', path: variable };
 }
 
 /**
