@@ -270,6 +270,8 @@ describe('placeholders: labelled blanks', () => {
           'By: ____________ Name: ____________ Title: ____________',
           'The term is ________ months.',
           '________________________',
+          // A signature line under a printed name, no label.
+          'James Smith ______________________________',
         ].join('\n'),
       ),
     ).toEqual([

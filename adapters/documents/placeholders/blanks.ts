@@ -91,8 +91,8 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
 /**
  * The label of a blank that starts at `blank`: a capital first, then letters, digits, spaces and
  * `'/&()-`, 2–60 characters, at the start of a line or a table cell, or after `: `, `. `, `; `
- * or a previous blank (`By: ____ Name: ____`); then spaces, and a colon, a tab, or nothing
- * when the label is the whole cell up to the blank. Nothing before `floor` is read.
+ * or a previous blank (`By: ____ Name: ____`); then spaces, and a colon or a tab. Nothing
+ * before `floor` is read.
  */
 export function labelBefore(text: string, blank: number, floor: number): Label | null {
   let labelEnd = blank;
@@ -112,7 +112,9 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
     if (!/[A-Z]/.test(text[start]!) || !followsBoundary(text, start)) continue;
     const label = text.slice(start, labelEnd).trim();
     const lastWord = label.slice(label.lastIndexOf(' ') + 1).toLowerCase();
-    const marked = gap.includes(':') || gap.includes('\t') || startsCell(text, start);
+    // Without a colon or a tab, a line that ends in a blank is a signature line under a printed
+    // name (`James Smith ______`), not a label.
+    const marked = gap.includes(':') || gap.includes('\t');
     if (!marked || (!gap.includes(':') && NOT_A_LABEL_END.has(lastWord))) return null;
     const name = toSnakeCase(label);
     if (!isPlausibleName(name) || SIGNATURE_LABEL.test(label)) return null;
@@ -130,9 +132,4 @@ function followsBoundary(text: string, start: number): boolean {
   const before = text[start - 1]!;
   if (before === '\n' || before === '\t') return true;
   return before === ' ' && start >= 2 && /[:.;_＿\]]/.test(text[start - 2]!);
-}
-
-/** Whether the label begins its line or table cell (a key-terms row: `Label\t________`). */
-function startsCell(text: string, start: number): boolean {
-  return start === 0 || text[start - 1] === '\n' || text[start - 1] === '\t';
 }
