@@ -295,6 +295,7 @@ describe('placeholders: names of descriptions', () => {
     ['Date by which the offer must be accepted', 'offer_accepted_date'],
     ['Amount of the monthly fee (e.g., "$500")', 'monthly_fee_amount'],
     ['State of incorporation; for example, Delaware', 'incorporation_state'],
+    ['common shares outstanding pre-money', 'common_shares_outstanding_pre_money'],
   ])('%s → %s', (description, name) => {
     expect(descriptionName(description)).toBe(name);
   });

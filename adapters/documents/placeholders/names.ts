@@ -163,8 +163,9 @@ const MAX_NAME_WORDS = 5;
  *    follows `;`, `:`, a dash, `e.g.`, `i.e.` or `such as`;
  * 2. leave out a leading instruction (`Insert`, `Describe`, `Enter` …) and possessive `'s`;
  * 3. keep the head noun phrase: the words before the first preposition (other than `of`),
- *    relative word or conjunction, or before an `-ing` word after the second word
- *    (`Full name of the authorized signatory | signing for the employer`);
+ *    relative word or conjunction, or before an `-ing` word after the second word that a
+ *    preposition or article follows (`Full name of the authorized signatory | signing for the
+ *    employer`);
  * 4. `A of B` reads `B A` (`name of the employer` → `employer_name`), as field names are
  *    written, except `number of …`, which reads as it stands;
  * 5. a head that is one general word (`Date by which the offer must be accepted`) takes the
@@ -178,7 +179,11 @@ export function descriptionName(description: string): string {
     words.shift();
     if (words[0] === 'in' || words[0] === 'here') words.shift(); // "fill in", "insert here"
   }
-  let end = words.findIndex((word, i) => PHRASE_END.has(word) || (i >= 2 && word.endsWith('ing')));
+  // An `-ing` word starts a participle phrase (`signing for the employer`) when a preposition or
+  // article follows it; otherwise it describes the noun (`shares outstanding pre-money`).
+  const participle = (word: string, i: number) =>
+    i >= 2 && word.endsWith('ing') && (PHRASE_END.has(words[i + 1] ?? '') || FILLER.has(words[i + 1] ?? ''));
+  let end = words.findIndex((word, i) => PHRASE_END.has(word) || participle(word, i));
   if (end < 0) end = words.length;
   let head = words.slice(0, end).filter((word) => !FILLER.has(word) || word === 'of');
   const of = head.indexOf('of');

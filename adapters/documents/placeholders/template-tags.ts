@@ -327,8 +327,8 @@ function withoutStrings(expression: string): string {
 
 const KEYWORDS = new Set(['not', 'and', 'or', 'in', 'is', 'true', 'false', 'none', 'null', 'undefined']);
 const IDENTIFIER_PATH = /^\$?[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$/;
-/** `{Company Name}`: up to six words of letters and digits. */
-const FIELD_WORDS = /^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z0-9]+){0,5}$/;
+/** `{Company Name}`, `{pre-money valuation}`: up to six words of letters, digits and hyphens. */
+const FIELD_WORDS = /^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+){0,5}$/;
 /** Words, not code: `{list of accredited investors approved by the company}`. */
 const DESCRIPTION_TEXT = /^[A-Za-z][A-Za-z0-9,.'’()/&-]*(?: [A-Za-z0-9,.'’()/&-]+)+$/;
 /** A mail-merge field's name: `«Supplier Legal Name»`, `<<DISCOUNT_%>>`, `<<YES/NO>>`. */
