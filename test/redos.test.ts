@@ -204,7 +204,14 @@ describe('regular expressions (ReDoS)', () => {
     const known = (file: string, source: string) =>
       patterns.some((p) => p.file === file && p.source === source);
     expect(known('app/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
-    expect(known('adapters/documents/placeholders.ts', '\\{\\{([^{}]*)\\}\\}')).toBe(true);
+    // The placeholder scan's patterns (issue 30): names, descriptions, blanks, directives.
+    expect(known('adapters/documents/placeholders/names.ts', '([a-z0-9])([A-Z])')).toBe(true);
+    expect(known('adapters/documents/placeholders/blanks.ts', '[_＿]{3,}')).toBe(true);
+    expect(known('adapters/documents/placeholders/brackets.ts', '^[$€£]?[ _＿●•·….-]*%?$')).toBe(true);
+    expect(known('adapters/documents/placeholders/descriptions.ts', '^[xX✓✔]$')).toBe(true);
+    expect(
+      known('adapters/documents/placeholders/template-tags.ts', '[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)*'),
+    ).toBe(true);
     expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 

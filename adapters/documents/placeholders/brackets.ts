@@ -1,0 +1,90 @@
+import type { Finding } from '../findings.ts';
+import { labelBefore, labelledStart } from './blanks.ts';
+import { isDescription } from './descriptions.ts';
+import { descriptionName, FILLER, isPlausibleName, toSnakeCase } from './names.ts';
+
+/**
+ * Square brackets: `[Company Name]`, a description of any length (`[Full name of the authorized
+ * signatory signing for the employer]`, `[Reference to … (for example, "…")]`, nested
+ * parentheses, quotes and brackets inside), and blanks (`[________]`, `[●]`, `[•]`, `$[___]`,
+ * named by the label before them: `Purchase Price: $[_____]`).
+ *
+ * Not placeholders: citations (`[1]`), checkboxes (`[ ]`, `[x]`), links (`[text](url)`), an
+ * index or an inflection (`items[0]`, `Party[ies]`), editorial notes (`[Reserved]`,
+ * `[Intentionally omitted]`, `[Signature page follows]`, `[sic]`, `[Note to Draft: …]`),
+ * optional clauses (`[The Company shall …]`, see `isOptionalClause`), JSON and code.
+ *
+ * Brackets are paired in one pass with a stack (each `]` closes the innermost open `[`), so
+ * nesting is followed in linear time whatever the input (a megabyte of `[[[[` included); an
+ * outer pair that is no placeholder (an optional clause) still lets the placeholders inside it
+ * be found, and a placeholder inside another one is dropped when the findings are merged.
+ */
+const MAX_BRACKET = 600;
+const MAX_LINES = 3;
+
+export function scanBrackets(text: string): Finding[] {
+  const found: Finding[] = [];
+  const open: number[] = [];
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (char === '[') open.push(at);
+    else if (char === ']' && open.length > 0) {
+      const start = open.pop()!;
+      const finding = at - start <= MAX_BRACKET ? readBracket(text, start, at) : null;
+      if (finding) found.push(finding);
+    }
+  }
+  return found;
+}
+
+function readBracket(text: string, open: number, close: number): Finding | null {
+  const before = text[open - 1] ?? '';
+  const after = text[close + 1] ?? '';
+  // `items[0]`, `Party[ies]`, `[text](url)`: an index, an inflection, a link.
+  if (/[\w\])]/.test(before) || after === '(') return null;
+  const raw = text.slice(open + 1, close);
+  if (raw.split('\n').length > MAX_LINES) return null;
+  const content = raw.replace(/\s+/g, ' ').trim();
+  if (isBlank(content)) {
+    const start = before === '$' || before === '€' || before === '£' ? open - 1 : open;
+    return blankFinding(text, start, close + 1);
+  }
+  if (!isDescription(content)) return null;
+  const name = descriptionName(content);
+  if (!name || !isPlausibleName(name)) return null;
+  return { index: open, name, kind: 'placeholder', text: text.slice(open, close + 1) };
+}
+
+/** `[________]`, `[＿＿＿]`, `[●]`, `[•]`, `[…]`, `[$____]`, `[__%]`, `[TBD]`, `[XX]`: a blank to fill. */
+function isBlank(content: string): boolean {
+  if (/^(?:TBD|TBC|TBA|XX+)$/i.test(content)) return true;
+  return /^[$€£]?[ _＿●•·….-]*%?$/.test(content) && /_|＿|●|•|·|…|\.\.\./.test(content);
+}
+
+/**
+ * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`; its text is the
+ * label and the blank, or the blank alone in a table cell), or else by the
+ * unit after it (`within [●] days` → `days`), or else by the last word before it that is no
+ * filler (`at a price of $[●] per share` → `price`). Its text is then the blank alone: the same
+ * blank elsewhere is the same variable, as the text cannot tell them apart.
+ */
+function blankFinding(text: string, start: number, end: number): Finding | null {
+  const label = labelBefore(text, start, Math.max(0, start - 200));
+  if (label) {
+    const from = labelledStart(label, start);
+    return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
+  }
+  const next = /^[ %]*([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1] ?? '';
+  const previous = text
+    .slice(Math.max(0, start - 60), start)
+    .split(/[^A-Za-z]+/)
+    .filter((word) => word && !FILLER.has(word.toLowerCase()))
+    .at(-1);
+  const name = toSnakeCase(UNIT_WORDS.test(next) ? next : (previous ?? next));
+  if (!isPlausibleName(name)) return null;
+  return { index: start, name, kind: 'placeholder', text: text.slice(start, end) };
+}
+
+/** Words after a blank that say what it counts: `[●] days`, `[●] shares`. */
+const UNIT_WORDS =
+  /^(?:days?|weeks?|months?|years?|hours?|business|calendar|shares?|percent|dollars?|euros?|units?|times|installments?)$/i;

@@ -1,0 +1,140 @@
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdf } from './helpers/documents.ts';
+import type { HttpClient } from './helpers/http-client.ts';
+import { startTestApp, type TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let user: HttpClient;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  user = await t.signedInClient();
+});
+afterAll(() => t.close());
+
+/** A real Word document with one paragraph per line of `lines`. */
+function docx(lines: string[]): Buffer {
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = lines
+    .map((line) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`)
+    .join('');
+  return Buffer.from(
+    zipSync({
+      '[Content_Types].xml': Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+      '_rels/.rels': Buffer.from(
+        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+      'word/document.xml': Buffer.from(
+        `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+      ),
+    }),
+  );
+}
+
+interface Variable {
+  name: string;
+  kind: string;
+  text: string;
+  occurrences: number;
+}
+
+/** The answer's variables as `[kind, name, text]`, white space in `text` collapsed (a PDF wraps long lines). */
+async function variablesOf(file: string, bytes: Buffer): Promise<string[][]> {
+  const response = await user.upload('/api/contracts/import', { name: file, bytes });
+  expect(response.status, response.text).toBe(200);
+  const variables: Variable[] = response.body.variables;
+  expect(response.body.detectedVariables).toEqual([...new Set(variables.map((v) => v.name))]);
+  return variables.map((v) => [v.kind, v.name, v.text.replace(/\s+/g, ' ')]);
+}
+
+const TEMPLATE_LANGUAGES = [
+  'Order form between {company} and {{customer_name}}, billed to {{ customer_name }} at {{customer.address}}.',
+  'Total due: {{ total | currency }}. Supplier: <<Supplier Name>>, represented by «SignatoryName».',
+  '{IF has_pilot}The pilot runs for {pilot_days} days.{END-IF}',
+  '{FOR line IN order_lines}{line.product} at {$line.price}{END-FOR line}',
+  '{{#if auto_renew}}This order renews each year.{{else}}This order ends.{{/if}}',
+  '{% if deal.discounted %}A discount applies.{% endif %}',
+  '{#fees}{label}: {amount}{/fees}',
+  'Data sample: {"id": 1} and code { return x; } are no placeholders.',
+];
+
+const TEMPLATE_LANGUAGE_VARIABLES = [
+  ['placeholder', 'company', '{company}'],
+  ['placeholder', 'customer_name', '{{customer_name}}'],
+  ['placeholder', 'customer_name', '{{ customer_name }}'],
+  ['placeholder', 'customer_address', '{{customer.address}}'],
+  ['placeholder', 'total', '{{ total | currency }}'],
+  ['placeholder', 'supplier_name', '<<Supplier Name>>'],
+  ['placeholder', 'signatory_name', '«SignatoryName»'],
+  ['condition', 'has_pilot', '{IF has_pilot}'],
+  ['placeholder', 'pilot_days', '{pilot_days}'],
+  ['list', 'order_lines', '{FOR line IN order_lines}'],
+  ['placeholder', 'order_lines_product', '{line.product}'],
+  ['placeholder', 'order_lines_price', '{$line.price}'],
+  ['condition', 'auto_renew', '{{#if auto_renew}}'],
+  ['condition', 'deal_discounted', '{% if deal.discounted %}'],
+  ['list', 'fees', '{#fees}'],
+  ['placeholder', 'label', '{label}'],
+  ['placeholder', 'amount', '{amount}'],
+];
+
+const BRACKETS_AND_BLANKS = [
+  'This Employment Agreement is made on [Effective Date] between [EMPLOYER NAME] and [insert name of Employee].',
+  'Signed for the employer by [Full name of the authorized signatory signing for the employer].',
+  'The Employee holds shares under [Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")].',
+  'This offer lapses unless accepted by [Date by which the offer must be accepted].',
+  'Base salary: $[_____] per year. Signing bonus: [•]',
+  'Start date: ________',
+  'Work location: [__________]',
+  '[The Company shall reimburse the Employee for reasonable relocation expenses.]',
+  'See [1]. [ ] Full time [x] Part time. [Reserved] [Signature page follows]',
+];
+
+const BRACKET_AND_BLANK_VARIABLES = [
+  ['placeholder', 'effective_date', '[Effective Date]'],
+  ['placeholder', 'employer_name', '[EMPLOYER NAME]'],
+  ['placeholder', 'employee_name', '[insert name of Employee]'],
+  [
+    'placeholder',
+    'authorized_signatory_full_name',
+    '[Full name of the authorized signatory signing for the employer]',
+  ],
+  [
+    'placeholder',
+    'founder_restricted_stock_purchase_reference',
+    '[Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")]',
+  ],
+  ['placeholder', 'offer_accepted_date', '[Date by which the offer must be accepted]'],
+  ['placeholder', 'base_salary', 'Base salary: $[_____]'],
+  ['placeholder', 'signing_bonus', 'Signing bonus: [•]'],
+  ['placeholder', 'start_date', 'Start date: ________'],
+  ['placeholder', 'work_location', 'Work location: [__________]'],
+];
+
+describe('POST /api/contracts/import: placeholders and directives', () => {
+  it.each([
+    ['template languages', TEMPLATE_LANGUAGES, TEMPLATE_LANGUAGE_VARIABLES],
+    ['brackets and blanks', BRACKETS_AND_BLANKS, BRACKET_AND_BLANK_VARIABLES],
+  ])(
+    'finds the %s of a DOCX and of a PDF, directives as their subjects, and nothing else',
+    async (_, lines, expected) => {
+      expect(await variablesOf('template.docx', docx(lines))).toEqual(expected);
+      expect(await variablesOf('template.pdf', await pdf(lines.join('\n')))).toEqual(expected);
+    },
+  );
+
+  it('counts every appearance of a placeholder, and reports a directive subject once', async () => {
+    const lines = [
+      '{IF has_pilot}Pilot for [Customer Name].{END-IF}',
+      '{IF has_pilot}[Customer Name] again.{END-IF}',
+    ];
+    const response = await user.upload('/api/contracts/import', { name: 'twice.docx', bytes: docx(lines) });
+    expect(response.body.variables).toEqual([
+      { name: 'has_pilot', kind: 'condition', text: '{IF has_pilot}', occurrences: 2 },
+      { name: 'customer_name', kind: 'placeholder', text: '[Customer Name]', occurrences: 2 },
+    ]);
+  });
+});
