@@ -93,8 +93,8 @@ const RESPONSES = {
  * already put in the document (rendered as an answer, as a message is): refused at start if not.
  */
 export function addWebhooks(document: OpenAPIObject): void {
-  const schemas = (document.components ??= {}).schemas ?? {};
-  document.components.schemas = schemas;
+  // The procedures' answers gave the document its components (the log's `Event` among them).
+  const schemas = document.components!.schemas!;
   const entries = Object.entries(WEBHOOK_MESSAGES).map(([type, message]) => {
     const name = eventTypeName(type);
     const { schema } = createSchema(message, { io: 'output' });
@@ -124,12 +124,12 @@ export function addWebhooks(document: OpenAPIObject): void {
   });
   const withWebhooks = document as OpenAPIObject & { webhooks?: Record<string, unknown> };
   withWebhooks.webhooks = Object.fromEntries(entries);
-  const tags = (document.tags ??= []);
-  if (!tags.some((tag) => tag.name === 'webhooks')) {
-    tags.push({
+  document.tags = [
+    ...(document.tags ?? []).filter((tag) => tag.name !== 'webhooks'),
+    {
       name: 'webhooks',
       description:
         'The messages a webhook subscription receives (Standard Webhooks): one per event type. See docs/webhooks.md.',
-    });
-  }
+    },
+  ];
 }
