@@ -273,6 +273,10 @@ describe('the OpenAPI document’s webhooks and events', () => {
         message.body.data.payload,
       );
     }
+    // Typed per type: a deck event with a slide's payload is no Event.
+    const deckEvent = events.find((e) => e.eventType === 'deck.created');
+    const slideEvent = events.find((e) => e.eventType === 'slide.created');
+    expect(validate({ ...deckEvent, payload: slideEvent.payload })).toBe(false);
     const actors = new Set(events.map((e) => e.payload.actor.type));
     expect(actors).toEqual(new Set(['user', 'api_key', 'system']));
   });
