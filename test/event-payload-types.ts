@@ -5,11 +5,13 @@
  * change step's types breaks `npm run typecheck`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { inferRouterOutputs } from '@trpc/server';
 import type { Auth } from '../domain/context.ts';
 import type { DeckOutput } from '../domain/decks/deck-output.ts';
 import { recordEvent } from '../domain/events/events.ts';
 import type { MutationEvent } from '../domain/mutation.ts';
 import type { SlideOutput } from '../domain/slides/slide-output.ts';
+import type { AppRouter } from '../routers/app-router.ts';
 
 export function wrongPayloads(em: EntityManager, auth: Auth, deck: DeckOutput, slide: SlideOutput) {
   // Right: a deck event carries the deck, and names it.
@@ -45,4 +47,17 @@ export function wrongPayloads(em: EntityManager, auth: Auth, deck: DeckOutput, s
   // @ts-expect-error no payload: a change step names it (usually its answer)
   const missing: MutationEvent = { type: 'deck.deleted', aggregateId: deck.id, deckId: deck.id };
   return [right, wrong, missing];
+}
+
+/** The event log's entries as a tRPC client sees them: the payload follows `eventType`. */
+type LoggedEvent = inferRouterOutputs<AppRouter>['notifications']['listEvents']['events'][number];
+
+export function payloadByType(event: LoggedEvent): string | null {
+  if (event.eventType === 'slide.created') return event.payload.slideId;
+  if (event.eventType === 'user.logged_in') return event.payload.user.email;
+  if (event.eventType === 'deck.created') {
+    // @ts-expect-error a deck's payload has no slideId
+    return event.payload.slideId;
+  }
+  return null;
 }
