@@ -1,7 +1,7 @@
 import type { OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { createSchema } from 'zod-openapi';
-import { ALL_EVENT_TYPES, eventTypeName } from '../domain/events/event-output.ts';
+import { ALL_EVENT_TYPES, eventId, eventTime, eventTypeName } from '../domain/events/event-output.ts';
 import { EVENT_PAYLOADS } from '../domain/events/event-payloads.ts';
 import { aggregateOf, type EventType } from '../domain/events/events.ts';
 
@@ -18,11 +18,10 @@ import { aggregateOf, type EventType } from '../domain/events/events.ts';
 export function webhookMessage(type: string, aggregateType: string, payload: z.ZodType) {
   return z.object({
     type: z.literal(type),
-    timestamp: z.iso.datetime().meta({ description: 'When the event occurred (`occurredAt` in the log)' }),
+    // `occurredAt` in the log.
+    timestamp: eventTime,
     data: z.object({
-      id: z.uuid().meta({
-        description: 'The event’s id, as in the log; also the `webhook-id` header, the same on every retry',
-      }),
+      id: eventId,
       aggregateType: z.literal(aggregateType),
       aggregateId: z.string(),
       deckId: z.uuid().nullable().meta({ description: 'The deck the change belongs to, if any' }),
@@ -49,23 +48,23 @@ export const WEBHOOK_MESSAGES: Record<string, z.ZodType> = {
   ),
 };
 
-/** Standard Webhooks' headers, as webhook-sender.ts sends them. */
-const HEADERS = [
-  {
+/** Standard Webhooks' headers, as webhook-sender.ts sends them: `components.parameters`, by name. */
+const HEADERS = {
+  WebhookId: {
     name: 'webhook-id',
     in: 'header',
     required: true,
     description: 'The event’s id: the same on every retry and replay of the event. Deduplicate by it.',
     schema: { type: 'string', format: 'uuid' },
   },
-  {
+  WebhookTimestamp: {
     name: 'webhook-timestamp',
     in: 'header',
     required: true,
     description: 'Unix seconds of this attempt (signed with the body): refuse messages far from your clock.',
     schema: { type: 'string', pattern: '^[0-9]+$' },
   },
-  {
+  WebhookSignature: {
     name: 'webhook-signature',
     in: 'header',
     required: true,
@@ -75,12 +74,15 @@ const HEADERS = [
       'grace period two, space-separated, the new one first. The Standard Webhooks libraries verify it.',
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
   },
-];
+};
 
+/** What a receiver's answer does: `components.responses`, by name. */
 const RESPONSES = {
-  '2XX': { description: 'Delivered: any 2xx answer, within the webhook timeout (10 s by default).' },
-  '410': { description: 'Gone: the subscription is switched off and nothing more is sent to it.' },
-  default: {
+  WebhookDelivered: {
+    description: 'Delivered: any 2xx answer, within the webhook timeout (10 s by default).',
+  },
+  WebhookGone: { description: 'Gone: the subscription is switched off and nothing more is sent to it.' },
+  WebhookRetried: {
     description:
       'Any other answer (a redirect included, which is not followed) or none in time: retried with backoff ' +
       '(`Retry-After` honoured), then the delivery is marked failed.',
@@ -95,6 +97,8 @@ const RESPONSES = {
 export function addWebhooks(document: OpenAPIObject): void {
   // The procedures' answers gave the document its components (the log's `Event` among them).
   const schemas = document.components!.schemas!;
+  document.components!.parameters = { ...document.components!.parameters, ...HEADERS } as never;
+  document.components!.responses = { ...document.components!.responses, ...RESPONSES };
   const entries = Object.entries(WEBHOOK_MESSAGES).map(([type, message]) => {
     const name = eventTypeName(type);
     const { schema } = createSchema(message, { io: 'output' });
@@ -113,12 +117,16 @@ export function addWebhooks(document: OpenAPIObject): void {
       tags: ['webhooks'],
       // The receiver checks the message by its signature (a header below), not by a scheme of the document's.
       security: [],
-      parameters: HEADERS,
+      parameters: Object.keys(HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
       requestBody: {
         required: true,
         content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}Webhook` } } },
       },
-      responses: RESPONSES,
+      responses: {
+        '2XX': { $ref: '#/components/responses/WebhookDelivered' },
+        '410': { $ref: '#/components/responses/WebhookGone' },
+        default: { $ref: '#/components/responses/WebhookRetried' },
+      },
     };
     return [type, { post: operation }];
   });

@@ -16,15 +16,26 @@ export function eventTypeName(type: string): string {
   return type.replace(/(?:^|[._])([a-z])/g, (_match, letter: string) => letter.toUpperCase());
 }
 
+/** An event's id and time: one component each in the document, shared by every type and message. */
+export const eventId = z
+  .uuid()
+  .meta({
+    id: 'EventId',
+    description: 'The event’s id; a webhook message’s `webhook-id`, the same on every retry',
+  });
+export const eventTime = z.iso
+  .datetime()
+  .meta({ id: 'EventTime', description: 'When the event was recorded' });
+
 /** The log entry of one event type. */
 function eventOutputOf<T extends EventType>(type: T) {
   return z
     .object({
-      id: z.uuid(),
+      id: eventId,
       eventType: z.literal(type),
       aggregateType: z.literal(aggregateOf(type) as AggregateOf<T>),
       aggregateId: z.string(),
-      occurredAt: z.iso.datetime(),
+      occurredAt: eventTime,
       payload: EVENT_PAYLOADS[type],
     })
     .meta({ id: `${eventTypeName(type)}Event` });
