@@ -17,12 +17,10 @@ export function eventTypeName(type: string): string {
 }
 
 /** An event's id and time: one component each in the document, shared by every type and message. */
-export const eventId = z
-  .uuid()
-  .meta({
-    id: 'EventId',
-    description: 'The event’s id; a webhook message’s `webhook-id`, the same on every retry',
-  });
+export const eventId = z.uuid().meta({
+  id: 'EventId',
+  description: 'The event’s id; a webhook message’s `webhook-id`, the same on every retry',
+});
 export const eventTime = z.iso
   .datetime()
   .meta({ id: 'EventTime', description: 'When the event was recorded' });
