@@ -1,6 +1,6 @@
 import { wrap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EventType } from './events/events.ts';
+import type { EventSubject, EventType, PendingEvent } from './events/events.ts';
 import { type EventScope, recordEvent } from './events/events.ts';
 
 /**
@@ -11,13 +11,8 @@ import { type EventScope, recordEvent } from './events/events.ts';
  * stored `createdAt`/`updatedAt`.
  */
 
-/** The event of a change: its payload is the answer unless `payload` is given. */
-export interface MutationEvent {
-  type: EventType;
-  aggregateId: string;
-  deckId?: string | null;
-  payload?: Record<string, unknown>;
-}
+/** The event of a change: its payload (usually the answer) typed by its type (domain/events/event-payloads.ts). */
+export type MutationEvent = PendingEvent;
 
 /**
  * What a change did: `true` changed a field, `false` nothing (answered as it is, no write, no
@@ -37,15 +32,16 @@ export async function writeAndReload(em: EntityManager, entity: object): Promise
   await em.refresh(entity);
 }
 
-/** Records the events of a change, with the answer as payload (the caller flushes). */
-export function recordEvents<A extends Answer>(
+/** Records the events of a change (the caller flushes). */
+export function recordEvents(
   em: EntityManager,
   scope: EventScope,
-  answer: A,
   events: MutationEvent | MutationEvent[],
 ): void {
-  for (const { type, payload, ...subject } of [events].flat()) {
-    recordEvent(em, scope, type, { ...subject, payload: payload ?? answer });
+  for (const { type, ...subject } of [events].flat()) {
+    // Each was checked against its type's payload where it was built: TypeScript cannot follow
+    // the pairing of `type` and `subject` through the destructuring.
+    recordEvent(em, scope, type, subject as EventSubject<EventType>);
   }
 }
 
@@ -109,7 +105,7 @@ export async function removeOne<E extends object, A extends Answer>(
   return em.transactional(async (em) => {
     const entity = await steps.find(em);
     const answer = await steps.answer(entity);
-    recordEvents(em, scope, answer, steps.event(entity, answer));
+    recordEvents(em, scope, steps.event(entity, answer));
     em.remove(entity);
     await em.flush();
     return answer;
@@ -127,7 +123,7 @@ async function answerWithEvent<E extends object, A extends Answer>(
   },
 ): Promise<A> {
   const answer = await steps.answer(entity);
-  recordEvents(em, scope, answer, steps.event(entity, answer));
+  recordEvents(em, scope, steps.event(entity, answer));
   await em.flush();
   return answer;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../routers/app-router.ts';
+import { addWebhooks } from './openapi-webhooks.ts';
 import { problemSchema } from './problem.ts';
 import type { HandWrittenRoute } from './route.ts';
 import { restRoutes } from './route-table.ts';
@@ -114,6 +115,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
       operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
     }
   }
+  addWebhooks(document);
   return document;
 }
 

@@ -24,8 +24,12 @@ import { z } from 'zod';
  * so a later branch would see the object stripped). String lengths count code points where zod
  * counts UTF-16 units: never stricter than the input rules.
  */
-export function compiledOutput<T extends z.ZodType>(schema: T): T {
-  const jsonSchema = z.toJSONSchema(schema, { io: 'output', override: refuseFlaggedPatterns });
+export function compiledOutput<T extends z.ZodType>(
+  schema: T,
+  /** The answer is held to this one instead, when it is deliberately looser (the event log's). */
+  { checkedAs = schema }: { checkedAs?: z.ZodType } = {},
+): T {
+  const jsonSchema = z.toJSONSchema(checkedAs, { io: 'output', override: refuseFlaggedPatterns });
   refuseUncheckable(jsonSchema);
   const validate = ajv.compile(jsonSchema);
   const parse = (value: unknown) => {

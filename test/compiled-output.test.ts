@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { initTRPC } from '@trpc/server';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventOutput } from '../domain/events/event-output.ts';
+import { storedEventOutput } from '../domain/events/event-output.ts';
 import { slideOutput } from '../domain/slides/slide-output.ts';
 import { compiledOutput } from '../routers/compiled-output.ts';
 
 const slides = z.object({ slides: z.array(slideOutput) });
-const events = z.object({ events: z.array(eventOutput) });
+const events = z.object({ events: z.array(storedEventOutput) });
 const checkedSlides = compiledOutput(slides);
 const checkedEvents = compiledOutput(events);
 
@@ -119,6 +119,14 @@ describe('compiledOutput', () => {
       code: 'INTERNAL_SERVER_ERROR',
       message: 'Output validation failed',
     });
+  });
+
+  it('holds the answer to `checkedAs` when given, while readers see the schema itself (the event log)', () => {
+    const documented = z.object({ n: z.literal(1) });
+    const output = compiledOutput(documented, { checkedAs: z.object({ n: z.int() }) });
+    expect(output.parse({ n: 2 })).toEqual({ n: 2 });
+    expect(() => output.parse({ n: 'two' })).toThrow();
+    expect(z.toJSONSchema(output)).toEqual(z.toJSONSchema(documented));
   });
 
   it('keeps what every reader of the zod schema sees: its JSON Schema', () => {

@@ -46,7 +46,12 @@ export async function createActionConfig(
       });
     },
     answer: toActionConfigOutput,
-    event: (config) => ({ type: 'action_config.created', aggregateId: config.id, deckId: config.deck.id }),
+    event: (config, output) => ({
+      type: 'action_config.created',
+      aggregateId: config.id,
+      deckId: config.deck.id,
+      payload: output,
+    }),
   });
 }
 
@@ -105,6 +110,7 @@ export async function updateActionConfig(
       type: publishing ? 'action_config.published' : 'action_config.updated',
       aggregateId: config.id,
       deckId: output.deckId,
+      payload: output,
     }),
   });
 }
@@ -121,6 +127,7 @@ export async function deleteActionConfig(
       type: 'action_config.deleted',
       aggregateId: config.id,
       deckId: output.deckId,
+      payload: output,
     }),
   });
   return { success: true as const };

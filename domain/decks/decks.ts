@@ -21,7 +21,12 @@ export async function createDeck(
         voiceId: input.voiceId ?? null,
       }),
     answer: toDeckOutput,
-    event: (deck) => ({ type: 'deck.created', aggregateId: deck.id, deckId: deck.id }),
+    event: (deck, answer) => ({
+      type: 'deck.created',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: answer,
+    }),
   });
 }
 
@@ -49,7 +54,12 @@ export async function updateDeck(
     find: (em) => findDeck(em, auth, input.deckId, { lock: true }),
     change: (deck) => applyChanges(deck, { name: input.name, voiceId: input.voiceId }),
     answer: toDeckOutput,
-    event: (deck) => ({ type: 'deck.updated', aggregateId: deck.id, deckId: deck.id }),
+    event: (deck, answer) => ({
+      type: 'deck.updated',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: answer,
+    }),
   });
 }
 
@@ -59,7 +69,12 @@ export async function deleteDeck({ em, auth }: DomainContext, deckId: string): P
   await removeOne(em, auth, {
     find: (em) => findDeck(em, auth, deckId, { lock: true }),
     answer: toDeckOutput,
-    event: (deck) => ({ type: 'deck.deleted', aggregateId: deck.id, deckId: deck.id }),
+    event: (deck, answer) => ({
+      type: 'deck.deleted',
+      aggregateId: deck.id,
+      deckId: deck.id,
+      payload: answer,
+    }),
   });
   return { success: true as const };
 }

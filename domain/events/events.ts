@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
 import { Event } from '../../entities/Event.ts';
 import { newId } from '../../entities/ids.ts';
 import type { Actor } from '../context.ts';
+import type { EVENT_PAYLOADS } from './event-payloads.ts';
 
 /** The events the service records (their types, by aggregate) and how one is recorded with its change. */
 
@@ -62,14 +64,31 @@ export interface EventScope {
   actor: EventActor;
 }
 
-export interface EventSubject {
+/**
+ * The payload of an event of type `T`, as the log, the stream and webhooks carry it
+ * (event-payloads.ts; a type of the catalogue without a schema there fails the type check here).
+ */
+export type EventPayload<T extends EventType> = z.infer<(typeof EVENT_PAYLOADS)[T]>;
+
+/**
+ * What a call site gives for an event of type `T`: the aggregate, the payload without what
+ * `recordEvent` adds (`actor`, and `deckId`, taken from here), and the deck, required exactly
+ * when the type's payload carries one.
+ */
+export type EventSubject<T extends EventType> = {
   /** The id of the aggregate the event type names (for `deck.*` events, the deck). */
   aggregateId: string;
-  /** The deck the change belongs to, when it belongs to one; added to the payload too. */
-  deckId?: string | null;
-  /** The resource as the route returned it. */
-  payload: Record<string, unknown>;
-}
+  /** The resource as the route returned it (the type's schema in event-payloads.ts). */
+  payload: Omit<EventPayload<T>, 'actor' | 'deckId'>;
+} & (EventPayload<T> extends { deckId: infer DeckId }
+  ? { /** The deck the change belongs to; added to the payload too. */ deckId: DeckId }
+  : { deckId?: undefined });
+
+/** An event to record, of any type: its `type` decides the shape of the rest (`EventSubject`). */
+export type PendingEvent = { [T in EventType]: Flat<{ type: T } & EventSubject<T>> }[EventType];
+
+/** One object type instead of an intersection, so that a `type` of two values is checked against both. */
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /**
  * The one way to write the event log; the aggregate type follows from the event type
@@ -77,13 +96,13 @@ export interface EventSubject {
  * transaction) writes it together with the change, so a change that rolls back leaves no
  * event and a committed change always has one.
  */
-export function recordEvent(
+export function recordEvent<T extends EventType>(
   em: EntityManager,
   scope: EventScope,
-  eventType: EventType,
-  subject: EventSubject,
+  eventType: T,
+  subject: EventSubject<T>,
 ): Event {
-  const deckId = subject.deckId ?? null;
+  const deckId = (subject.deckId as string | null | undefined) ?? null;
   const event = em.create(Event, {
     id: newId(),
     organization: scope.organizationId,

@@ -42,7 +42,12 @@ export async function startGeneration({ em, auth }: DomainContext, deckId: strin
         });
       },
       answer: toJobOutput,
-      event: (job) => ({ type: 'generation_job.started', aggregateId: job.id, deckId: job.deck.id }),
+      event: (job, output) => ({
+        type: 'generation_job.started',
+        aggregateId: job.id,
+        deckId: job.deck.id,
+        payload: output,
+      }),
     });
   } catch (error) {
     if (error instanceof UniqueConstraintViolationException) {

@@ -25,13 +25,20 @@ export type ImageOutput = z.infer<typeof imageOutput>;
 
 export async function toImageOutput(image: Image, services: Services): Promise<ImageOutput> {
   return {
+    ...imageEventPayload(image),
+    url: (await downloadUrlFor(services, image.objectKey, image.mimeType))!,
+  };
+}
+
+/** What an image event carries: the image without its signed address (it expires; the key stays). */
+export function imageEventPayload(image: Image): Omit<ImageOutput, 'url'> {
+  return {
     id: image.id,
     organizationId: image.organization.id,
     filename: image.filename,
     objectKey: image.objectKey,
     mimeType: image.mimeType,
     size: image.size,
-    url: (await downloadUrlFor(services, image.objectKey, image.mimeType))!,
     createdAt: image.createdAt.toISOString(),
     width: image.width,
     height: image.height,

@@ -7,7 +7,7 @@ import { objectKeyFor } from '../object-keys.ts';
 import { lockRow } from '../row-lock.ts';
 import { bytesOf } from '../uploaded-file.ts';
 import { type DetectedImage, detectImage } from './detect-image.ts';
-import { type ImageOutput, toImageOutput } from './image-output.ts';
+import { type ImageOutput, imageEventPayload, toImageOutput } from './image-output.ts';
 
 /**
  * Stores an image of the organization's library, judged by its bytes (never its name):
@@ -50,9 +50,7 @@ export async function uploadImage(ctx: DomainContext, file: File): Promise<Image
       createdAt: new Date(),
     });
     const output = await toImageOutput(image, services);
-    // The signed address expires: the event keeps what stays true.
-    const { url: _url, ...payload } = output;
-    recordEvent(em, auth, 'image.uploaded', { aggregateId: id, payload });
+    recordEvent(em, auth, 'image.uploaded', { aggregateId: id, payload: imageEventPayload(image) });
     await em.flush();
     return output;
   } catch (error) {
@@ -82,7 +80,7 @@ export async function deleteImage(
     if (!locked) throw notFound('Image', imageId);
     recordEvent(em, auth, 'image.deleted', {
       aggregateId: locked.id,
-      payload: { id: locked.id, filename: locked.filename, objectKey: locked.objectKey },
+      payload: imageEventPayload(locked),
     });
     em.remove(locked);
     await em.flush();

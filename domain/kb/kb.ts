@@ -51,7 +51,7 @@ export async function initUpload(
         uploadedAt: null,
       }),
     answer: toKbDocumentOutput,
-    event: () => ({ type: 'kb_document.upload_initiated', aggregateId: id }),
+    event: (_, output) => ({ type: 'kb_document.upload_initiated', aggregateId: id, payload: output }),
   });
   return { documentId: id, uploadUrl, storageKey, expiresIn };
 }

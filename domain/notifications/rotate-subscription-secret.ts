@@ -40,6 +40,7 @@ export async function rotateSubscriptionSecret(
       type: 'notification_subscription.secret_rotated',
       aggregateId: subscription.id,
       deckId: output.deckId,
+      payload: output,
     }),
   });
   return { secret };

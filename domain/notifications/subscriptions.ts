@@ -150,7 +150,7 @@ export async function updateSubscription(
     // An update that changes nothing is answered with the subscription as it is, and writes no event.
     if (!changed) return subscriptionAnswer(subscription, auth);
     await writeAndReload(em, subscription);
-    recordEvents(em, auth, {}, subscriptionEvent('notification_subscription.updated', subscription));
+    recordEvents(em, auth, subscriptionEvent('notification_subscription.updated', subscription));
     await em.flush();
     const answer = subscriptionAnswer(subscription, auth);
     return newSecret ? { ...answer, secret: newSecret.secret } : answer;

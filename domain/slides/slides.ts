@@ -160,7 +160,12 @@ export async function updateSlide(
     change: (slide) =>
       applyChanges(slide, { ...changes, productData: changes.slideType === 'standard' ? null : undefined }),
     answer: toSlideOutput,
-    event: (slide, output) => ({ type: 'slide.updated', aggregateId: slide.id, deckId: output.deckId }),
+    event: (slide, output) => ({
+      type: 'slide.updated',
+      aggregateId: slide.id,
+      deckId: output.deckId,
+      payload: output,
+    }),
   });
 }
 
@@ -294,6 +299,7 @@ export async function putProductData(
       type: 'slide.product_data_updated',
       aggregateId: slide.id,
       deckId: output.deckId,
+      payload: output,
     }),
   });
   return { productData: input.productData };

@@ -107,7 +107,7 @@ export async function addUser(
           passwordHash,
         }),
       answer: toOrganizationUserOutput,
-      event: (user) => ({ type: 'user.created', aggregateId: user.id }),
+      event: (user, output) => ({ type: 'user.created', aggregateId: user.id, payload: output }),
     });
   } catch (error) {
     throw duplicateEmail(error, EMAIL_CANNOT_BE_USED);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as eventLog from '../../domain/events/event-log.ts';
-import { eventOutput } from '../../domain/events/event-output.ts';
+import { eventOutput, storedEventOutput } from '../../domain/events/event-output.ts';
 import { compiledOutput } from '../compiled-output.ts';
 import { paginationInput, paginationOutput, text, timestamp } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
@@ -27,5 +27,10 @@ export const listEvents = authedProcedure
     },
   })
   .input(listEventsInput)
-  .output(compiledOutput(z.object({ events: z.array(eventOutput), pagination: paginationOutput })))
+  .output(
+    compiledOutput(z.object({ events: z.array(eventOutput), pagination: paginationOutput }), {
+      // Events are history: served as they were written (see storedEventOutput).
+      checkedAs: z.object({ events: z.array(storedEventOutput), pagination: paginationOutput }),
+    }),
+  )
   .query(({ ctx, input }) => eventLog.listEvents(ctx, input));
