@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { productDataSchema } from '../../domain/slides/product-data.ts';
+import { productDataInputSchema } from '../../domain/slides/product-data.ts';
 import { productDataOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
@@ -14,6 +14,6 @@ export const putProductData = authedProcedure
       summary: 'Set (replace) the tiers of a pricing slide',
     },
   })
-  .input(z.strictObject({ slideId: z.uuid(), productData: productDataSchema }))
+  .input(z.strictObject({ slideId: z.uuid(), productData: productDataInputSchema }))
   .output(productDataOutput)
   .mutation(({ ctx, input }) => slides.putProductData(ctx, input));
