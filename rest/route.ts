@@ -13,7 +13,10 @@ export interface RouteInfo {
   method: HttpMethod;
   /** OpenAPI path under /api, e.g. `/decks/{deckId}`. */
   path: string;
+  /** As trpc-to-openapi names a procedure's: `<router>-<procedure>`, e.g. `voices-previewVoice`. */
+  operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   /** False only where no session is needed (login). */
   protect?: boolean;

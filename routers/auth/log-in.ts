@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import * as auth from '../../domain/auth/auth.ts';
 import { currentUserOutput } from '../../domain/auth/auth-output.ts';
 import { publicProcedure } from '../trpc.ts';
@@ -11,8 +12,16 @@ export const logIn = publicProcedure
       path: '/auth/login',
       tags: ['auth'],
       summary: 'Sign in; sets the `session` cookie',
+      description:
+        'Checks the e-mail and password and starts a session: the answer sets the `session` cookie that authenticates every other route. A wrong e-mail and a wrong password get the same 401; repeated failures from one address are throttled (429 with `Retry-After`). No `Idempotency-Key`: every sign-in is a new session. Event `user.logged_in`.',
       protect: false,
       errorResponses: [401, 429],
+      responseHeaders: z.object({
+        'Set-Cookie': z.string().meta({
+          description: 'The `session` cookie (HttpOnly, SameSite=Lax; Secure over https): a new session',
+          example: 'session=3q2-7w…; path=/; max-age=604800; samesite=lax; httponly',
+        }),
+      }),
     },
   })
   .input(logInInput)

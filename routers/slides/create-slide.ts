@@ -28,6 +28,8 @@ export const createSlide = authedProcedure
       path: '/decks/{deckId}/slides',
       tags: ['slides'],
       summary: 'Add a slide to a deck',
+      description:
+        'Adds a slide: without `orderIndex` it goes last, with one it is inserted there and later slides move down. `slideId` (`slide-<n>`) is assigned when left out and must be unique in the deck (409). `productData` only for `product_pricing_v1` slides. Write access; event `slide.created`.',
       errorResponses: [409],
     },
     successStatus: 201,

@@ -12,6 +12,8 @@ export const putProductData = authedProcedure
       path: '/slides/{slideId}/product-data',
       tags: ['slides'],
       summary: 'Set (replace) the tiers of a pricing slide',
+      description:
+        'Replaces the three tiers of a `product_pricing_v1` slide (a standard slide is a 404). Prices have at most two decimals; currencies are ISO 4217 codes. Write access; event `slide.product_data_updated`.',
     },
   })
   .input(z.strictObject({ slideId: z.uuid(), productData: productDataInputSchema }))

@@ -1,5 +1,5 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import ajvFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../rest/openapi-document.ts';
 
 /**
@@ -57,7 +57,8 @@ function theContract(): Contract {
   );
   const document = JSON.parse(text) as Json;
   const ajv = new Ajv2020();
-  addFormats(ajv);
+  // A CommonJS module: its function is also its `default`, which is what the types know.
+  ajvFormats.default(ajv);
   ajv.addKeyword('example');
   ajv.addSchema({ $id: SCHEMAS_ID, $defs: document.components.schemas });
   contract = { document, ajv, validators: new Map() };
@@ -85,7 +86,10 @@ export function schemaErrors(key: string, schema: unknown, value: unknown): stri
   if (validate(value)) return undefined;
   return (validate.errors ?? [])
     .slice(0, 5)
-    .map((error) => `${error.instancePath || '(body)'} ${error.message}${paramsOf(error.params)}`)
+    .map(
+      (error) =>
+        `${error.instancePath ? `${error.instancePath} ` : ''}${error.message}${paramsOf(error.params)}`,
+    )
     .join('; ');
 }
 
@@ -175,7 +179,10 @@ function bodyMismatch(
   response: Json,
   fail: (what: string) => string,
 ): string | undefined {
-  for (const [name, header] of Object.entries((response.headers ?? {}) as Json)) {
+  for (const [name, declared] of Object.entries((response.headers ?? {}) as Json)) {
+    const header = declared.$ref
+      ? theContract().document.components.headers[declared.$ref.replace('#/components/headers/', '')]
+      : declared;
     const value = answer.header(name);
     if (value === null) {
       if (header.required) return fail(`header ${name} is required and missing`);
