@@ -269,7 +269,8 @@ function errorStatusesOf(operation: Operation, method: string, declared: unknown
     }
   }
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
-  if (operation.requestBody) {
+  // Every POST, PUT and PATCH reads a body if one is sent, even where the operation takes none.
+  if (operation.requestBody || ['POST', 'PUT', 'PATCH'].includes(method)) {
     statuses.add(408);
     statuses.add(413);
     statuses.add(415);
