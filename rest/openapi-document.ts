@@ -95,7 +95,10 @@ const HEADERS = {
   },
 } as const;
 /** On a 429 always (past a limit, when to come back is known); on a 503 when the service knows. */
-const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 0 } };
+const RETRY_AFTER = {
+  description: 'Seconds to wait before trying again',
+  schema: { type: 'integer', minimum: 0 },
+};
 const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 /** Answers a repeat with the same Idempotency-Key gets again: the 2xx, and the 4xx the procedure gave. */
@@ -185,6 +188,15 @@ export function buildOpenApiDocument(): OpenAPIObject {
             ? {}
             : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
           ...(takesKey ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+          ...(entry.kind !== 'hand-written' && entry.location
+            ? {
+                Location: {
+                  description: `The created resource: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
+                  required: true,
+                  schema: { type: 'string', format: 'uri-reference' },
+                },
+              }
+            : {}),
         },
       },
     };

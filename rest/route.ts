@@ -49,6 +49,8 @@ export interface ProcedureRoute extends RouteBase {
   heavy: boolean;
   /** Acts on the session presenting it: an Idempotency-Key is kept per session (rest/idempotency.ts). */
   sessionBound: boolean;
+  /** A create's `Location`: an /api path with `{answer fields}` (routers/trpc.ts, `Meta.location`). */
+  location?: string;
 }
 
 /**

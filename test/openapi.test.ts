@@ -150,6 +150,24 @@ describe('GET /api/openapi.json', () => {
     expect(document.components.responses.Problem404.headers['Idempotent-Replayed']).toBeDefined();
     // A GET is never replayed.
     expect(document.paths['/decks'].get.responses['200'].headers['Idempotent-Replayed']).toBeUndefined();
+    for (const { route, successStatus } of restRoutes.filter((r) => r.successStatus === 201)) {
+      const success = document.paths[route.path][route.method.toLowerCase()].responses[String(successStatus)];
+      expect(success.headers.Location?.required, `${route.method} ${route.path}`).toBe(true);
+    }
+  });
+
+  it('answers a create with the Location of what it made, on a replay too', async () => {
+    const client = await t.signedInClient();
+    const headers = { 'Idempotency-Key': 'location-1' };
+    const created = await client.request('POST', '/api/decks', { json: { name: 'Located' }, headers });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/api/decks/${created.body.id}`);
+    expect((await client.get(created.headers.get('location')!)).body).toEqual(created.body);
+    const replayed = await client.request('POST', '/api/decks', { json: { name: 'Located' }, headers });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('location')).toBe(created.headers.get('location'));
+    const key = await client.post('/api/api-keys', { name: 'ci', access: 'read' });
+    expect(key.headers.get('location')).toBe(`/api/api-keys/${key.body.apiKey.id}`);
   });
 
   it('describes errors as problem details', () => {

@@ -26,6 +26,7 @@ export const createActionConfig = authedProcedure
         'Adds a call-to-action template to the deck as a `draft`: a markdown template (`templateMarkdown`, such as a letter of intent), optional disclosures and a JSON object of requirements. Write access; event `action_config.created`.',
     },
     successStatus: 201,
+    location: '/action-configs/{id}',
   })
   .input(createActionConfigInput)
   .output(actionConfigOutput)

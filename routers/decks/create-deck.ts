@@ -21,6 +21,7 @@ export const createDeck = authedProcedure
         "Creates an empty deck in the caller's organization; `voiceId`, when given, must be a voice of `GET /voices/list` and narrates the deck. Write access; event `deck.created`.",
     },
     successStatus: 201,
+    location: '/decks/{id}',
   })
   .input(createDeckInput)
   .output(deckOutput)

@@ -28,6 +28,7 @@ export const createFaq = authedProcedure
     },
     heavy: true,
     successStatus: 201,
+    location: '/faqs/{id}',
   })
   .input(createFaqInput)
   .output(faqWithWarningOutput)

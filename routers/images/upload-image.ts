@@ -18,6 +18,7 @@ export const uploadImage = authedProcedure
     },
     heavy: true,
     successStatus: 201,
+    location: '/images/{id}',
     multipartLimit: 'imageMaxBytes',
   })
   .input(uploadedFileInput)

@@ -33,6 +33,7 @@ export const createSlide = authedProcedure
       errorResponses: [409],
     },
     successStatus: 201,
+    location: '/slides/{id}',
   })
   .input(createSlideInput)
   .output(slideOutput)

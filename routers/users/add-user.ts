@@ -19,6 +19,7 @@ export const addUser = authedProcedure
       errorResponses: [409],
     },
     successStatus: 201,
+    location: '/users/{id}',
     // A password hash each (and a 409 tells whether an e-mail is in use): counted per organization.
     heavy: true,
   })
