@@ -34,7 +34,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * as a bearer token. Every protected operation lists both, as alternatives.
  */
 const SECURITY_SCHEMES = {
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'session',
+    description:
+      'The `session` cookie `POST /auth/login` sets. It expires after SESSION_MAX_AGE_HOURS and is renewed at ' +
+      'most once an hour: then any answer carries `Set-Cookie` with the same session.',
+  },
   apiKey: {
     type: 'http',
     scheme: 'bearer',
