@@ -134,6 +134,13 @@ describe('GET /api/openapi.json', () => {
     );
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
+    // A body sent where none is taken is still read, and refused as any body would be: documented too.
+    const test = `/api/notifications/subscriptions/${created.body.id}/test`;
+    const typed = await admin.request('POST', test, { body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(typed.status).toBe(415);
+    expect(
+      document.paths['/notifications/subscriptions/{subscriptionId}/test'].post.responses['413'],
+    ).toBeDefined();
     expect((await admin.request('POST', '/api/auth/logout')).status).toBe(200);
   });
 
