@@ -46,42 +46,42 @@ describe('every answer is checked against the OpenAPI document', () => {
     expect((await client.get(`/api/decks/${deck.id}`)).status).toBe(200);
   });
 
-  it.each<[string, Reply, string, RegExp]>([
+  it.each<[string, Reply, string, string]>([
     [
       'a body missing a required field',
       { status: 200, type: 'application/json', body: JSON.stringify({ ...deck, name: undefined }) },
       'GET',
-      /decks-getDeck \(GET \/decks\/\{deckId\}\) answered 200: body .*required property.*"name"/,
+      "decks-getDeck (GET /decks/{deckId}) answered 200: body must have required property 'name'",
     ],
     [
       'a field of the wrong type',
       { status: 200, type: 'application/json', body: JSON.stringify({ ...deck, createdAt: 5 }) },
       'GET',
-      /decks-getDeck .* answered 200: body \/createdAt must be string/,
+      'answered 200: body /createdAt must be string',
     ],
     [
       'an undocumented field',
       { status: 200, type: 'application/json', body: JSON.stringify({ ...deck, secret: 'x' }) },
       'GET',
-      /body .*must NOT have additional properties \("secret"\)/,
+      'body must NOT have additional properties ("secret")',
     ],
     [
       'an undocumented status',
       { status: 418, type: 'application/problem+json', body: problem(418, "I'm a Teapot", 'TEAPOT') },
       'GET',
-      /decks-getDeck \(GET \/decks\/\{deckId\}\) answered 418; documented: 200, 400/,
+      'decks-getDeck (GET /decks/{deckId}) answered 418; documented: 200, 400',
     ],
     [
       'a 200 where the operation documents 201',
       { status: 200, type: 'application/json', body: JSON.stringify(deck) },
       'POST',
-      /decks-createDeck \(POST \/decks\) answered 200; documented: 201/,
+      'decks-createDeck (POST /decks) answered 200; documented: 201',
     ],
     [
       'an error that is not problem details',
       { status: 404, type: 'application/json', body: JSON.stringify({ message: 'no' }) },
       'GET',
-      /answered 404: content type application\/json; documented: application\/problem\+json/,
+      'answered 404: content type application/json; documented: application/problem+json',
     ],
     [
       'a problem missing its code',
@@ -91,7 +91,7 @@ describe('every answer is checked against the OpenAPI document', () => {
         body: JSON.stringify({ title: 'Not Found', status: 404 }),
       },
       'GET',
-      /answered 404: body .*required property/,
+      'answered 404: body must have required property',
     ],
     [
       'a rate-limit header that is no number',
@@ -102,7 +102,7 @@ describe('every answer is checked against the OpenAPI document', () => {
         headers: { 'RateLimit-Remaining': 'many' },
       },
       'GET',
-      /header RateLimit-Remaining: "many" must be integer/,
+      'header RateLimit-Remaining: "many" must be integer',
     ],
   ])('fails the request on %s', async (_name, wrong, method, message) => {
     reply = wrong;
@@ -115,7 +115,7 @@ describe('every answer is checked against the OpenAPI document', () => {
   it('fails an /api path the document does not have unless it is a 404 problem', async () => {
     reply = { status: 200, type: 'application/json', body: '{}' };
     await expect(client.get('/api/nothing-here')).rejects.toThrow(
-      /no documented path; answered 200, expected 404/,
+      'no documented path; answered 200, expected 404',
     );
     reply = { status: 404, type: 'application/problem+json', body: problem(404, 'Not Found', 'NOT_FOUND') };
     expect((await client.get('/api/nothing-here')).status).toBe(404);
@@ -126,7 +126,7 @@ describe('every answer is checked against the OpenAPI document', () => {
     expect(contractMismatch({ ...answer, path: '/healthz' })).toBeUndefined();
     expect(contractMismatch({ ...answer, path: '/trpc/decks.listDecks' })).toBeUndefined();
     expect(contractMismatch({ ...answer, path: '/elsewhere' })).toMatch(
-      /no documented path; answered 200, expected 404/,
+      'no documented path; answered 200, expected 404',
     );
   });
 });
