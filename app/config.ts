@@ -33,7 +33,7 @@ export const environmentSchema = z
     HOST: z.string().min(1).default('0.0.0.0').meta({ description: 'Listen address' }),
     PUBLIC_URL: z.url().optional().meta({
       description:
-        'Address clients reach the service at: absolute links it hands out (local storage addresses, voice previews) and the one other origin state-changing requests may come from',
+        'Address clients reach the service at: absolute links it gives (storage, voice previews, the OpenAPI server) and the one other origin state-changing requests may come from',
     }),
     DATA_DIR: z
       .string()

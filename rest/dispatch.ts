@@ -176,6 +176,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
       for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
       ctx.body = await callProcedure(context, input);
       ctx.status = route.successStatus;
+      setLocation(ctx, route);
     });
   };
 }
@@ -259,11 +260,25 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
       await withIdempotencyKey(ctx, context, route, bodyParts, async () => {
         ctx.body = await callProcedure(context, { file });
         ctx.status = route.successStatus;
+        setLocation(ctx, route);
       });
     } finally {
       account.release();
     }
   };
+}
+
+/** A create's answer names what it created (`Location`, kept for replays by rest/idempotency.ts). */
+function setLocation(ctx: KoaContext, route: ProcedureRoute): void {
+  if (!route.location) return;
+  const answer = ctx.body as Record<string, unknown>;
+  const path = route.location.replace(/\{([\w.]+)\}/g, (_match, field: string) => {
+    const value = field
+      .split('.')
+      .reduce<unknown>((node, name) => (node as Record<string, unknown>)?.[name], answer);
+    return encodeURIComponent(String(value));
+  });
+  ctx.set('Location', `/api${path}`);
 }
 
 /** A hand-written route: the session first, then its path parameters against their schemas. */

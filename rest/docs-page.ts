@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import Router from '@koa/router';
 import type { OpenAPIObject } from 'trpc-to-openapi';
+import { servedDocument } from './openapi-document.ts';
 
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -48,14 +49,20 @@ const SECURITY_HEADERS = {
 };
 
 /** GET /api/openapi.json, and the reference page at GET /api/docs rendered from it. */
-export function createDocsRouter(document: OpenAPIObject): Router {
+export function createDocsRouter(document: OpenAPIObject, options: { publicUrl?: string } = {}): Router {
   const router = new Router();
-  const documentJson = JSON.stringify(document);
+  const documentJson = servedDocument(document, options.publicUrl);
   const assetCache = new Map<string, Buffer>();
 
   router.get('/api/openapi.json', (ctx) => {
     ctx.type = 'application/json; charset=utf-8';
-    ctx.body = documentJson;
+    // Its servers entry is this request's origin unless PUBLIC_URL fixes it: a cache must key on it.
+    if (!options.publicUrl) {
+      for (const header of ctx.app.proxy ? ['Host', 'X-Forwarded-Host', 'X-Forwarded-Proto'] : ['Host']) {
+        ctx.vary(header);
+      }
+    }
+    ctx.body = documentJson(`${ctx.protocol}://${ctx.host}`);
   });
   router.get('/api/docs', (ctx) => {
     ctx.set(SECURITY_HEADERS);

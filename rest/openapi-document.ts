@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { appRouter } from '../routers/app-router.ts';
 import { addWebhooks } from './openapi-webhooks.ts';
 import { problemSchema } from './problem.ts';
-import type { HandWrittenRoute } from './route.ts';
+import type { HandWrittenRoute, ProcedureRoute } from './route.ts';
 import { restRoutes } from './route-table.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -35,7 +35,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
  * as a bearer token. Every protected operation lists both, as alternatives.
  */
 const SECURITY_SCHEMES = {
-  sessionCookie: { type: 'apiKey', in: 'cookie', name: 'session' },
+  sessionCookie: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'session',
+    description:
+      'The `session` cookie `POST /auth/login` sets. It expires after SESSION_MAX_AGE_HOURS and is renewed at ' +
+      'most once an hour: then any answer carries `Set-Cookie` with the same session.',
+  },
   apiKey: {
     type: 'http',
     scheme: 'bearer',
@@ -55,12 +62,63 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
 };
 
+/** What each tag groups, declared once (every tag an operation uses must be here). */
+const TAGS: Record<string, string> = {
+  auth: 'Signing in and out, the current caller, the password',
+  decks: 'Sales presentation decks: the container of everything else',
+  branding: 'A deck’s colours, fonts, logo, avatar and chat texts',
+  slides: 'A deck’s slides, their order, pricing (product data) and narration audio',
+  'action-configs': 'Call-to-action templates of a deck, drafted and published',
+  faqs: 'Questions and canned answers of a deck, with spoken audio',
+  intro: 'The spoken introduction of a deck',
+  generation: 'Narration jobs that speak every slide’s script',
+  images: 'The organization’s image library',
+  'knowledge base': 'Documents uploaded for the organization’s knowledge base',
+  contracts: 'Contract import: the variables of a template or a filled-in contract',
+  voices: 'The voices narration can use, and their samples',
+  notifications: 'The event log, subscriptions (webhook, e-mail, log) and their deliveries',
+  users: 'The organization’s members and their roles',
+  'api-keys': 'The organization’s API keys, for servers and integrations',
+};
+
+/** The response headers the facade sends (rest/rate-limit.ts, rest/problem.ts, rest/idempotency.ts). */
+const HEADERS = {
+  'RateLimit-Limit': {
+    description:
+      'Requests the caller may make in the window (RATE_LIMIT_PER_MINUTE); on every answer to a signed-in caller',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current window; on every answer to a signed-in caller',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets; on every answer to a signed-in caller',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Idempotent-Replayed': {
+    description:
+      'Only on an answer replayed for a POST repeated with its Idempotency-Key: this answer is the first one, kept',
+    schema: { type: 'string', enum: ['true'] as string[] },
+  },
+} as const;
+/** On a 429 always (past a limit, when to come back is known); on a 503 when the service knows. */
+const RETRY_AFTER = {
+  description: 'Seconds to wait before trying again',
+  schema: { type: 'integer', minimum: 0 },
+};
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+const headerRef = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+/** Answers a repeat with the same Idempotency-Key gets again: the 2xx, and the 4xx the procedure gave. */
+const REPLAYED_STATUSES = new Set([400, 404, 409, 422]);
+
 type Operation = {
   'x-access'?: string;
   security?: unknown[];
+  tags?: string[];
   parameters?: { in: string }[];
-  requestBody?: unknown;
-  responses: Record<string, unknown>;
+  requestBody?: { required?: boolean };
+  responses: Record<string, { headers?: Record<string, unknown> } | undefined>;
 };
 
 /**
@@ -90,33 +148,104 @@ export function buildOpenApiDocument(): OpenAPIObject {
 
   const responses: Record<string, unknown> = {};
   for (const [status, description] of Object.entries(ERROR_DESCRIPTIONS)) {
+    const retryAfter = status === '429' || status === '503';
     responses[`Problem${status}`] = {
       description,
+      headers: {
+        ...Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)])),
+        ...(retryAfter ? { 'Retry-After': { ...RETRY_AFTER, required: status === '429' } } : {}),
+        ...(REPLAYED_STATUSES.has(Number(status))
+          ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') }
+          : {}),
+      },
       content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
     };
   }
-  document.components = { ...document.components, schemas, responses } as OpenAPIObject['components'];
+  document.components = {
+    ...document.components,
+    schemas,
+    responses,
+    headers: HEADERS,
+  } as unknown as OpenAPIObject['components'];
 
-  for (const { route, successStatus, access } of restRoutes) {
+  const used = new Set<string>();
+  for (const entry of restRoutes) {
+    const { route, successStatus, access } = entry;
     const operation = (document.paths as Record<string, Record<string, Operation>>)[route.path]?.[
       route.method.toLowerCase()
     ];
     if (!operation) continue;
+    for (const tag of operation.tags ?? []) used.add(tag);
     const success = operation.responses['200'] ?? operation.responses[String(successStatus)];
     const statuses = errorStatusesOf(operation, route.method, route.errorResponses);
-    if (route.method === 'POST' && operation.security?.length) {
-      operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
-    }
+    const takesKey = route.method === 'POST' && access !== 'public';
+    if (takesKey) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
+    // Sign-in needs no caller: an empty list says so (no list would mean "as the document says").
+    if (access === 'public') operation.security = [];
+    // A JSON body the route reads as `{}` when none is sent is not required (rest/request-input.ts).
+    if (operation.requestBody && entry.kind === 'json') operation.requestBody.required = bodyRequired(entry);
     // Who may call it (api.md, "Who may do what"): public, user, read, write, admin or owner.
     operation['x-access'] = access;
     if (access !== 'public' && access !== 'read') statuses.push(403);
-    operation.responses = { [String(successStatus)]: success };
+    operation.responses = {
+      [String(successStatus)]: success && {
+        ...success,
+        headers: {
+          ...success.headers,
+          ...(access === 'public'
+            ? {}
+            : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
+          ...(takesKey ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+          ...(entry.kind !== 'hand-written' && entry.location
+            ? {
+                Location: {
+                  description: `The created resource: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
+                  required: true,
+                  schema: { type: 'string', format: 'uri-reference' },
+                },
+              }
+            : {}),
+        },
+      },
+    };
     for (const status of new Set(statuses)) {
-      operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` };
+      operation.responses[String(status)] = { $ref: `#/components/responses/Problem${status}` } as never;
     }
   }
+  const undeclared = [...used].filter((tag) => !TAGS[tag]);
+  if (undeclared.length > 0) throw new Error(`OpenAPI tags without a description: ${undeclared.join(', ')}`);
+  document.tags = Object.entries(TAGS)
+    .filter(([name]) => used.has(name))
+    .map(([name, description]) => ({ name, description }));
   addWebhooks(document);
   return document;
+}
+
+/**
+ * A POST may be sent without a body when every field is optional (sign-out, a secret rotation):
+ * it reads as `{}`. A PUT or PATCH without one is refused ("Send at least one field to change").
+ */
+function bodyRequired(route: ProcedureRoute): boolean {
+  if (route.route.method !== 'POST') return true;
+  return Object.entries(route.shape).some(
+    ([name, schema]) =>
+      !route.pathParameters.includes(name) && !(schema as z.ZodType).safeParse(undefined).success,
+  );
+}
+
+const SERVER_PLACEHOLDER = 'urn:deck-service:server';
+
+/**
+ * The document as served: its one `servers` entry absolute (tools such as Prism and orval do not
+ * resolve a relative one), at PUBLIC_URL when it is set, else at the origin the request came to
+ * (Koa's `ctx.protocol` and `ctx.host`, which honour X-Forwarded-* only with TRUST_PROXY). Serialised once;
+ * each answer only puts its origin in.
+ */
+export function servedDocument(document: OpenAPIObject, publicUrl?: string): (origin: string) => string {
+  const [before, after] = JSON.stringify({ ...document, servers: [{ url: SERVER_PLACEHOLDER }] }).split(
+    JSON.stringify(SERVER_PLACEHOLDER),
+  ) as [string, string];
+  return (origin) => `${before}${JSON.stringify(`${publicUrl ?? origin}/api`)}${after}`;
 }
 
 /** The hand-written routes' operations, in zod-openapi's form (as trpc-to-openapi makes them). */
@@ -127,8 +256,9 @@ function handWrittenPaths() {
     paths[route.path] = {
       ...paths[route.path],
       [route.method.toLowerCase()]: {
-        operationId: `${route.method.toLowerCase()}${route.path.replace(/\W+(\w)?/g, (_m, c = '') => c.toUpperCase())}`,
+        operationId: route.operationId,
         summary: route.summary,
+        description: route.description,
         tags: route.tags,
         ...(route.protect === false
           ? {}
@@ -160,7 +290,8 @@ function errorStatusesOf(operation: Operation, method: string, declared: unknown
     }
   }
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
-  if (operation.requestBody) {
+  // Every POST, PUT and PATCH reads a body if one is sent, even where the operation takes none.
+  if (operation.requestBody || ['POST', 'PUT', 'PATCH'].includes(method)) {
     statuses.add(408);
     statuses.add(413);
     statuses.add(415);

@@ -71,7 +71,11 @@ function procedureRoutes(): ProcedureRoute[] {
         multipartLimit: meta.multipartLimit,
         heavy: meta.heavy === true,
         sessionBound: meta.sessionBound === true,
+        location: meta.location,
       });
+      if ((meta.successStatus === 201) !== (meta.location !== undefined)) {
+        throw new Error(`${path}: a create (201) names its resource's location, and only a create`);
+      }
     },
   );
   return routes;

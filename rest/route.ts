@@ -13,7 +13,10 @@ export interface RouteInfo {
   method: HttpMethod;
   /** OpenAPI path under /api, e.g. `/decks/{deckId}`. */
   path: string;
+  /** As trpc-to-openapi names a procedure's: `<router>-<procedure>`, e.g. `voices-previewVoice`. */
+  operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   /** False only where no session is needed (login). */
   protect?: boolean;
@@ -46,6 +49,8 @@ export interface ProcedureRoute extends RouteBase {
   heavy: boolean;
   /** Acts on the session presenting it: an Idempotency-Key is kept per session (rest/idempotency.ts). */
   sessionBound: boolean;
+  /** A create's `Location`: an /api path with `{answer fields}` (routers/trpc.ts, `Meta.location`). */
+  location?: string;
 }
 
 /**

@@ -9,8 +9,12 @@ export const voicePreviewRoute: HandWrittenRoute = {
   route: {
     method: 'GET',
     path: '/voices/{voiceId}/preview',
+    operationId: 'voices-previewVoice',
     tags: ['voices'],
     summary: 'A short spoken sample of a voice (MP3)',
+    description:
+      'The address each voice of `GET /voices/list` gives as `preview_url`: a sentence spoken by that voice, ' +
+      'as MP3, cached by the client for a day. An unknown voice_id → 404; the speech engine failing → 503.',
     errorResponses: [404, 503],
   },
   access: 'read',

@@ -24,7 +24,8 @@ import { inputIssues } from './shared.schema.ts';
  * of `config.uploads` that caps its file. `heavy` marks an expensive operation, counted against
  * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit. `sessionBound` marks a
  * procedure that acts on the session presenting it (sign-out, password change): its Idempotency-Key
- * answers are kept per session, not per caller (rest/idempotency.ts).
+ * answers are kept per session, not per caller (rest/idempotency.ts). `location` is where a
+ * create's resource lives (the `Location` header of its 201).
  */
 export type Meta = OpenApiMeta<{
   access?: ProcedureAccess;
@@ -32,6 +33,11 @@ export type Meta = OpenApiMeta<{
   multipartLimit?: 'imageMaxBytes' | 'contractMaxBytes';
   heavy?: boolean;
   sessionBound?: boolean;
+  /**
+   * A create (201): the created resource's /api path, answered as `Location`; each `{name}` is
+   * filled from the answer (`{id}`, or a nested `{apiKey.id}`).
+   */
+  location?: `/${string}`;
 }>;
 
 const t = initTRPC

@@ -62,6 +62,13 @@ function seedFor(operation: Operation): number {
   return hash;
 }
 
+/** How many answers the walk has judged so far. */
+function answered(w: Walker): number {
+  let count = 0;
+  for (const counts of w.statuses.values()) for (const n of counts.values()) count += n;
+  return count;
+}
+
 function describeSpec(spec: RequestSpec): string {
   return `actor=${spec.actor} method=${spec.method} params=${preview(spec.params, 200)} query=${preview(spec.query, 300)} body=${describeBody(spec.body)}${spec.body.kind === 'json' ? ` ${preview(spec.body.value)}` : ''}${spec.chunked ? ' (chunked)' : ''}`;
 }
@@ -171,6 +178,8 @@ describe('fuzz walk of every operation of /api/openapi.json', () => {
       operation.key,
       async () => {
         const context = { document };
+        const answersBefore = answered(walker);
+        const checkedBefore = walker.checkedAgainstDocument;
         const property = fc.asyncProperty(requestArb(operation, context), async (spec) => {
           const violations = await walker.run(operation, spec);
           if (violations.length === 0) return true;
@@ -198,6 +207,8 @@ describe('fuzz walk of every operation of /api/openapi.json', () => {
               `generated: ${spec ? describeSpec(spec) : '?'}\n${error?.message ?? String(details.errorInstance)}`,
           );
         }
+        // Every answer was checked against the document (none slipped past the check).
+        expect(walker.checkedAgainstDocument - checkedBefore).toBe(answered(walker) - answersBefore);
         // Nothing the walk sent may have ended the caller's own session.
         const me = await walker.options.own.client.request('GET', '/api/auth/me', {
           headers: { cookie: walker.options.own.cookie },

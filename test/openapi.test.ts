@@ -21,7 +21,19 @@ describe('GET /api/openapi.json', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
-    expect(document.servers).toEqual([{ url: '/api' }]);
+  });
+
+  it('names an absolute server: the origin asked, or PUBLIC_URL when it is set', async () => {
+    expect(document.servers).toEqual([{ url: `${t.url}/api` }]);
+    const response = await t.client().get('/api/openapi.json');
+    expect(response.headers.get('vary')).toMatch(/host/i);
+    const fixed = await startTestApp({ PUBLIC_URL: 'https://decks.example.com/' });
+    try {
+      const served = (await fixed.client().get('/api/openapi.json')).body;
+      expect(served.servers).toEqual([{ url: 'https://decks.example.com/api' }]);
+    } finally {
+      await fixed.close();
+    }
   });
 
   it('documents every REST route, with the success status the route really answers', async () => {
@@ -56,13 +68,14 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('authenticates with the session cookie or an API key everywhere but login', () => {
-    expect(document.components.securitySchemes.sessionCookie).toEqual({
+    expect(document.components.securitySchemes.sessionCookie).toMatchObject({
       type: 'apiKey',
       in: 'cookie',
       name: 'session',
     });
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
-    expect(document.paths['/auth/login'].post.security).toBeUndefined();
+    // An empty list: sign-in needs no caller (no list at all would mean the document's default).
+    expect(document.paths['/auth/login'].post.security).toEqual([]);
     // Every other operation accepts either caller, as alternatives.
     for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(operations)) {
@@ -70,6 +83,98 @@ describe('GET /api/openapi.json', () => {
         expect(operation.security, `${method} ${path}`).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
       }
     }
+  });
+
+  it('declares every tag it uses, with a description, and describes every operation', () => {
+    const declared = new Map(document.tags.map((tag: any) => [tag.name, tag.description]));
+    for (const [path, operations] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const tag of operation.tags)
+          expect(declared.get(tag), `${method} ${path} tag ${tag}`).toBeTruthy();
+        expect(operation.description, `${method} ${path}`).toBeTruthy();
+        // A description says more than the summary.
+        expect(operation.description, `${method} ${path}`).not.toBe(operation.summary);
+      }
+    }
+  });
+
+  it('names every operation <router>-<procedure>, the hand-written voice preview too', () => {
+    const ids = Object.values(document.paths as Record<string, Record<string, any>>).flatMap((operations) =>
+      Object.values(operations).map((operation) => operation.operationId),
+    );
+    expect(ids.filter((id) => !/^[a-z][A-Za-z]*-[a-z][A-Za-z]*$/.test(id))).toEqual([]);
+    expect(document.paths['/voices/{voiceId}/preview'].get.operationId).toBe('voices-previewVoice');
+    for (const { route, kind, ...rest } of restRoutes) {
+      if (kind === 'hand-written') continue;
+      const procedurePath = (rest as { procedurePath: string }).procedurePath;
+      expect(document.paths[route.path][route.method.toLowerCase()].operationId).toBe(
+        procedurePath.replace('.', '-'),
+      );
+    }
+  });
+
+  it('requires no body where the service takes none: sign-out and a secret rotation answer 200 without one', async () => {
+    expect(document.paths['/auth/logout'].post.requestBody?.required ?? false).toBe(false);
+    const rotate = document.paths['/notifications/subscriptions/{subscriptionId}/rotate-secret'].post;
+    expect(rotate.requestBody?.required ?? false).toBe(false);
+    expect(document.paths['/decks'].post.requestBody.required).toBe(true);
+    expect(document.paths['/decks/{deckId}'].patch.requestBody.required).toBe(true);
+
+    const admin = await t.signedInClient();
+    const created = await admin.post('/api/notifications/subscriptions', {
+      name: 'hook',
+      eventType: '*',
+      channel: 'webhook',
+      channelConfig: { url: 'https://hooks.example.com/deck' },
+    });
+    expect(created.status).toBe(201);
+    const rotated = await admin.request(
+      'POST',
+      `/api/notifications/subscriptions/${created.body.id}/rotate-secret`,
+    );
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    // A body sent where none is taken is still read, and refused as any body would be: documented too.
+    const test = `/api/notifications/subscriptions/${created.body.id}/test`;
+    const typed = await admin.request('POST', test, { body: 'x', headers: { 'content-type': 'text/plain' } });
+    expect(typed.status).toBe(415);
+    expect(
+      document.paths['/notifications/subscriptions/{subscriptionId}/test'].post.responses['413'],
+    ).toBeDefined();
+    expect((await admin.request('POST', '/api/auth/logout')).status).toBe(200);
+  });
+
+  it('documents the headers the service sends', async () => {
+    const login = document.paths['/auth/login'].post.responses['200'].headers;
+    expect(login['Set-Cookie'].required).toBe(true);
+    const created = document.paths['/decks'].post.responses['201'].headers;
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Idempotent-Replayed']) {
+      expect(created[name], name).toEqual({ $ref: `#/components/headers/${name}` });
+    }
+    const tooMany = document.components.responses.Problem429.headers;
+    expect(tooMany['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+    expect(document.components.responses.Problem503.headers['Retry-After'].required).toBe(false);
+    expect(document.components.responses.Problem404.headers['Idempotent-Replayed']).toBeDefined();
+    // A GET is never replayed.
+    expect(document.paths['/decks'].get.responses['200'].headers['Idempotent-Replayed']).toBeUndefined();
+    for (const { route, successStatus } of restRoutes.filter((r) => r.successStatus === 201)) {
+      const success = document.paths[route.path][route.method.toLowerCase()].responses[String(successStatus)];
+      expect(success.headers.Location?.required, `${route.method} ${route.path}`).toBe(true);
+    }
+  });
+
+  it('answers a create with the Location of what it made, on a replay too', async () => {
+    const client = await t.signedInClient();
+    const headers = { 'Idempotency-Key': 'location-1' };
+    const created = await client.request('POST', '/api/decks', { json: { name: 'Located' }, headers });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/api/decks/${created.body.id}`);
+    expect((await client.get(created.headers.get('location')!)).body).toEqual(created.body);
+    const replayed = await client.request('POST', '/api/decks', { json: { name: 'Located' }, headers });
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(replayed.headers.get('location')).toBe(created.headers.get('location'));
+    const key = await client.post('/api/api-keys', { name: 'ci', access: 'read' });
+    expect(key.headers.get('location')).toBe(`/api/api-keys/${key.body.apiKey.id}`);
   });
 
   it('describes errors as problem details', () => {

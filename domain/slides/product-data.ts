@@ -5,10 +5,25 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 export const TIERS = ['good', 'better', 'best'] as const;
 
+/**
+ * A price with at most two decimals, judged on the number's shortest decimal form (`String`):
+ * 19.99 passes, 19.999 and 1e-7 do not. Not `multipleOf: 0.01`, which standard JSON Schema
+ * validators compute in floating point (19.99 / 0.01 = 1998.9999999999998) and so refuse
+ * 19.99 (docs/decisions/047-money.md).
+ */
+const TWO_DECIMALS = /^\d+(?:\.\d{1,2})?$/;
+export function hasAtMostTwoDecimals(price: number): boolean {
+  return TWO_DECIMALS.test(String(price));
+}
+
 export const pricingTierSchema = z
   .strictObject({
     name: text().trim().min(1).max(100),
-    price: z.number().min(0).max(1e12).multipleOf(0.01, 'must have at most two decimals'),
+    price: z
+      .number()
+      .min(0)
+      .max(1e12)
+      .meta({ description: 'In the currency’s major unit, with at most two decimals (19.99)' }),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
@@ -34,3 +49,16 @@ export const productDataSchema = z
   .meta({ id: 'ProductData' });
 
 export type ProductData = z.infer<typeof productDataSchema>;
+
+/**
+ * Product data as a request may give it: the prices' two decimals checked too. An input rule
+ * (what is stored passed it), so the answers' schema and its compiled check stay plain numbers.
+ */
+export const productDataInputSchema = productDataSchema.superRefine((data, ctx) => {
+  for (const name of TIERS) {
+    const price = data[name]?.price;
+    if (typeof price === 'number' && !hasAtMostTwoDecimals(price)) {
+      ctx.addIssue({ code: 'custom', path: [name, 'price'], message: 'must have at most two decimals' });
+    }
+  }
+});

@@ -22,8 +22,11 @@ export const createActionConfig = authedProcedure
       path: '/decks/{deckId}/action-configs',
       tags: ['action-configs'],
       summary: 'Create an action config (a markdown template such as a letter of intent)',
+      description:
+        'Adds a call-to-action template to the deck as a `draft`: a markdown template (`templateMarkdown`, such as a letter of intent), optional disclosures and a JSON object of requirements. Write access; event `action_config.created`.',
     },
     successStatus: 201,
+    location: '/action-configs/{id}',
   })
   .input(createActionConfigInput)
   .output(actionConfigOutput)

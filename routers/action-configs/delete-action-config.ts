@@ -11,6 +11,8 @@ export const deleteActionConfig = authedProcedure
       path: '/action-configs/{actionConfigId}',
       tags: ['action-configs'],
       summary: 'Delete an action config',
+      description:
+        'Removes the action config, draft or published. Write access; event `action_config.deleted`.',
     },
   })
   .input(actionConfigIdInput)

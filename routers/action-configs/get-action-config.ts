@@ -11,6 +11,7 @@ export const getActionConfig = authedProcedure
       path: '/action-configs/{actionConfigId}',
       tags: ['action-configs'],
       summary: 'Get an action config',
+      description: "One action config of the caller's organization, with its `status` and `publishedAt`.",
     },
   })
   .input(actionConfigIdInput)

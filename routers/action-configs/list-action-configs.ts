@@ -12,6 +12,8 @@ export const listActionConfigs = authedProcedure
       path: '/decks/{deckId}/action-configs',
       tags: ['action-configs'],
       summary: 'The deck’s action configs, oldest first',
+      description:
+        'Every action config of the deck, drafts and published ones, in the order they were created.',
     },
   })
   .input(deckIdInput)

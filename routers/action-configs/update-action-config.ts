@@ -22,6 +22,8 @@ export const updateActionConfig = authedProcedure
       path: '/action-configs/{actionConfigId}',
       tags: ['action-configs'],
       summary: 'Edit, publish or unpublish an action config',
+      description:
+        'Changes any of its fields; `status` moves it between `draft` and `published` (publishing sets `publishedAt`). At least one field. Events `action_config.updated`, or `action_config.published` on publishing.',
     },
   })
   .input(updateActionConfigInput)

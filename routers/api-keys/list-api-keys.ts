@@ -12,6 +12,8 @@ export const listApiKeys = authedProcedure
       path: '/api-keys',
       tags: ['api-keys'],
       summary: 'The organization’s API keys (owner), revoked ones included; never their secrets',
+      description:
+        'Every key of the organization with its `prefix` (to recognise it), access, creator, expiry, last use (updated at most once a minute) and revocation time. Owner only.',
       errorResponses: [403],
     },
   })

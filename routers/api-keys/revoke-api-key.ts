@@ -11,6 +11,8 @@ export const revokeApiKey = authedProcedure
       path: '/api-keys/{apiKeyId}',
       tags: ['api-keys'],
       summary: 'Revoke an API key (owner): it stops working at once',
+      description:
+        'Sets `revokedAt`: every later request with the key is a 401. Owner only; event `api_key.revoked`.',
     },
   })
   .input(apiKeyIdInput)

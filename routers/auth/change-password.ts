@@ -18,6 +18,8 @@ export const changePassword = authedProcedure
       path: '/auth/password',
       tags: ['auth'],
       summary: 'Change your password; your other sessions end',
+      description:
+        'Checks `currentPassword` (a wrong one is a 400 and counts like a failed sign-in: 429 after too many), stores the new one, and ends every other session of the user; the session making the request stays. Signed-in users only (not API keys); event `user.password_changed`.',
       errorResponses: [429],
     },
   })

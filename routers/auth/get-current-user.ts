@@ -11,6 +11,8 @@ export const getCurrentUser = authedProcedure
       path: '/auth/me',
       tags: ['auth'],
       summary: 'The caller (signed-in user, or API key) and its organization',
+      description:
+        'Who is asking: a signed-in user (`user`, with role) or an API key (`user: null`, `apiKey` with its access), and their organization.',
     },
   })
   .input(noInput)

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import * as auth from '../../domain/auth/auth.ts';
 import { currentUserOutput } from '../../domain/auth/auth-output.ts';
 import { publicProcedure } from '../trpc.ts';
@@ -13,13 +14,16 @@ export const logIn = publicProcedure
       summary: 'Sign in; sets the `session` cookie',
       // docs/decisions/046-login-idempotency.md
       description:
-        'Takes no `Idempotency-Key`: a key sent here is ignored (not refused, never kept, never ' +
-        'replayed), because a replay would have to store and send again a live session secret. ' +
-        'Each successful sign-in starts a new session, so a retry is safe without a key: it only ' +
-        'makes another session (the unused one expires). Over /trpc, as every mutation there, a ' +
-        'key is a 400.',
+        'Checks the e-mail and password and starts a session: the answer sets the `session` cookie that authenticates every other route. A wrong e-mail and a wrong password get the same 401; repeated failures from one address are throttled (429 with `Retry-After`). Event `user.logged_in`. ' +
+        'Takes no `Idempotency-Key`: a key sent here is ignored (never kept, never replayed), because a replay would have to store and send again a live session secret; a retry is safe without one (it only makes another session, and the unused one expires). Over /trpc, as on every mutation there, a key is a 400.',
       protect: false,
       errorResponses: [401, 429],
+      responseHeaders: z.object({
+        'Set-Cookie': z.string().meta({
+          description: 'The `session` cookie (HttpOnly, SameSite=Lax; Secure over https): a new session',
+          example: 'session=3q2-7w…; path=/; max-age=604800; samesite=lax; httponly',
+        }),
+      }),
     },
   })
   .input(logInInput)

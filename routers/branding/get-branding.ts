@@ -11,6 +11,8 @@ export const getBranding = authedProcedure
       path: '/decks/{deckId}/branding',
       tags: ['branding'],
       summary: 'The deck’s branding (null until saved)',
+      description:
+        "The deck's colours, fonts, logo, avatar, chat name and greeting, contact and call to action; `branding` is `null` until it is first saved.",
     },
   })
   .input(deckIdInput)

@@ -12,6 +12,8 @@ export const saveBranding = authedProcedure
       path: '/decks/{deckId}/branding',
       tags: ['branding'],
       summary: 'Create or replace the deck’s branding',
+      description:
+        "Replaces the deck's whole branding (fields left out are cleared). `logo` and `avatar` are object keys that must name images of the caller's organization. Write access; event `deck.branding_updated`.",
     },
   })
   .input(z.strictObject({ deckId: z.uuid(), ...brandingInput.shape }))

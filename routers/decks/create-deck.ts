@@ -12,8 +12,16 @@ export const createDeckInput = z.strictObject({
 export const createDeck = authedProcedure
   .meta({
     access: 'write',
-    openapi: { method: 'POST', path: '/decks', tags: ['decks'], summary: 'Create a deck' },
+    openapi: {
+      method: 'POST',
+      path: '/decks',
+      tags: ['decks'],
+      summary: 'Create a deck',
+      description:
+        "Creates an empty deck in the caller's organization; `voiceId`, when given, must be a voice of `GET /voices/list` and narrates the deck. Write access; event `deck.created`.",
+    },
     successStatus: 201,
+    location: '/decks/{id}',
   })
   .input(createDeckInput)
   .output(deckOutput)

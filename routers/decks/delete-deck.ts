@@ -11,6 +11,8 @@ export const deleteDeck = authedProcedure
       path: '/decks/{deckId}',
       tags: ['decks'],
       summary: 'Delete a deck with its slides, FAQs, action configs, intro and jobs',
+      description:
+        'Removes the deck and everything in it: slides, FAQs, action configs, intro, generation jobs, and their audio. Write access; event `deck.deleted`.',
     },
   })
   .input(deckIdInput)

@@ -7,7 +7,13 @@ import { authedProcedure } from '../trpc.ts';
 export const listDecks = authedProcedure
   .meta({
     access: 'read',
-    openapi: { method: 'GET', path: '/decks', tags: ['decks'], summary: "List the organization's decks" },
+    openapi: {
+      method: 'GET',
+      path: '/decks',
+      tags: ['decks'],
+      summary: "List the organization's decks",
+      description: "Every deck of the caller's organization.",
+    },
   })
   .input(noInput)
   .output(z.object({ decks: z.array(deckOutput) }))

@@ -19,6 +19,8 @@ export const updateDeck = authedProcedure
       path: '/decks/{deckId}',
       tags: ['decks'],
       summary: 'Rename a deck or set its voice',
+      description:
+        "Changes the deck's `name`, its `voiceId` (a voice of `GET /voices/list`), or both; at least one. Write access; event `deck.updated`.",
     },
   })
   .input(updateDeckInput)

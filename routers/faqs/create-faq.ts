@@ -23,9 +23,12 @@ export const createFaq = authedProcedure
       path: '/decks/{deckId}/faqs',
       tags: ['faqs'],
       summary: 'Create a FAQ; its answer is spoken automatically',
+      description:
+        "Saves a question with its canned answer, optionally tied to a slide of the same deck, and speaks the answer with the deck's voice. When speech fails the FAQ is still saved, with `audioStatus: failed` and a `warning`. Counts against the organization's heavy limit. Events `faq.created` (and `faq.audio_failed`).",
     },
     heavy: true,
     successStatus: 201,
+    location: '/faqs/{id}',
   })
   .input(createFaqInput)
   .output(faqWithWarningOutput)

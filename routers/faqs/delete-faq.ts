@@ -11,6 +11,7 @@ export const deleteFaq = authedProcedure
       path: '/faqs/{faqId}',
       tags: ['faqs'],
       summary: 'Delete a FAQ and its audio',
+      description: 'Removes the FAQ and its audio file. Write access; event `faq.deleted`.',
     },
   })
   .input(faqIdInput)

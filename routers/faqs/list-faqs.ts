@@ -12,6 +12,8 @@ export const listFaqs = authedProcedure
       path: '/decks/{deckId}/faqs',
       tags: ['faqs'],
       summary: 'The deck’s FAQs, oldest first',
+      description:
+        'Every FAQ of the deck in the order they were created, each with a playable `audioUrl` when its audio is ready.',
     },
   })
   .input(deckIdInput)

@@ -20,6 +20,8 @@ export const updateFaq = authedProcedure
       path: '/faqs/{faqId}',
       tags: ['faqs'],
       summary: 'Edit a FAQ (a new answer is spoken again)',
+      description:
+        'Changes the question, the answer or the related slide (at least one). A new answer is spoken again, so this counts against the heavy limit; a failed attempt is reported as on create. Event `faq.updated`.',
     },
     heavy: true,
   })

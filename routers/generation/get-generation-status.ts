@@ -11,6 +11,8 @@ export const getGenerationStatus = authedProcedure
       path: '/decks/{deckId}/generate/status',
       tags: ['generation'],
       summary: 'The status of the deck’s latest generation job',
+      description:
+        "The deck's most recent job: `pending`, `processing`, `completed` or `failed`, with `currentSlide` of `totalSlides` done. 404 when the deck never had one.",
     },
   })
   .input(deckIdInput)

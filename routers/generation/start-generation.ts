@@ -15,6 +15,8 @@ export const startGeneration = authedProcedure
       path: '/decks/{deckId}/generate',
       tags: ['generation'],
       summary: 'Start narrating the deck (speaks every slide’s script and the intro)',
+      description:
+        "Queues a job that speaks every slide's `narrationScript` and the intro with the deck's voice and stores the audio on each slide; follow it with `GET …/generate/status`. One running job per deck: another while one is pending or processing is a 409. Counts against the heavy limit; event `generation_job.started`.",
       errorResponses: [409],
     },
     heavy: true,

@@ -11,6 +11,7 @@ export const deleteImage = authedProcedure
       path: '/images/{imageId}',
       tags: ['images'],
       summary: 'Delete an image and its file',
+      description: 'Removes the image and its stored file. Write access; event `image.deleted`.',
     },
   })
   .input(z.object({ imageId: z.uuid() }))

@@ -12,6 +12,8 @@ export const listImages = authedProcedure
       path: '/images',
       tags: ['images'],
       summary: 'The organization’s images, newest first',
+      description:
+        "Every image of the caller's organization, newest first, each with its size, dimensions and a signed address to fetch it.",
     },
   })
   .input(noInput)

@@ -11,6 +11,8 @@ export const deleteIntro = authedProcedure
       path: '/decks/{deckId}/intro',
       tags: ['intro'],
       summary: 'Delete the deck’s intro (404 when it has none)',
+      description:
+        "Removes the deck's intro and its audio; 404 when the deck has none. Write access; event `deck.intro_deleted`.",
     },
   })
   .input(deckIdInput)

@@ -6,7 +6,14 @@ import { authedProcedure } from '../trpc.ts';
 export const getIntro = authedProcedure
   .meta({
     access: 'read',
-    openapi: { method: 'GET', path: '/decks/{deckId}/intro', tags: ['intro'], summary: 'The deck’s intro' },
+    openapi: {
+      method: 'GET',
+      path: '/decks/{deckId}/intro',
+      tags: ['intro'],
+      summary: 'The deck’s intro',
+      description:
+        "The deck's spoken introduction: title, script, voice and a playable `audioUrl` once generated; 404 when the deck has none.",
+    },
   })
   .input(deckIdInput)
   .output(introOutput)

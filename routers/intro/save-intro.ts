@@ -11,6 +11,8 @@ export const saveIntro = authedProcedure
       path: '/decks/{deckId}/intro',
       tags: ['intro'],
       summary: 'Create or replace the deck’s intro',
+      description:
+        'Creates the intro or replaces it whole: a `script` (and optional `title` and `voiceId`); its audio is made by the next generation job. Write access; event `deck.intro_saved`.',
     },
   })
   .input(introInput)

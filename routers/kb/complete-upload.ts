@@ -11,6 +11,8 @@ export const completeUpload = authedProcedure
       path: '/company/kb/documents/{documentId}/complete',
       tags: ['knowledge base'],
       summary: 'Finish a knowledge-base upload once the file has been PUT',
+      description:
+        'Step two of an upload: checks that the file was PUT to `uploadUrl` with the declared size, then marks the document `uploaded`. A missing file, or one of another size (it is discarded), is a 409: upload again. Completing twice is harmless. Event `kb_document.uploaded`.',
       errorResponses: [409],
     },
   })

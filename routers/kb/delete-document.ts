@@ -11,6 +11,7 @@ export const deleteDocument = authedProcedure
       path: '/company/kb/documents/{documentId}',
       tags: ['knowledge base'],
       summary: 'Delete a knowledge-base document and its file',
+      description: 'Removes the document and its stored file. Write access; event `kb_document.deleted`.',
     },
   })
   .input(documentIdInput)

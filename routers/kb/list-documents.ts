@@ -12,6 +12,8 @@ export const listDocuments = authedProcedure
       path: '/company/kb/documents',
       tags: ['knowledge base'],
       summary: 'The organization’s knowledge-base documents, newest first',
+      description:
+        'Every knowledge-base document of the organization, newest first, with its status (`pending` until completed, then `uploaded`).',
     },
   })
   .input(noInput)

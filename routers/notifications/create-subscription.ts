@@ -21,8 +21,11 @@ export const createSubscription = authedProcedure
       path: '/notifications/subscriptions',
       tags: ['notifications'],
       summary: 'Subscribe to events by webhook, e-mail or console; a webhook gets its secret once',
+      description:
+        "Sends matching events to a webhook URL (public addresses only, signed per Standard Webhooks), to e-mail recipients or to the service's log. `eventType` is an exact type, a prefix such as `slide.*`, or `*`; `deckId` narrows it to one deck. A webhook's signing `secret` (`whsec_…`) is in this answer only. Admin access; event `notification_subscription.created`.",
     },
     successStatus: 201,
+    location: '/notifications/subscriptions/{id}',
   })
   .input(createSubscriptionInput)
   .output(subscriptionWithSecretOutput)

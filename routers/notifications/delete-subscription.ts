@@ -11,6 +11,8 @@ export const deleteSubscription = authedProcedure
       path: '/notifications/subscriptions/{subscriptionId}',
       tags: ['notifications'],
       summary: 'Delete a subscription and its delivery history',
+      description:
+        'Stops the subscription and removes it with its delivery history. Admin access; event `notification_subscription.deleted`.',
     },
   })
   .input(subscriptionIdInput)

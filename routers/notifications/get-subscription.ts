@@ -11,6 +11,8 @@ export const getSubscription = authedProcedure
       path: '/notifications/subscriptions/{subscriptionId}',
       tags: ['notifications'],
       summary: 'Get a subscription',
+      description:
+        "One subscription of the caller's organization; below admin access a webhook's URL is masked. The secret is never shown here.",
     },
   })
   .input(subscriptionIdInput)

@@ -12,6 +12,8 @@ export const listDeliveries = authedProcedure
       path: '/notifications/subscriptions/{subscriptionId}/deliveries',
       tags: ['notifications'],
       summary: 'The subscription’s deliveries, newest first, with every attempt',
+      description:
+        "The subscription's deliveries, newest first (`limit`, `offset`), each with its status, next attempt and `attemptLog` (the newest attempts: status, duration, the first 2 KB of the answer, error).",
     },
   })
   .input(z.object({ subscriptionId: z.uuid(), ...paginationInput }))

@@ -24,6 +24,8 @@ export const listEvents = authedProcedure
       path: '/notifications/events',
       tags: ['notifications'],
       summary: 'Read the event log',
+      description:
+        "The organization's event log, newest first: filter by `eventType` (exact or `prefix.*`), `aggregateType`, `aggregateId`, `since` (inclusive) and `until` (exclusive); page with `limit` and `offset`, or with `after` (the previous page's `pagination.nextAfter`), which costs the same on every page. Events a caller's access may not see (API keys' events below owner) are left out.",
     },
   })
   .input(listEventsInput)

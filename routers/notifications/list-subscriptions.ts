@@ -12,6 +12,8 @@ export const listSubscriptions = authedProcedure
       path: '/notifications/subscriptions',
       tags: ['notifications'],
       summary: 'The organization’s subscriptions, oldest first',
+      description:
+        'Every subscription of the organization, oldest first; below admin access webhook URLs are masked.',
     },
   })
   .input(noInput)

@@ -22,6 +22,8 @@ export const updateSubscription = authedProcedure
       path: '/notifications/subscriptions/{subscriptionId}',
       tags: ['notifications'],
       summary: 'Update a subscription (any of its fields; all optional)',
+      description:
+        'Changes any of name, eventType, channel, channelConfig, deckId and isActive (at least one). Switching a disabled webhook on again (`isActive: true`) clears `disabledReason`. Admin access; event `notification_subscription.updated`.',
     },
   })
   .input(updateSubscriptionInput)

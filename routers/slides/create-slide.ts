@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { productDataSchema } from '../../domain/slides/product-data.ts';
+import { productDataInputSchema } from '../../domain/slides/product-data.ts';
 import { slideOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
 import { authedProcedure } from '../trpc.ts';
@@ -17,7 +17,7 @@ export const createSlideInput = z.strictObject({
     .optional()
     .meta({ description: 'Insert at this position (0…n); later slides move down. Omitted: last.' }),
   slideType: slideType.default('standard'),
-  productData: productDataSchema.optional().meta({ description: 'Only for product_pricing_v1 slides' }),
+  productData: productDataInputSchema.optional().meta({ description: 'Only for product_pricing_v1 slides' }),
 });
 
 export const createSlide = authedProcedure
@@ -28,9 +28,12 @@ export const createSlide = authedProcedure
       path: '/decks/{deckId}/slides',
       tags: ['slides'],
       summary: 'Add a slide to a deck',
+      description:
+        'Adds a slide: without `orderIndex` it goes last, with one it is inserted there and later slides move down. `slideId` (`slide-<n>`) is assigned when left out and must be unique in the deck (409). `productData` only for `product_pricing_v1` slides. Write access; event `slide.created`.',
       errorResponses: [409],
     },
     successStatus: 201,
+    location: '/slides/{id}',
   })
   .input(createSlideInput)
   .output(slideOutput)

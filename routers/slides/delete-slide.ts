@@ -11,6 +11,8 @@ export const deleteSlide = authedProcedure
       path: '/slides/{slideId}',
       tags: ['slides'],
       summary: 'Delete a slide; the slides after it move up',
+      description:
+        'Removes the slide and its audio; the slides after it move up, so `orderIndex` stays 0…n-1. Write access; event `slide.deleted`.',
     },
   })
   .input(slideIdParam)

@@ -11,6 +11,8 @@ export const getProductData = authedProcedure
       path: '/slides/{slideId}/product-data',
       tags: ['slides'],
       summary: 'The good/better/best tiers of a pricing slide',
+      description:
+        'The pricing of a `product_pricing_v1` slide: three tiers and the one selected by default. A standard slide, or a pricing slide without product data yet, is a 404.',
     },
   })
   .input(slideIdParam)

@@ -12,6 +12,8 @@ export const getSlideAudio = authedProcedure
       path: '/slides/{slideId}/audio',
       tags: ['slides'],
       summary: 'A signed address that plays the slide’s narration',
+      description:
+        "A signed, expiring address (`url`, `expiresIn`) that plays the slide's narration; 404 while the slide has no audio.",
     },
   })
   .input(slideIdParam)

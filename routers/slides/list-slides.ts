@@ -13,6 +13,7 @@ export const listSlides = authedProcedure
       path: '/decks/{deckId}/slides',
       tags: ['slides'],
       summary: 'The deck’s slides, in order',
+      description: 'Every slide of the deck, ordered by `orderIndex`.',
     },
   })
   .input(deckIdInput)

@@ -18,6 +18,8 @@ export const reorderSlides = authedProcedure
       path: '/decks/{deckId}/slides/reorder',
       tags: ['slides'],
       summary: 'Put the deck’s slides in a new order',
+      description:
+        "Sets the order of the deck's slides in one step: `slideIds` must list every slide of the deck exactly once (400 otherwise); their `orderIndex` becomes their place in the list. Write access; event `deck.slides_reordered`.",
     },
   })
   .input(reorderSlidesInput)

@@ -18,7 +18,14 @@ export const updateSlideInput = z.strictObject({
 export const updateSlide = authedProcedure
   .meta({
     access: 'write',
-    openapi: { method: 'PATCH', path: '/slides/{slideId}', tags: ['slides'], summary: 'Edit a slide' },
+    openapi: {
+      method: 'PATCH',
+      path: '/slides/{slideId}',
+      tags: ['slides'],
+      summary: 'Edit a slide',
+      description:
+        'Changes any field of the slide but `orderIndex` (use the reorder route); at least one. Write access; event `slide.updated`.',
+    },
   })
   .input(updateSlideInput)
   .output(slideOutput)

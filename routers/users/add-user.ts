@@ -14,9 +14,12 @@ export const addUser = authedProcedure
       path: '/users',
       tags: ['users'],
       summary: 'Add a user to the organization (an e-mail in use anywhere: 409)',
+      description:
+        "Creates a member, admin or owner of the caller's organization with a first password. An e-mail already in use, in this organization or any other, is the same 409. Owner only; counts against the heavy limit; event `user.created`.",
       errorResponses: [409],
     },
     successStatus: 201,
+    location: '/users/{id}',
     // A password hash each (and a 409 tells whether an e-mail is in use): counted per organization.
     heavy: true,
   })

@@ -11,6 +11,8 @@ export const deleteUser = authedProcedure
       path: '/users/{userId}',
       tags: ['users'],
       summary: 'Remove a user; their sessions end (not the last owner: 409)',
+      description:
+        "Removes the user and ends their sessions. The organization's last owner cannot be removed (409). Owner only; event `user.deleted`.",
       errorResponses: [409],
     },
   })

@@ -7,7 +7,13 @@ import { authedProcedure } from '../trpc.ts';
 export const listUsers = authedProcedure
   .meta({
     access: 'admin',
-    openapi: { method: 'GET', path: '/users', tags: ['users'], summary: 'The organization’s users' },
+    openapi: {
+      method: 'GET',
+      path: '/users',
+      tags: ['users'],
+      summary: 'The organization’s users',
+      description: 'Every user of the organization with their role. Admin access.',
+    },
   })
   .input(noInput)
   .output(z.object({ users: z.array(organizationUserOutput) }))

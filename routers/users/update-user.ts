@@ -18,6 +18,8 @@ export const updateUser = authedProcedure
       path: '/users/{userId}',
       tags: ['users'],
       summary: 'Change a user’s role or name (the last owner stays one: 409)',
+      description:
+        "Changes a user's `role`, `name` or both; a role change applies from their next request. The last owner cannot stop being one (409). Owner only; event `user.updated`.",
       errorResponses: [409],
     },
   })

@@ -11,6 +11,8 @@ export const listVoices = authedProcedure
       path: '/voices/list',
       tags: ['voices'],
       summary: 'Voices suited to sales presentations, with preview addresses',
+      description:
+        'The voices narration can use (`voice_id` for a deck or an intro), each with a `preview_url` that plays a sample. 503 when the speech provider cannot be reached.',
       errorResponses: [503],
     },
   })

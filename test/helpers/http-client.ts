@@ -1,3 +1,5 @@
+import { contractMismatch } from './openapi-contract.ts';
+
 export interface HttpResponse {
   status: number;
   headers: Headers;
@@ -8,7 +10,8 @@ export interface HttpResponse {
 
 /**
  * A tiny HTTP client with a cookie jar, speaking to the app over real HTTP (fetch).
- * Cookies are kept by name, as a browser would for one site.
+ * Cookies are kept by name, as a browser would for one site. Every answer is checked against
+ * the OpenAPI document (`openapi-contract.ts`); one that does not match it throws.
  */
 export class HttpClient {
   readonly baseUrl: string;
@@ -44,6 +47,15 @@ export class HttpClient {
       else this.cookies.set(name, value);
     }
     const text = await response.text();
+    // Every answer must be one the OpenAPI document describes: a mismatch fails the test that asked.
+    const mismatch = contractMismatch({
+      method,
+      path,
+      status: response.status,
+      header: (name) => response.headers.get(name),
+      text,
+    });
+    if (mismatch) throw new Error(mismatch);
     let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ERROR_KINDS } from '../../../domain/errors.ts';
+import { contractMismatch } from '../openapi-contract.ts';
 import type { TestApp } from '../test-app.ts';
 import { differences, type Fingerprint, type Fingerprinter } from './fingerprint.ts';
 import type { Operation, RequestSpec } from './requests.ts';
@@ -88,6 +89,8 @@ export class Walker {
   private lastFingerprint?: Fingerprint;
   private foreignBaseline?: Fingerprint;
   skipped = 0;
+  /** Answers checked against the OpenAPI document (each answer is). */
+  checkedAgainstDocument = 0;
   readonly timings = {
     fingerprint: 0,
     request: 0,
@@ -322,6 +325,19 @@ export class Walker {
       if (spec.actor === 'anonymous' && operation.secured && sameRoute && !allowed.includes(status)) {
         violation('anonymous-not-401', `a request without a session was answered ${status}`);
       }
+      // Every answer, refusals included, must be one the document describes (test/helpers/openapi-contract.ts).
+      const mismatch = contractMismatch({
+        method: request.method,
+        path: request.path,
+        status,
+        header: (name) => {
+          const value = response.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+        },
+        text: response.text,
+      });
+      this.checkedAgainstDocument += 1;
+      if (mismatch) violation('undocumented-answer', mismatch);
       const leaked = this.leaks(request, response);
       if (leaked.length)
         violation('foreign-leak', `the answer holds the other organization’s ${leaked.join(', ')}`);
