@@ -61,7 +61,9 @@ function theContract(): Contract {
   const ajv = new Ajv2020({ allowUnionTypes: true });
   // A CommonJS module: its function is also its `default`, which is what the types know.
   ajvFormats.default(ajv);
+  // OpenAPI's annotations: `oneOf` still decides; `discriminator` only tells tools which branch to try.
   ajv.addKeyword('example');
+  ajv.addKeyword('discriminator');
   ajv.addSchema({ $id: SCHEMAS_ID, $defs: document.components.schemas });
   contract = { document, ajv, validators: new Map() };
   return contract;
