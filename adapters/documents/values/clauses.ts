@@ -1,0 +1,52 @@
+/**
+ * Governing law ("governed by the laws of the State of Delaware") and venue ("the courts
+ * located in New Castle County, Delaware"): the place, which is what a person replaces.
+ */
+import type { Candidate } from './candidate.ts';
+import type { Span } from './lines.ts';
+
+const LAW_CLAUSE = /\b(?:governed|governing law|construed|interpreted|enforced)\b/i;
+const LAWS_OF =
+  /\blaws of (?:the )?(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal Republic|Canton) of (?:the )?)?/gi;
+const VENUE_LEAD =
+  /\bcourts?\b[^.;]{0,80}?\b(?:located in|sitting in|situated in|seated in|in and for|of|in) (?:the )?(?:(?:State|Commonwealth|City|County|Borough|Province) of (?:the )?)?/gi;
+
+/** The capitalised place at `start` of `line`: "New Castle County, Delaware", "England and Wales". */
+function placeAt(line: string, start: number): number {
+  let end = start;
+  let cursor = start;
+  for (let words = 0; words < 8; words += 1) {
+    const match = /^(?:,? (?:and|of) |, | )?/.exec(line.slice(cursor, cursor + 6))!;
+    const joiner = words === 0 ? '' : match[0];
+    if (words > 0 && !joiner) break;
+    const wordStart = cursor + joiner.length;
+    let wordEnd = wordStart;
+    while (wordEnd < line.length && /[A-Za-z.'’-]/.test(line[wordEnd]!)) wordEnd += 1;
+    const word = line.slice(wordStart, wordEnd).replace(/\.$/, '');
+    if (!/^[A-Z]/.test(word)) break;
+    end = wordStart + word.length;
+    cursor = end;
+  }
+  return end;
+}
+
+export function clauseValues(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  const add = (type: 'governing_law' | 'venue', start: number, end: number) => {
+    const text = line.text.slice(start, end);
+    if (text) found.push({ type, name: type, named: true, text, index: line.index + start });
+  };
+  if (LAW_CLAUSE.test(line.text)) {
+    for (const m of line.text.matchAll(LAWS_OF)) {
+      const start = m.index + m[0].length;
+      add('governing_law', start, placeAt(line.text, start));
+    }
+  }
+  for (const m of line.text.matchAll(VENUE_LEAD)) {
+    const start = m.index + m[0].length;
+    const end = placeAt(line.text, start);
+    // "the courts of competent jurisdiction" names no place; a place starts with a capital.
+    if (end > start) add('venue', start, end);
+  }
+  return found;
+}

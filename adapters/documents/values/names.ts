@@ -1,0 +1,87 @@
+/**
+ * The name a party goes by, read off the words that start a stretch of text: capitalised words
+ * (with "&", "of", "de", "van", …, between them) and a legal-entity suffix after a comma
+ * ("Acme, Inc."), stopping at the descriptor that follows (", a Delaware corporation").
+ */
+
+/** Legal-entity suffixes, lower case without trailing comma. */
+const ENTITY_SUFFIXES = new Set(
+  (
+    'inc. inc incorporated llc l.l.c. ltd. ltd limited corp. corp corporation co. company lp l.p. llp ' +
+    'l.l.p. lllp plc p.l.c. gmbh ag s.a. sa n.v. nv b.v. bv pbc p.c. pc pty pty. s.a.s. sas s.r.l. srl ' +
+    's.p.a. spa oy ab a/s k.k. pte. pte ulc lda s.l. sl kg se'
+  ).split(' '),
+);
+// Not "and": it separates the parties ("between Acme Inc. and Beta LLC").
+const CONNECTORS = new Set(['&', 'of', 'de', 'du', 'da', 'van', 'von', 'der', 'den', 'la', 'le', 'y', 'for']);
+/** Capitalised words that open a sentence or a description, not a name. */
+const NOT_NAMES = new Set(
+  'this the that these such each any all its their his her our your a an in on by for with to as if upon whereas now'.split(
+    ' ',
+  ),
+);
+
+export function isEntitySuffix(word: string): boolean {
+  return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, ''));
+}
+
+function isCapitalised(word: string): boolean {
+  return /^[A-Z0-9]/.test(word) && /[A-Za-z]/.test(word);
+}
+
+export interface NameRun {
+  /** Offset of the name in the stretch given. */
+  start: number;
+  text: string;
+  /** Ends with a legal-entity suffix: certainly an organization. */
+  entity: boolean;
+  words: number;
+}
+
+/**
+ * The name at the start of `stretch` (leading white space skipped), or null. At most 12 words
+ * are read.
+ */
+export function nameAt(stretch: string): NameRun | null {
+  const start = stretch.length - stretch.trimStart().length;
+  const tokens: { text: string; start: number }[] = [];
+  const wordPattern = /\S+/g;
+  wordPattern.lastIndex = start;
+  for (let m = wordPattern.exec(stretch); m && tokens.length < 14; m = wordPattern.exec(stretch)) {
+    tokens.push({ text: m[0], start: m.index });
+  }
+  let end = -1;
+  let entity = false;
+  let words = 0;
+  for (let i = 0; i < tokens.length && words < 12; i += 1) {
+    const token = tokens[i]!;
+    const bare = token.text.replace(/[,;:.]+$/, '');
+    if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
+    if (isEntitySuffix(token.text) && words > 0) {
+      end = token.start + token.text.replace(/[,;:]+$/, '').length;
+      entity = true;
+      words += 1;
+      break;
+    }
+    if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
+      const next = tokens[i + 1];
+      if (next && isCapitalised(next.text)) continue;
+      break;
+    }
+    if (!isCapitalised(bare)) break;
+    words += 1;
+    end = token.start + bare.length;
+    // A trailing period is the name's when it ends an initial ("Jane A.") or an abbreviation.
+    if (token.text.endsWith('.') && /^[A-Z]$|^[A-Z]\.[A-Z]$/.test(bare)) end += 1;
+    if (token.text !== bare && !token.text.endsWith('.')) {
+      // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
+      const next = tokens[i + 1];
+      if (next && isEntitySuffix(next.text)) continue;
+      break;
+    }
+    if (token.text.endsWith('.') && bare.length > 1 && !/^[A-Z]\.[A-Z]$/.test(bare)) break;
+  }
+  if (end < 0 || words === 0) return null;
+  const text = stretch.slice(start, end);
+  return { start, text, entity, words };
+}
