@@ -34,8 +34,16 @@ export const MAX_SCANNED_CHARS = 250_000;
 const MAX_PREAMBLE_LINES = 60;
 const PREAMBLE_END =
   /^(?:WHEREAS|W I T N E S S|RECITALS|Recitals|BACKGROUND|Background|NOW,? THEREFORE|(?:ARTICLE|Article|SECTION|Section)\s+(?:1|I)\b|1\.?\s+[A-Z])/;
-/** A cover-page line: short enough to be a statement of the deal, not a clause. */
-const MAX_COVER_LINE_WORDS = 25;
+/**
+ * The subjects of the clauses where a contract sets its own durations and rates (its term and
+ * renewal, fees, payment, interest, compensation, vesting, service levels); elsewhere, and in a
+ * notice or cure period ("within thirty (30) days after written notice"), they are the standard
+ * terms' own.
+ */
+const DEAL_TOPIC =
+  /\b(?:term|renew\w*|fees?|pay\w*|price\w*|pricing|compensat\w*|interest|rates?|discount\w*|royalt\w*|commissions?|vest\w*|option|salary|bonus|deposit|rent|hours|response|uptime|availability|invoice\w*|purchase\w*|equity|shares?|warrant\w*)\b/i;
+const NOTICE_PERIOD =
+  /^['’]?s?\s(?:prior\s)?(?:advance\s)?(?:written\s)?notice|^\s(?:after|of|following)\s(?:(?:such|the|receipt\sof|written)\s)*notice/i;
 
 export function detectValues(text: string): Finding[] {
   const lines = linesOf(text, MAX_SCANNED_CHARS);
@@ -49,12 +57,30 @@ export function detectValues(text: string): Finding[] {
     candidates.push(...clauseValues(line));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
-    const cover = line.text.split(' ').length <= MAX_COVER_LINE_WORDS;
-    candidates.push(
-      ...typed.filter((c) => c.named || cover || (c.type !== 'duration' && c.type !== 'percentage')),
-    );
+    candidates.push(...typed.filter((c) => c.named || isDealTerm(line, c)));
   }
   return resolve(candidates);
+}
+
+/** Whether a value in a clause is the deal's: durations and rates only where the deal sets them. */
+function isDealTerm(line: Span, candidate: Candidate): boolean {
+  if (candidate.type !== 'duration' && candidate.type !== 'percentage') return true;
+  const start = candidate.index - line.index;
+  const end = start + candidate.text.length;
+  if (NOTICE_PERIOD.test(line.text.slice(end, end + 40))) return false;
+  // The clause's heading ("3. Term.") tells its subject as well as the sentence does.
+  const heading = line.text.slice(0, Math.min(80, line.text.indexOf('. ', line.text.indexOf('. ') + 1) + 1));
+  return DEAL_TOPIC.test(heading) || DEAL_TOPIC.test(sentenceAround(line.text, start, end));
+}
+
+/** The sentence of `line` holding `start`–`end` (at most 300 characters either side). */
+function sentenceAround(line: string, start: number, end: number): string {
+  const floor = Math.max(0, start - 300);
+  let from = line.lastIndexOf('. ', start);
+  from = from < floor ? floor : from + 2;
+  let to = line.indexOf('. ', end);
+  to = to < 0 || to > end + 300 ? Math.min(line.length, end + 300) : to;
+  return line.slice(from, to);
 }
 
 /** `March 1, 2026 (the "Effective Date")`: a value right before a definition takes its term's name. */

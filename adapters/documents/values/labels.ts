@@ -119,7 +119,13 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
     const role = roleOf(line.text, context.parties);
     if (role) {
       context.role = role;
-      return [];
+      // "ACME CORP." heading a block is the party's name spelled another way: a value of its own.
+      const party = context.parties.find(
+        (p) => p.role === role && p.name.toLowerCase() === line.text.toLowerCase(),
+      );
+      return party && party.name !== line.text
+        ? [{ type: 'party', name: `${role}_name`, named: true, text: line.text, index: line.index }]
+        : [];
     }
     return labelLine(line, context, context.role);
   }

@@ -21,6 +21,8 @@ const NOT_NAMES = new Set(
   ),
 );
 
+const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
+
 export function isEntitySuffix(word: string): boolean {
   return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, ''));
 }
@@ -57,6 +59,11 @@ export function nameAt(stretch: string): NameRun | null {
     const token = tokens[i]!;
     const bare = token.text.replace(/[,;:.]+$/, '');
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
+    if (i === 0 && HONORIFICS.has(bare.toLowerCase()) && token.text.endsWith('.')) {
+      // "Dr. Priya Raman": the honorific is part of the name as the contract writes it.
+      end = token.start + token.text.length;
+      continue;
+    }
     if (isEntitySuffix(token.text) && words > 0) {
       end = token.start + token.text.replace(/[,;:]+$/, '').length;
       entity = true;

@@ -91,7 +91,7 @@ function partyStretchStart(line: string, open: number): number {
   let start = 0;
   for (const m of line.slice(0, open).matchAll(SEPARATORS)) start = m.index + m[0].length;
   // A list marker opening the line: "1.", "(a)", "(i)".
-  const marker = /^(?:\(?[0-9a-z]{1,3}[.)]\s)/i.exec(line.slice(start, open));
+  const marker = /^(?:\d{1,3}[.)]|\([0-9a-z]{1,4}\))\s/i.exec(line.slice(start, open));
   return marker ? start + marker[0].length : start;
 }
 

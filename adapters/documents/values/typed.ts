@@ -16,7 +16,7 @@ const MONEY_AFTER =
   /(?<![\w.,$€£¥])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(?:million\s|billion\s)?(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
 const PERCENT = /(?<![\w.,])\(?\d{1,3}(?:\.\d{1,4})?\)?\s?(?:%|percent\b|per cent\b)\)?/gi;
 const DURATION =
-  /(?<![\w.,])\(?\d{1,4}\)?[\s-](?:calendar\s|business\s|working\s|consecutive\s)?(?:days?|weeks?|months?|years?)\b/gi;
+  /(?<![\w.,])\(?\d{1,4}\)?[\s-](?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
 const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
 const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\d-])/g;
 /** The end of a postal address: a US state and ZIP code, or a UK or Canadian postcode. */
@@ -136,7 +136,7 @@ function addressStart(line: string, postcode: number): number {
     const rest = line.slice(at, at + 12);
     if (/^\d+[A-Za-z]?(?:-\d+)?,? [A-Z0-9]/.test(rest) || /^P\.? ?O\.? Box/i.test(rest)) {
       const before = line.slice(Math.max(0, at - 4), at);
-      if (at === 0 || /(?:[,:(]| at) $/.test(before) || before.endsWith('\t')) best = at;
+      if (at === 0 || /(?:[,:(]| at| to) $/.test(before) || before.endsWith('\t')) best = at;
     }
   }
   return best;
