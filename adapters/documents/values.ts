@@ -45,6 +45,20 @@ const DEAL_TOPIC =
 const NOTICE_PERIOD =
   /^['’]?s?\s(?:prior\s)?(?:advance\s)?(?:written\s)?notice|^\s(?:after|of|following)\s(?:(?:such|the|receipt\sof|written)\s)*notice/i;
 
+/** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
+const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
+/** From this many distinct placeholders on, a document is a template. */
+const TEMPLATE_PLACEHOLDERS = 3;
+
+/**
+ * Whether the placeholders found make the document a template: then they are its variables,
+ * and the dates and amounts in it are the publisher's examples and instructions, not values.
+ */
+export function looksLikeTemplate(placeholders: readonly Finding[]): boolean {
+  const distinct = new Set(placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).map((p) => p.text));
+  return distinct.size >= TEMPLATE_PLACEHOLDERS;
+}
+
 export function detectValues(text: string): Finding[] {
   const lines = linesOf(text, MAX_SCANNED_CHARS);
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));

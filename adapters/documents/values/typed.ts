@@ -14,7 +14,7 @@ const MONEY =
 /** A figure followed by its currency: "5,000 USD", "1,000 euros". */
 const MONEY_AFTER =
   /(?<![\w.,$€£¥])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(?:million\s|billion\s)?(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
-const PERCENT = /(?<![\w.,])\(?\d{1,3}(?:\.\d{1,4})?\)?\s?(?:%|percent\b|per cent\b)\)?/gi;
+const PERCENT = /(?<![\w.,])\d{1,3}(?:\.\d{1,4})?\s?(?:%|percent\b|per cent\b)/gi;
 const DURATION =
   /(?<![\w.,])\(?\d{1,4}\)?[\s-](?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
 const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
@@ -39,13 +39,10 @@ export function typedValues(span: Span): Candidate[] {
     for (const date of dates(line)) add('date', date.start, date.end);
     for (const m of line.matchAll(MONEY)) add('amount', withWords(line, m.index, m[0]), closeParen(line, m));
     for (const m of line.matchAll(MONEY_AFTER)) add('amount', m.index, m.index + m[0].length);
-    for (const m of line.matchAll(PERCENT)) {
-      const { start, end } = parenthesised(line, m.index, m[0]);
-      add('percentage', start, end);
-    }
+    // "five percent (5%)" is the figure alone: it carries the whole value.
+    for (const m of line.matchAll(PERCENT)) add('percentage', m.index, m.index + m[0].length);
     for (const m of line.matchAll(DURATION)) {
-      const { start, end } = parenthesised(line, m.index, m[0]);
-      add('duration', start, end);
+      add('duration', withDurationWords(line, m.index), m.index + m[0].length);
     }
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
@@ -92,31 +89,11 @@ function closeParen(line: string, match: RegExpMatchArray): number {
   return withWords(line, match.index!, match[0]) < match.index! ? end + 1 : end;
 }
 
-/**
- * "thirty (30) days", "fifteen percent (15%)": the words before the parenthesised figure are
- * the value's too; a lone parenthesised figure without words is read without its parentheses.
- */
-function parenthesised(line: string, index: number, match: string): { start: number; end: number } {
-  let start = index;
-  let end = index + match.length;
-  if (match.startsWith('(')) {
-    const words = wordsStart(line, index);
-    if (words < index) start = words;
-    else {
-      start = index + 1;
-      if (match.endsWith(')') && !match.slice(1).includes('(')) end -= 1;
-      const close = line.slice(start, end).indexOf(')');
-      if (close >= 0) {
-        // "(30) days" without words: the figure and its unit, the parenthesis dropped.
-        return { start, end };
-      }
-    }
-  } else if (line[index - 1] === '(' && line[end] === ')') {
-    // "fifteen percent (15%)": the match is inside the parentheses.
-    const words = wordsStart(line, index - 1);
-    if (words < index - 1) return { start: words, end: end + 1 };
-  }
-  return { start, end };
+/** "thirty (30) days": the words before the parenthesised figure are the duration's too. */
+function withDurationWords(line: string, index: number): number {
+  if (line[index] !== '(') return index;
+  const start = wordsStart(line, index);
+  return start < index ? start : index;
 }
 
 /**
