@@ -41,7 +41,7 @@ const PREAMBLE_END =
  * terms' own.
  */
 const DEAL_TOPIC =
-  /\b(?:term|renew\w*|fees?|pay\w*|price\w*|pricing|compensat\w*|interest|rates?|discount\w*|royalt\w*|commissions?|vest\w*|option|salary|bonus|deposit|rent|hours|response|uptime|availability|invoice\w*|purchase\w*|equity|shares?|warrant\w*)\b/i;
+  /\b(?:term|renew\w*|fees?|pay\w*|price\w*|pricing|compensat\w*|interest|rates?|discount\w*|royalt\w*|commissions?|vest\w*|option|salary|bonus|deposit|rent|hours|response|uptime|availability|invoice\w*|purchase\w*|warrant\w*)\b/i;
 const NOTICE_PERIOD =
   /^['’]?s?\s(?:prior\s)?(?:advance\s)?(?:written\s)?notice|^\s(?:after|of|following)\s(?:(?:such|the|receipt\sof|written)\s)*notice/i;
 

@@ -7,7 +7,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import { cellsOf, type Span, subSpan } from './lines.ts';
-import { nameAt } from './names.ts';
+import { isEntitySuffix, nameAt } from './names.ts';
 import type { Party } from './parties.ts';
 
 /** What the lines before tell about the one being read. */
@@ -82,7 +82,11 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
     text = text.slice(conformed[0].length);
     index += conformed[0].length;
   }
-  text = text.replace(/[,;]$/, '');
+  text = text.replace(/[,;:]$/, '');
+  // A sentence's full stop is not the value's; an abbreviation's ("Acme Inc.", "U.S.A.") is.
+  const lastWord = text.slice(text.lastIndexOf(' ') + 1);
+  if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
+    text = text.slice(0, -1);
   if (!text || BLANK.test(text) || text.length > 150 || text.split(' ').length > 20) return [];
   // A sentence is the contract's wording, not a filled-in value.
   if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s/i.test(text)) return [];
