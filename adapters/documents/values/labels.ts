@@ -54,8 +54,9 @@ export function roleOf(heading: string, parties: readonly Party[]): string | nul
   if (!bare || bare.length > 80) return null;
   for (const party of parties) {
     const names = [party.name, party.nickname, party.term].filter(Boolean).map((n) => n!.toLowerCase());
-    if (names.some((n) => bare === n || bare.startsWith(`${n} (`) || bare.endsWith(`(${n})`)))
-      return party.role;
+    // "TechCo Inc.", "TechCo Inc. (Provider)", "Provider": the whole line names the party.
+    const named = (n: string) => bare === n || (bare.startsWith(`${n} (`) && bare.endsWith(')'));
+    if (names.some((n) => named(n) || bare.endsWith(`(${n})`))) return party.role;
   }
   return null;
 }
@@ -119,6 +120,8 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
 
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   const cells = cellsOf(line);
+  // A clause ends the signature block (or notice block) whose heading named the role.
+  if (cells.length === 1 && line.text.split(' ').length > 12) context.role = null;
   if (cells.length === 1) {
     const role = roleOf(line.text, context.parties);
     if (role) {
