@@ -8,8 +8,10 @@ import type { Span } from './lines.ts';
 const LAW_CLAUSE = /\b(?:governed|governing law|construed|interpreted|enforced)\b/i;
 const LAWS_OF =
   /\blaws of (?:the )?(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal Republic|Canton) of (?:the )?)?/gi;
+const COURTS = /\bcourts?\b/gi;
+/** What leads from "courts" to their place, in the 80 characters after "courts" and in the same sentence. */
 const VENUE_LEAD =
-  /\bcourts?\b[^.;]{0,80}?\b(?:located in|sitting in|situated in|seated in|in and for|of|in) (?:the )?(?:(?:State|Commonwealth|City|County|Borough|Province) of (?:the )?)?/gi;
+  /\b(?:located in|sitting in|situated in|seated in|in and for|of|in) (?:the )?(?:(?:State|Commonwealth|City|County|Borough|Province) of (?:the )?)?/i;
 
 /** The capitalised place at `start` of `line`: "New Castle County, Delaware", "England and Wales". */
 function placeAt(line: string, start: number): number {
@@ -42,8 +44,14 @@ export function clauseValues(line: Span): Candidate[] {
       add('governing_law', start, placeAt(line.text, start));
     }
   }
-  for (const m of line.text.matchAll(VENUE_LEAD)) {
-    const start = m.index + m[0].length;
+  for (const court of line.text.matchAll(COURTS)) {
+    const after = court.index + court[0].length;
+    let window = line.text.slice(after, after + 100);
+    const stop = window.search(/[.;]/);
+    if (stop >= 0) window = window.slice(0, stop);
+    const m = VENUE_LEAD.exec(window);
+    if (!m || m.index > 80) continue;
+    const start = after + m.index + m[0].length;
     const end = placeAt(line.text, start);
     // "the courts of competent jurisdiction" names no place; a place starts with a capital.
     if (end > start) add('venue', start, end);

@@ -31,6 +31,13 @@ function isCapitalised(word: string): boolean {
   return /^[A-Z0-9]/.test(word) && /[A-Za-z]/.test(word);
 }
 
+/** `word` without the punctuation in `chars` at its end (a loop: a pattern like `[,;]+$` is quadratic). */
+function withoutTrailing(word: string, chars: string): string {
+  let end = word.length;
+  while (end > 0 && chars.includes(word[end - 1]!)) end -= 1;
+  return word.slice(0, end);
+}
+
 export interface NameRun {
   /** Offset of the name in the stretch given. */
   start: number;
@@ -57,7 +64,7 @@ export function nameAt(stretch: string): NameRun | null {
   let words = 0;
   for (let i = 0; i < tokens.length && words < 12; i += 1) {
     const token = tokens[i]!;
-    const bare = token.text.replace(/[,;:.]+$/, '');
+    const bare = withoutTrailing(token.text, ',;:.');
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i === 0 && HONORIFICS.has(bare.toLowerCase()) && token.text.endsWith('.')) {
       // "Dr. Priya Raman": the honorific is part of the name as the contract writes it.
@@ -65,7 +72,7 @@ export function nameAt(stretch: string): NameRun | null {
       continue;
     }
     if (isEntitySuffix(token.text) && words > 0) {
-      end = token.start + token.text.replace(/[,;:]+$/, '').length;
+      end = token.start + withoutTrailing(token.text, ',;:').length;
       entity = true;
       words += 1;
       break;

@@ -28,7 +28,27 @@ export interface Definition {
   group: boolean;
 }
 
-const QUOTED = /[“"]([^“”"\n]{1,60})[”"]/g;
+const OPENING_QUOTES = '“"';
+const CLOSING_QUOTES = '”"';
+
+/** The quoted terms of a parenthesis's inside (each at most 60 characters), and the words between them. */
+function quotedTerms(inside: string): { terms: { text: string; at: number }[]; rest: string } {
+  const terms: { text: string; at: number }[] = [];
+  let rest = '';
+  let from = 0;
+  for (let at = 0; at < inside.length; at += 1) {
+    if (!OPENING_QUOTES.includes(inside[at]!)) continue;
+    let close = at + 1;
+    while (close < inside.length && close - at <= 61 && !CLOSING_QUOTES.includes(inside[close]!)) close += 1;
+    const text = inside.slice(at + 1, close);
+    if (close >= inside.length || close - at > 61 || !text.trim() || text.trim() !== text) continue;
+    terms.push({ text, at: at + 1 });
+    rest += ` ${inside.slice(from, at)}`;
+    from = close + 1;
+    at = close;
+  }
+  return { terms, rest: `${rest} ${inside.slice(from)}`.trim() };
+}
 const GROUP = /\b(?:each|collectively|together|individually|jointly|both|respectively)\b/i;
 /** Words that make a definition's subject a document or a date, never a party. */
 const NOT_PARTY_WORDS = new Set(
@@ -50,18 +70,15 @@ export function definitionsIn(line: string): Definition[] {
       close += 1;
     if (line[close] !== ')') continue;
     const inside = line.slice(open + 1, close);
-    const terms: Definition['terms'] = [];
-    for (const m of inside.matchAll(QUOTED)) {
-      const before = inside.slice(0, m.index).trimEnd();
-      terms.push({
-        text: m[1]!.trim(),
-        offset: open + 1 + m.index + (m[0].length - m[0].trimStart().length) + 1,
-        article: /\bthe$/i.test(before),
-      });
-    }
-    if (terms.length === 0) continue;
+    const quoted = quotedTerms(inside);
+    if (quoted.terms.length === 0) continue;
+    const terms = quoted.terms.map((term) => ({
+      text: term.text,
+      offset: open + 1 + term.at,
+      article: /\bthe\s*$/i.test(inside.slice(Math.max(0, term.at - 6), term.at - 1)),
+    }));
     // The rest is only connecting words: "the", "hereinafter referred to as", "or".
-    const rest = inside.replace(QUOTED, ' ').trim();
+    const rest = quoted.rest;
     if (rest.split(/\s+/).length > 8 || /\d/.test(rest)) continue;
     found.push({ open, close, terms, group: GROUP.test(rest) });
     from = close + 1;
