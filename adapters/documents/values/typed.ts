@@ -9,19 +9,23 @@ import type { Candidate, ValueType } from './candidate.ts';
 import type { Span } from './lines.ts';
 import { wordsStart } from './numbers.ts';
 
-const MONEY =
-  /(?<![\w$€£¥])(?:(?:US|U\.S\.|C|A|NZ|HK|S)?\$|€|£|¥|(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD)\s?)\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand)\b|(?:MM|M|K|B|bn|k)\b)?/g;
-/** A figure followed by its currency: "5,000 USD", "1,000 euros". */
-const MONEY_AFTER =
-  /(?<![\w.,$€£¥])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?\s?(?:million\s|billion\s)?(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
+/** A currency symbol and its figure: "$10,000", "€1.2 million" ("US$", "C$" read before it). */
+const MONEY_SYMBOL =
+  /[$€£¥]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand)\b|(?:MM|M|K|B|bn|k)\b)?/g;
+const DOLLAR_PREFIXES = ['U.S.', 'US', 'NZ', 'HK', 'C', 'A', 'S'];
+/** A currency code and its figure: "USD 5,000.00". */
+const MONEY_CODE =
+  /\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD)\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand)\b)?/g;
+/** A currency after its figure: "5,000 USD", "1,000 euros" (the figure is read backwards from it). */
+const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
 const PERCENT = /(?<![\w.,])\d{1,3}(?:\.\d{1,4})?\s?(?:%|percent\b|per cent\b)/gi;
 const DURATION =
   /(?<![\w.,])\(?\d{1,4}\)?[\s-](?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
 const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
 const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\d-])/g;
-/** The end of a postal address: a US state and ZIP code, or a UK or Canadian postcode. */
-const POSTCODE =
-  /(?<![\w-])(?:[A-Z]{2},?\s\d{5}(?:-\d{4})?|[A-Z][a-z]+\s\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}|[A-Z]\d[A-Z]\s\d[A-Z]\d)(?![\w-])/g;
+/** The end of a postal address: a US ZIP code (after its state), or a UK or Canadian postcode. */
+const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
+const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b[A-Z]\d[A-Z] \d[A-Z]\d\b/g;
 const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
 /** "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too. */
 const DAY_OF = /(?<![\w])\d{1,2}(?:st|nd|rd|th)? day of $/i;
@@ -37,8 +41,21 @@ export function typedValues(span: Span): Candidate[] {
   const line = span.text;
   if (/\d/.test(line)) {
     for (const date of dates(line)) add('date', date.start, date.end);
-    for (const m of line.matchAll(MONEY)) add('amount', withWords(line, m.index, m[0]), closeParen(line, m));
-    for (const m of line.matchAll(MONEY_AFTER)) add('amount', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(MONEY_SYMBOL)) {
+      const prefix = DOLLAR_PREFIXES.find((p) => m[0][0] === '$' && line.slice(0, m.index).endsWith(p)) ?? '';
+      const start = m.index - prefix.length;
+      if (/\w/.test(line[start - 1] ?? '')) continue;
+      add(
+        'amount',
+        withWords(line, start, m[0].length + prefix.length),
+        closeParen(line, start, m[0].length + prefix.length),
+      );
+    }
+    for (const m of line.matchAll(MONEY_CODE)) add('amount', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(CURRENCY_AFTER)) {
+      const start = figureBefore(line, m.index);
+      if (start >= 0) add('amount', start, m.index + m[0].length);
+    }
     // "five percent (5%)" is the figure alone: it carries the whole value.
     for (const m of line.matchAll(PERCENT)) add('percentage', m.index, m.index + m[0].length);
     for (const m of line.matchAll(DURATION)) {
@@ -46,6 +63,11 @@ export function typedValues(span: Span): Candidate[] {
     }
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(ZIP)) {
+      const state = stateBefore(line, m.index);
+      const start = state >= 0 ? addressStart(line, state) : -1;
+      if (start >= 0) add('address', start, m.index + m[0].length);
+    }
     for (const m of line.matchAll(POSTCODE)) {
       const start = addressStart(line, m.index);
       if (start >= 0) add('address', start, m.index + m[0].length);
@@ -78,15 +100,39 @@ function dates(line: string): { start: number; end: number }[] {
 }
 
 /** A figure in parentheses after its words ("ten thousand dollars ($10,000)") with the words. */
-function withWords(line: string, index: number, match: string): number {
-  if (line[index - 1] !== '(' || line[index + match.length] !== ')') return index;
+function withWords(line: string, index: number, length: number): number {
+  if (line[index - 1] !== '(' || line[index + length] !== ')') return index;
   const start = wordsStart(line, index - 1);
   return start < index - 1 ? start : index;
 }
 
-function closeParen(line: string, match: RegExpMatchArray): number {
-  const end = match.index! + match[0].length;
-  return withWords(line, match.index!, match[0]) < match.index! ? end + 1 : end;
+/** Where the amount ends: after the closing parenthesis when its words come with it. */
+function closeParen(line: string, index: number, length: number): number {
+  return withWords(line, index, length) < index ? index + length + 1 : index + length;
+}
+
+/** Where the figure ending at `end` starts ("1,000" of "1,000 euros", "2.5 million"), or −1. */
+function figureBefore(line: string, end: number): number {
+  let start = end;
+  for (const scale of [' million', ' billion'])
+    if (line.slice(0, start).endsWith(scale)) start -= scale.length;
+  const figureEnd = start;
+  while (start > 0 && /[\d,.]/.test(line[start - 1]!)) start -= 1;
+  while (start < figureEnd && !/\d/.test(line[start]!)) start += 1;
+  if (start === figureEnd || /[\w$€£¥]/.test(line[start - 1] ?? '')) return -1;
+  return start;
+}
+
+/** Where the state before a ZIP code starts ("CA 94105", "California 94105", "MA, 02140"), or −1. */
+function stateBefore(line: string, zip: number): number {
+  let end = zip;
+  if (line[end - 1] !== ' ') return -1;
+  end -= 1;
+  if (line[end - 1] === ',') end -= 1;
+  let start = end;
+  while (start > 0 && /[A-Za-z]/.test(line[start - 1]!) && end - start < 20) start -= 1;
+  const state = line.slice(start, end);
+  return /^[A-Z]{2}$/.test(state) || /^[A-Z][a-z]+$/.test(state) ? start : -1;
 }
 
 /** "thirty (30) days": the words before the parenthesised figure are the duration's too. */
