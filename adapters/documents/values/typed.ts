@@ -10,12 +10,12 @@ import type { Span } from './lines.ts';
 import { wordsStart } from './numbers.ts';
 
 /** A currency symbol and its figure: "$10,000", "€1.2 million" ("US$", "C$" read before it). */
-const MONEY_SYMBOL =
-  /[$€£¥]\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand)\b|(?:MM|M|K|B|bn|k)\b)?/g;
+const MONEY_SYMBOL = /[$€£¥] ?\d[\d,.]*/g;
 const DOLLAR_PREFIXES = ['U.S.', 'US', 'NZ', 'HK', 'C', 'A', 'S'];
 /** A currency code and its figure: "USD 5,000.00". */
-const MONEY_CODE =
-  /\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD)\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d{1,2})?(?:\s?(?:million|billion|thousand)\b)?/g;
+const MONEY_CODE = /\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD) ?\d[\d,.]*/g;
+/** A scale after a figure: "$1.2 million", "$5M". */
+const SCALES = [' million', ' billion', ' thousand', 'million', 'MM', 'bn', 'M', 'K', 'k'];
 /** A currency after its figure: "5,000 USD", "1,000 euros" (the figure is read backwards from it). */
 const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
 const PERCENT = /(?<![\w.,])\d{1,3}(?:\.\d{1,4})?\s?(?:%|percent\b|per cent\b)/gi;
@@ -45,13 +45,10 @@ export function typedValues(span: Span): Candidate[] {
       const prefix = DOLLAR_PREFIXES.find((p) => m[0][0] === '$' && line.slice(0, m.index).endsWith(p)) ?? '';
       const start = m.index - prefix.length;
       if (/\w/.test(line[start - 1] ?? '')) continue;
-      add(
-        'amount',
-        withWords(line, start, m[0].length + prefix.length),
-        closeParen(line, start, m[0].length + prefix.length),
-      );
+      const length = amountEnd(line, m.index + m[0].length) - start;
+      add('amount', withWords(line, start, length), closeParen(line, start, length));
     }
-    for (const m of line.matchAll(MONEY_CODE)) add('amount', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(MONEY_CODE)) add('amount', m.index, amountEnd(line, m.index + m[0].length));
     for (const m of line.matchAll(CURRENCY_AFTER)) {
       const start = figureBefore(line, m.index);
       if (start >= 0) add('amount', start, m.index + m[0].length);
@@ -97,6 +94,14 @@ function dates(line: string): { start: number; end: number }[] {
     found.push({ start, end: result.index + result.text.length });
   }
   return found;
+}
+
+/** Where an amount whose figure was read up to `end` ends: a sentence's comma or full stop dropped, its scale taken. */
+function amountEnd(line: string, end: number): number {
+  let at = end;
+  while (line[at - 1] === ',' || line[at - 1] === '.') at -= 1;
+  const scale = SCALES.find((s) => line.startsWith(s, at) && !/\w/.test(line[at + s.length] ?? ''));
+  return scale ? at + scale.length : at;
 }
 
 /** A figure in parentheses after its words ("ten thousand dollars ($10,000)") with the words. */
