@@ -5,13 +5,14 @@
  *
  * What counts as a deal value (what a person preparing a template from this contract would
  * replace), following the corpus's rules (test/fixtures/contracts-corpus/README.md):
- * - the parties' names (and the short names the contract gives them), the people signing and
- *   their titles, every value of a key-terms or cover-page table and of a `Label: value` line;
- * - dates, money amounts, e-mail addresses, phone numbers, postal addresses, governing law and
- *   venue wherever they stand: a contract's standard terms do not carry them;
- * - durations and percentages only where the deal sets them (under a label, in a definition such
- *   as `12 months (the "Term")`, or in a short cover-page line): in running clauses they are the
- *   standard terms' own ("within thirty (30) days of notice"), which a template keeps.
+ * - the parties' names (as each spelling stands), the people signing and their titles, every value of a key-terms or cover-page table and of a `Label: value` line;
+ * - dates, money amounts, percentages, durations, e-mail addresses, phone numbers, postal
+ *   addresses, governing law and venue wherever they stand. In a template, "within thirty (30)
+ *   days of notice" is the publisher's standard wording; in a filled-in contract it is what these
+ *   parties agreed, and the corpus counts it (its notice lead times are optional there): a signed
+ *   contract's numbers are its terms. A template is never searched for values (`looksLikeTemplate`);
+ * - not: statute names and years, section numbers, defined terms themselves (`"Acme"`), running
+ *   headers and footers (a line that recurs unchanged), numbers that are not amounts.
  *
  * Libraries, measured on a 60,000-character contract (20 pages): chrono-node reads dates in
  * 55 ms and loads in 60 ms (its English parsers only); compromise takes 600 ms to load in each
@@ -34,16 +35,6 @@ export const MAX_SCANNED_CHARS = 250_000;
 const MAX_PREAMBLE_LINES = 60;
 const PREAMBLE_END =
   /^(?:WHEREAS|W I T N E S S|RECITALS|Recitals|BACKGROUND|Background|NOW,? THEREFORE|(?:ARTICLE|Article|SECTION|Section)\s+(?:1|I)\b|1\.?\s+[A-Z])/;
-/**
- * The subjects of the clauses where a contract sets its own durations and rates (its term and
- * renewal, fees, payment, interest, compensation, vesting, service levels); elsewhere, and in a
- * notice or cure period ("within thirty (30) days after written notice"), they are the standard
- * terms' own.
- */
-const DEAL_TOPIC =
-  /\b(?:term|renew\w*|fees?|pay\w*|price\w*|pricing|compensat\w*|interest|rates?|discount\w*|royalt\w*|commissions?|vest\w*|option|salary|bonus|deposit|rent|hours|response|uptime|availability|invoice\w*|purchase\w*|warrant\w*)\b/i;
-const NOTICE_PERIOD =
-  /^['’]?s?\s(?:prior\s)?(?:advance\s)?(?:written\s)?notice|^\s(?:after|of|following)\s(?:(?:such|the|receipt\sof|written)\s)*notice/i;
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
@@ -71,30 +62,9 @@ export function detectValues(text: string): Finding[] {
     candidates.push(...clauseValues(line));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
-    candidates.push(...typed.filter((c) => c.named || isDealTerm(line, c)));
+    candidates.push(...typed);
   }
   return resolve(candidates);
-}
-
-/** Whether a value in a clause is the deal's: durations and rates only where the deal sets them. */
-function isDealTerm(line: Span, candidate: Candidate): boolean {
-  if (candidate.type !== 'duration' && candidate.type !== 'percentage') return true;
-  const start = candidate.index - line.index;
-  const end = start + candidate.text.length;
-  if (NOTICE_PERIOD.test(line.text.slice(end, end + 40))) return false;
-  // The clause's heading ("3. Term.") tells its subject as well as the sentence does.
-  const heading = line.text.slice(0, Math.min(80, line.text.indexOf('. ', line.text.indexOf('. ') + 1) + 1));
-  return DEAL_TOPIC.test(heading) || DEAL_TOPIC.test(sentenceAround(line.text, start, end));
-}
-
-/** The sentence of `line` holding `start`–`end` (at most 300 characters either side). */
-function sentenceAround(line: string, start: number, end: number): string {
-  const floor = Math.max(0, start - 300);
-  let from = line.lastIndexOf('. ', start);
-  from = from < floor ? floor : from + 2;
-  let to = line.indexOf('. ', end);
-  to = to < 0 || to > end + 300 ? Math.min(line.length, end + 300) : to;
-  return line.slice(from, to);
 }
 
 /** `March 1, 2026 (the "Effective Date")`: a value right before a definition takes its term's name. */

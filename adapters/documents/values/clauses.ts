@@ -1,13 +1,13 @@
 /**
- * Governing law ("governed by the laws of the State of Delaware") and venue ("the courts
- * located in New Castle County, Delaware"): the place, which is what a person replaces.
+ * Governing law ("governed by the laws of the State of Delaware": `State of Delaware`) and venue
+ * ("the courts located in New Castle County, Delaware"): the place, which is what a person replaces.
  */
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 
 const LAW_CLAUSE = /\b(?:governed|governing law|construed|interpreted|enforced)\b/i;
-const LAWS_OF =
-  /\blaws of (?:the )?(?:(?:State|Commonwealth|Province|Republic|Kingdom|Federal Republic|Canton) of (?:the )?)?/gi;
+/** "the laws of the State of Colorado": the jurisdiction is "State of Colorado", without its article. */
+const LAWS_OF = /\blaws of (?:the )?/gi;
 const COURTS = /\bcourts?\b/gi;
 /** What leads from "courts" to their place, in the 80 characters after "courts" and in the same sentence. */
 const VENUE_LEAD =

@@ -72,7 +72,11 @@ export function nameAt(stretch: string): NameRun | null {
       continue;
     }
     if (isEntitySuffix(token.text) && words > 0) {
-      end = token.start + withoutTrailing(token.text, ',;:').length;
+      // "Pty Ltd", "Co., Ltd.": suffixes may follow one another.
+      let last = i;
+      while (tokens[last + 1] && isEntitySuffix(tokens[last + 1]!.text) && last - i < 2) last += 1;
+      const lastToken = tokens[last]!;
+      end = lastToken.start + withoutTrailing(lastToken.text, ',;:').length;
       entity = true;
       words += 1;
       break;

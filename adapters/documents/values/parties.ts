@@ -12,7 +12,7 @@ export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
   role: string;
   name: string;
-  /** The short name the contract gives it (`Acme`), when it gives one. */
+  /** The short name the contract gives it (`Acme`), when it gives one (a defined term: not a value). */
   nickname?: string;
   /** The defined role as written (`Provider`), to recognise it in signature blocks. */
   term?: string;
@@ -57,6 +57,17 @@ const NOT_PARTY_WORDS = new Set(
   ),
 );
 
+/** "the Seller", "hereinafter the Buyer": one to three capitalised words after "the", or null. */
+function unquotedTerm(inside: string): string | null {
+  const words = inside.trim().split(' ');
+  let first = 0;
+  while (first < words.length && /^(?:hereinafter|referred|to|as|called)$/i.test(words[first]!)) first += 1;
+  if (words[first]?.toLowerCase() !== 'the') return null;
+  const term = words.slice(first + 1);
+  if (term.length === 0 || term.length > 3 || !term.every((w) => /^[A-Z][a-z]+$/.test(w))) return null;
+  return term.join(' ');
+}
+
 /** The definitions in one line, each in a parenthesis of at most 200 characters. */
 export function definitionsIn(line: string): Definition[] {
   const found: Definition[] = [];
@@ -71,6 +82,14 @@ export function definitionsIn(line: string): Definition[] {
     if (line[close] !== ')') continue;
     const inside = line.slice(open + 1, close);
     const quoted = quotedTerms(inside);
+    const bare = quoted.terms.length === 0 ? unquotedTerm(inside) : null;
+    if (bare) {
+      // "(the Seller)": a definition without quotes.
+      const offset = open + 1 + inside.lastIndexOf(bare);
+      found.push({ open, close, terms: [{ text: bare, offset, article: true }], group: false });
+      from = close + 1;
+      continue;
+    }
     if (quoted.terms.length === 0) continue;
     const terms = quoted.terms.map((term) => ({
       text: term.text,
@@ -115,7 +134,7 @@ function partyStretchStart(line: string, open: number): number {
 /**
  * The parties defined in `lines`: names before definitions anywhere when they end with a
  * legal-entity suffix, and any name before a definition in the preamble (the lines before
- * `preambleEnd`), where parties are introduced. Candidates for their names and short names.
+ * `preambleEnd`), where parties are introduced. Candidates for their names.
  */
 export function findParties(
   lines: Span[],
@@ -125,7 +144,7 @@ export function findParties(
   const candidates: Candidate[] = [];
   const byName = new Map<string, Party>();
   let unnamed = 0;
-  const addParty = (nameText: string, nameIndex: number, termOf: Definition | null, line: Span) => {
+  const addParty = (nameText: string, nameIndex: number, termOf: Definition | null) => {
     const roleTerm = termOf?.terms.find((t) => t.article || !isShortName(t.text, nameText));
     const short = termOf?.terms.find((t) => t !== roleTerm && !t.article && isShortName(t.text, nameText));
     let party = byName.get(nameText);
@@ -142,16 +161,9 @@ export function findParties(
       text: nameText,
       index: nameIndex,
     });
-    if (short && short.text !== nameText) {
-      party.nickname ??= short.text;
-      candidates.push({
-        type: 'party',
-        name: `${party.role}_short_name`,
-        named: true,
-        text: short.text,
-        index: line.index + short.offset,
-      });
-    }
+    // The short name ("Acme") is a defined term, the contract's own wording: not a value, but
+    // it still tells whose signature block a heading opens.
+    if (short && short.text !== nameText) party.nickname ??= short.text;
   };
 
   lines.forEach((line, lineNumber) => {
@@ -167,11 +179,11 @@ export function findParties(
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
       if (definition.terms.some((t) => t.text === name.text)) continue;
       if (!name.entity && !(inPreamble && name.words <= 6)) continue;
-      addParty(name.text, line.index + start + name.start, definition, line);
+      addParty(name.text, line.index + start + name.start, definition);
       definedHere += 1;
     }
     if (inPreamble && definedHere === 0) {
-      for (const listed of listedParties(line)) addParty(listed.text, listed.index, null, line);
+      for (const listed of listedParties(line)) addParty(listed.text, listed.index, null);
     }
   });
   return { parties, candidates };

@@ -28,7 +28,9 @@ const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b[A-Z]\d[A-Z] \d[A-Z]\d\b/g;
 const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
 /** "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too. */
-const DAY_OF = /(?<![\w])\d{1,2}(?:st|nd|rd|th)? day of $/i;
+const DAY_OF = /(?<![\w])\d{1,2}(?:st|nd|rd|th|s t|n d|r d|t h)? day of $/i;
+/** What joins the two dates of a range chrono reads as one. */
+const RANGE_JOINERS = [' to ', ' through ', ' until ', ' - ', ' – ', ' and '];
 const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
 const EMAIL_DOMAIN = /[A-Za-z0-9.-]/;
 
@@ -54,7 +56,9 @@ export function typedValues(span: Span): Candidate[] {
       if (start >= 0) add('amount', start, m.index + m[0].length);
     }
     // "five percent (5%)" is the figure alone: it carries the whole value.
-    for (const m of line.matchAll(PERCENT)) add('percentage', m.index, m.index + m[0].length);
+    // "six percent (6%)": words and figures together are one value.
+    for (const m of line.matchAll(PERCENT))
+      add('percentage', withWords(line, m.index, m[0].length), closeParen(line, m.index, m[0].length));
     for (const m of line.matchAll(DURATION)) {
       add('duration', withDurationWords(line, m.index), m.index + m[0].length);
     }
@@ -78,22 +82,48 @@ export function typedValues(span: Span): Candidate[] {
 function dates(line: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
   for (const result of chrono.casual.parse(line)) {
-    let { text } = result;
-    let start = result.index;
-    // chrono includes a leading "on" or "the" in what it read; the value is the date.
-    const lead = /^(?:on|the|of|from|by|dated|as of)\s/i.exec(text);
-    if (lead) {
-      start += lead[0].length;
-      text = text.slice(lead[0].length);
+    for (const part of rangeParts(result.text)) {
+      const date = oneDate(line, result.index + part.start, part.text);
+      if (date) found.push(date);
     }
-    const numeric = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$/.test(text);
-    const named = MONTH.test(text) && /\d/.test(text) && result.start.isCertain('month');
-    if (!numeric && !named) continue;
-    const dayOf = DAY_OF.exec(line.slice(Math.max(0, start - 20), start));
-    if (dayOf) start -= dayOf[0].length;
-    found.push({ start, end: result.index + result.text.length });
   }
   return found;
+}
+
+/** A range ("February 8, 2018 to May 3, 2018") is two dates. */
+function rangeParts(text: string): { start: number; text: string }[] {
+  for (const joiner of RANGE_JOINERS) {
+    const at = text.indexOf(joiner);
+    if (at > 0)
+      return [
+        { start: 0, text: text.slice(0, at) },
+        { start: at + joiner.length, text: text.slice(at + joiner.length) },
+      ];
+  }
+  return [{ start: 0, text }];
+}
+
+/** The date chrono read at `index`, without a leading preposition or a trailing time, or null. */
+function oneDate(line: string, index: number, read: string): { start: number; end: number } | null {
+  let text = read;
+  let start = index;
+  // "April 30, 2018 at 11:59pm": the time is not the date's.
+  const time = text.indexOf(' at ');
+  if (time > 0) text = text.slice(0, time);
+  // chrono includes a leading "on" or "the" in what it read; the value is the date.
+  const lead = /^(?:on|the|of|from|by|dated|as of)\s/i.exec(text);
+  if (lead) {
+    start += lead[0].length;
+    text = text.slice(lead[0].length);
+  }
+  const numeric = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$/.test(text);
+  // A named month with a year: "March 31" alone recurs every year, it is no deal's date.
+  const named = MONTH.test(text) && /\d{4}|'\d\d/.test(text);
+  if (!numeric && !named) return null;
+  const end = start + text.length;
+  const dayOf = DAY_OF.exec(line.slice(Math.max(0, start - 20), start));
+  if (dayOf) start -= dayOf[0].length;
+  return { start, end };
 }
 
 /** Where an amount whose figure was read up to `end` ends: a sentence's comma or full stop dropped, its scale taken. */
