@@ -29,10 +29,16 @@ const SIGNATURE_LABELS: Record<string, string> = {
   signature: 'signatory_name',
   title: 'signatory_title',
   its: 'signatory_title',
+  position: 'signatory_title',
   date: 'signature_date',
 };
-/** A further label on the same line: "Name: Jane Doe Title: CEO". */
-const INLINE_LABEL = /\s(?:Name|Title|Date|By|Its|E-?mail|Phone|Address):\s/g;
+/**
+ * A signature block's label anywhere in a line: blocks printed side by side, or a signature page
+ * that reached the text as one paragraph ("By: /s/ Jane Doe By: /s/ John Roe Name: …").
+ */
+const SIGNATURE_LABEL = /(?:^|\s)(By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)\s?:/gi;
+/** Words a title is made of besides capitalised ones: "President and CEO", "Head of Content". */
+const TITLE_JOINERS = new Set(['and', 'of', '&', 'the', 'for', '/']);
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
 const CONFORMED_SIGNATURE = /^\/s\/\s*/i;
@@ -95,9 +101,73 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
 }
 
 /** "Label: value", with more signature labels on the same line split apart. */
+/** The signature fields of a line, each value up to the next label. */
+function signatureFields(span: Span, context: LabelContext, role: string | null): Candidate[] {
+  const marks = [...span.text.matchAll(SIGNATURE_LABEL)];
+  const found: Candidate[] = [];
+  marks.forEach((mark, i) => {
+    const label = mark[1]!.toLowerCase();
+    const value = subSpan(span, mark.index + mark[0].length, marks[i + 1]?.index ?? span.text.length);
+    const field = SIGNATURE_LABELS[label]!;
+    const text =
+      field === 'signatory_name'
+        ? signatoryName(value.text)
+        : field === 'signatory_title'
+          ? titleAt(value.text, context)
+          : '';
+    if (!text) return;
+    const offset = value.text.indexOf(text);
+    found.push({
+      type: 'value',
+      name: role ? `${role}_${field}` : field,
+      named: true,
+      text,
+      index: value.index + offset,
+    });
+  });
+  return found;
+}
+
+/** "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words). */
+function signatoryName(value: string): string {
+  const conformed = CONFORMED_SIGNATURE.exec(value);
+  const name = nameAt(conformed ? value.slice(conformed[0].length) : value);
+  if (!name || name.entity || name.words < 2 || name.words > 5) return '';
+  if (conformed && name.start > 0) return '';
+  return name.text.replace(/[-–,]$/, '');
+}
+
+/**
+ * "President and CEO", "Head of Content": capitalised words (and joiners), up to the name of the
+ * next party ("President TLP MANAGEMENT SERVICES, LLC"), a page number or a lower-case word.
+ */
+function titleAt(value: string, context: LabelContext): string {
+  const words = value.split(' ');
+  let count = 0;
+  for (; count < Math.min(words.length, 8); count += 1) {
+    const word = words[count]!;
+    if (TITLE_JOINERS.has(word.toLowerCase()) && count > 0) continue;
+    if (!/^[A-Z]/.test(word)) break;
+    const rest = words.slice(count).join(' ');
+    const party = nameAt(rest);
+    if (count > 0 && party?.entity) break;
+    if (count > 0 && context.parties.some((p) => rest.toLowerCase().startsWith(p.name.toLowerCase()))) break;
+  }
+  while (count > 0 && TITLE_JOINERS.has(words[count - 1]!.toLowerCase())) count -= 1;
+  return words.slice(0, count).join(' ').replace(/[,;]$/, '');
+}
+
 function labelLine(span: Span, context: LabelContext, role: string | null): Candidate[] {
   const colon = span.text.indexOf(':');
-  if (colon <= 0 || colon > 50 || !isLabel(span.text.slice(0, colon))) return [];
+  const signature = /^(?:By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)$/i;
+  if (
+    colon <= 0 ||
+    colon > 50 ||
+    !isLabel(span.text.slice(0, colon)) ||
+    signature.test(span.text.slice(0, colon).trim())
+  ) {
+    return signatureFields(span, context, role);
+  }
   const label = span.text.slice(0, colon);
   const ownRole = roleOf(label, context.parties);
   if (ownRole) {
@@ -105,17 +175,13 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
     context.role = ownRole;
     return labelled('name', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
   }
-  const found: Candidate[] = [];
-  let currentLabel = label;
-  let valueStart = colon + 1;
-  for (const m of span.text.slice(colon).matchAll(INLINE_LABEL)) {
-    const at = colon + m.index;
-    found.push(...labelled(currentLabel, subSpan(span, valueStart, at), role));
-    currentLabel = m[0].trim();
-    valueStart = at + m[0].length;
-  }
-  found.push(...labelled(currentLabel, subSpan(span, valueStart), role));
-  return found;
+  // "Effective Date: March 1, 2026", up to a signature label on the same line.
+  const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
+  const end = next ? colon + next.index : span.text.length;
+  return [
+    ...labelled(label, subSpan(span, colon + 1, end), role),
+    ...(next ? signatureFields(subSpan(span, end), context, role) : []),
+  ];
 }
 
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
