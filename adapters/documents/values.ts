@@ -57,7 +57,9 @@ export function detectValues(text: string): Finding[] {
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
   const { parties, candidates } = findParties(lines, preambleEnd);
   const context: LabelContext = { parties, role: null, columnRoles: [] };
+  const repeated = repeatedLines(lines);
   for (const line of lines) {
+    if (repeated.has(line.text)) continue;
     candidates.push(...labelledValues(line, context));
     candidates.push(...clauseValues(line));
     const typed = typedValues(line);
@@ -65,6 +67,21 @@ export function detectValues(text: string): Finding[] {
     candidates.push(...typed);
   }
   return resolve(candidates);
+}
+
+/**
+ * Lines that stand unchanged more than once and hold no signature: running headers and footers
+ * ("Source: ACME CORP, 8-K, 4/6/2018" on every page of a filed exhibit), not the deal's terms.
+ */
+function repeatedLines(lines: Span[]): Set<string> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const { text } of lines) {
+    if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
+    if (seen.has(text)) repeated.add(text);
+    seen.add(text);
+  }
+  return repeated;
 }
 
 /** `March 1, 2026 (the "Effective Date")`: a value right before a definition takes its term's name. */

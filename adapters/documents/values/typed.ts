@@ -20,7 +20,7 @@ const SCALES = [' million', ' billion', ' thousand', 'million', 'MM', 'bn', 'M',
 const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
 const PERCENT = /(?<![\w.,])\d{1,3}(?:\.\d{1,4})?\s?(?:%|percent\b|per cent\b)/gi;
 const DURATION =
-  /(?<![\w.,])\(?\d{1,4}\)?[\s-](?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
+  /(?<![\w.,])\(?\d{1,4}\)?\s(?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
 const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
 const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\d-])/g;
 /** The end of a postal address: a US ZIP code (after its state), or a UK or Canadian postcode. */
@@ -60,6 +60,9 @@ export function typedValues(span: Span): Candidate[] {
     for (const m of line.matchAll(PERCENT))
       add('percentage', withWords(line, m.index, m[0].length), closeParen(line, m.index, m[0].length));
     for (const m of line.matchAll(DURATION)) {
+      // "a 12 month term", "48-Hour Forecast": a number of units as an adjective describes, it is no term.
+      const unit = m[0].slice(m[0].lastIndexOf(' ') + 1);
+      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1) continue;
       add('duration', withDurationWords(line, m.index), m.index + m[0].length);
     }
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
