@@ -103,3 +103,25 @@ export function nameAt(stretch: string): NameRun | null {
   const text = stretch.slice(start, end);
   return { start, text, entity, words };
 }
+
+/**
+ * The organization whose name ends `stretch` ("… except for Force Majeure cases, Tessellate
+ * Software Pty Ltd "): read backwards over capitalised words from a legal-entity suffix, then
+ * checked forwards. Null when the stretch does not end with one.
+ */
+export function entityBefore(stretch: string): NameRun | null {
+  const words = stretch.trimEnd().split(' ');
+  let first = words.length - 1;
+  if (first < 0 || !isEntitySuffix(words[first]!)) return null;
+  while (first > 0 && words.length - first < 12) {
+    const previous = words[first - 1]!;
+    const joins = CONNECTORS.has(previous.toLowerCase()) && first > 1 && isCapitalised(words[first - 2]!);
+    // A comma goes on only before a suffix ("Analytics, Inc.").
+    const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
+    if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;
+    first -= 1;
+  }
+  const offset = words.slice(0, first).join(' ').length + (first > 0 ? 1 : 0);
+  const name = nameAt(stretch.slice(offset));
+  return name?.entity ? { ...name, start: offset + name.start } : null;
+}

@@ -6,7 +6,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { nameAt } from './names.ts';
+import { entityBefore, nameAt } from './names.ts';
 
 export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
@@ -173,7 +173,7 @@ export function findParties(
       if (definition.group) continue;
       const start = partyStretchStart(line.text, definition.open);
       const stretch = line.text.slice(start, definition.open);
-      const name = nameAt(stretch);
+      const name = nameAt(stretch) ?? entityBefore(stretch);
       if (!name) continue;
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
