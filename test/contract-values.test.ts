@@ -15,7 +15,7 @@ function values(lines: string[]): Record<string, string> {
 }
 
 describe('detectValues: parties', () => {
-  it('names each party defined in the preamble after its role, and its short name', () => {
+  it('names each party defined in the preamble after its role; its short name is a defined term, not a value', () => {
     expect(
       values([
         'This Master Services Agreement (the "Agreement") is made as of March 1, 2026 (the "Effective Date") between Acme, Inc., a Delaware corporation ("Acme" or the "Customer"), and TechCo Holdings LLC (the “Provider”).',
@@ -23,7 +23,6 @@ describe('detectValues: parties', () => {
     ).toEqual({
       effective_date: 'March 1, 2026',
       customer_name: 'Acme, Inc.',
-      customer_short_name: 'Acme',
       provider_name: 'TechCo Holdings LLC',
     });
   });
@@ -151,7 +150,7 @@ describe('detectValues: values by their form', () => {
       amount: 'ten thousand dollars ($10,000)',
       amount_2: 'USD 5,000.00',
       amount_3: '€1.2 million',
-      percentage: '15%',
+      percentage: 'fifteen percent (15%)',
       date_2: '2026-06-30',
       date_3: '06/30/2026',
       date_4: 'Sept. 3, 2027',
@@ -178,7 +177,7 @@ describe('detectValues: values by their form', () => {
         '13. Disputes. English law: this Agreement is construed under the laws of England and Wales.',
       ]),
     ).toEqual({
-      governing_law: 'Delaware',
+      governing_law: 'State of Delaware',
       venue: 'New Castle County, Delaware',
       governing_law_2: 'England and Wales',
     });
@@ -195,27 +194,30 @@ describe('detectValues: values by their form', () => {
 });
 
 describe('detectValues: boilerplate is left alone', () => {
-  it('keeps the standard terms’ notice and cure periods, rates and numbers out', () => {
+  it('keeps statutes, sections, recurring dates, running footers and numbers as adjectives out', () => {
     expect(
       values([
-        '5. Confidentiality. The Receiving Party shall return all materials within thirty (30) days of notice.',
-        '9. Termination. Either party may terminate for a breach not cured within thirty (30) days after written notice, or on sixty (60) days’ prior written notice.',
-        '10. Change of Control. "Change of Control" means the acquisition of more than fifty percent (50%) of the voting securities.',
-        '11. Miscellaneous. See Section 12.3 and the Securities Act of 1933; these terms survive for three (3) years.',
+        'Source: ACME CORP, 8-K, 4/6/2018',
+        '10. Securities. See Section 12.3 and the Securities Act of 1933; reports are due by March 31 of each year.',
+        '11. Reports. A 12 month forecast and the 48-Hour report are attached.',
+        'Source: ACME CORP, 8-K, 4/6/2018',
       ]),
     ).toEqual({});
   });
 
-  it('finds the same durations where the deal sets them', () => {
+  it('counts a signed contract’s durations and rates as its terms, wherever they stand', () => {
+    // In a template "within thirty (30) days of notice" is the publisher's wording; in a signed
+    // contract it is what the parties agreed (and the placeholders make a template: see below).
     expect(
       values([
         '3. Term. This Agreement remains in effect for two (2) years.',
-        '4. Payment. Customer pays each invoice within forty-five (45) days of receipt, with interest at 1.5% per month.',
+        '5. Confidentiality. The Receiving Party returns all materials within thirty (30) days of notice.',
+        '6. Interest. Late payments bear interest at 1.5% per month.',
         'Initial Term\t36 months',
       ]),
     ).toEqual({
       duration: 'two (2) years',
-      duration_2: 'forty-five (45) days',
+      duration_2: 'thirty (30) days',
       percentage: '1.5%',
       initial_term: '36 months',
     });

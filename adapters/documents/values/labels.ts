@@ -9,6 +9,7 @@ import type { Candidate } from './candidate.ts';
 import { cellsOf, type Span, subSpan } from './lines.ts';
 import { isEntitySuffix, nameAt } from './names.ts';
 import type { Party } from './parties.ts';
+import { typedValues } from './typed.ts';
 
 /** What the lines before tell about the one being read. */
 export interface LabelContext {
@@ -114,7 +115,7 @@ function signatureFields(span: Span, context: LabelContext, role: string | null)
         ? signatoryName(value.text)
         : field === 'signatory_title'
           ? titleAt(value.text, context)
-          : '';
+          : dateAt(value.text);
     if (!text) return;
     const offset = value.text.indexOf(text);
     found.push({
@@ -126,6 +127,12 @@ function signatureFields(span: Span, context: LabelContext, role: string | null)
     });
   });
   return found;
+}
+
+/** The date a signature's "Date:" gives ("March 3, 2026"), or ''. */
+function dateAt(value: string): string {
+  const date = typedValues({ text: value, index: 0 }).find((c) => c.type === 'date' && c.index === 0);
+  return date?.text ?? '';
 }
 
 /** "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words). */
