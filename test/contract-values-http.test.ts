@@ -47,9 +47,11 @@ const ORDER_FORM = [
   '1. Payment. Customer pays within forty-five (45) days.',
   '2. Confidentiality. Return materials within ten (10) days of notice.',
   '3. Law. Governed by the laws of the State of California.',
+  'Source: GLOBEX CORP, 8-K, 3/2/2026',
   'GLOBEX CORPORATION',
   'By: /s/ Hank Scorpio',
   'Title: Chief Executive Officer',
+  'Source: GLOBEX CORP, 8-K, 3/2/2026',
 ];
 
 const EXPECTED = [
@@ -61,7 +63,8 @@ const EXPECTED = [
   { name: 'payment_terms', kind: 'value', text: 'Net 30 days', occurrences: 1 },
   { name: 'customer_email', kind: 'value', text: 'billing@globex.example', occurrences: 1 },
   { name: 'duration', kind: 'value', text: 'forty-five (45) days', occurrences: 1 },
-  { name: 'governing_law', kind: 'value', text: 'California', occurrences: 1 },
+  { name: 'duration_2', kind: 'value', text: 'ten (10) days', occurrences: 1 },
+  { name: 'governing_law', kind: 'value', text: 'State of California', occurrences: 1 },
   { name: 'customer_name_2', kind: 'value', text: 'GLOBEX CORPORATION', occurrences: 1 },
   { name: 'customer_signatory_name', kind: 'value', text: 'Hank Scorpio', occurrences: 1 },
   { name: 'customer_signatory_title', kind: 'value', text: 'Chief Executive Officer', occurrences: 1 },
