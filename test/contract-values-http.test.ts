@@ -15,9 +15,9 @@ afterAll(() => t.close());
 
 /** A real Word document with one paragraph per line (lines short enough not to wrap in a PDF). */
 function docx(lines: string[]): Buffer {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const body = lines
-    .map((line) => `<w:p><w:r><w:t xml:space="preserve">${escape(line)}</w:t></w:r></w:p>`)
+    .map((line) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`)
     .join('');
   return Buffer.from(
     zipSync({

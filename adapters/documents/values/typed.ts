@@ -175,9 +175,7 @@ function stateBefore(line: string, zip: number): number {
 
 /** "thirty (30) days": the words before the parenthesised figure are the duration's too. */
 function withDurationWords(line: string, index: number): number {
-  if (line[index] !== '(') return index;
-  const start = wordsStart(line, index);
-  return start < index ? start : index;
+  return line[index] === '(' ? wordsStart(line, index) : index;
 }
 
 /**
