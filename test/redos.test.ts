@@ -205,6 +205,7 @@ describe('regular expressions (ReDoS)', () => {
       patterns.some((p) => p.file === file && p.source === source);
     expect(known('app/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
     expect(known('adapters/documents/placeholders.ts', '\\{\\{([^{}]*)\\}\\}')).toBe(true);
+    expect(known('adapters/documents/values/typed.ts', '[$€£¥] ?\\d[\\d,.]*')).toBe(true);
     expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 

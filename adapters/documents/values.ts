@@ -38,7 +38,7 @@ const PREAMBLE_END =
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
-/** From this many distinct placeholders on, a document is a template. */
+/** From this many placeholders on (signature lines aside), a document is a template. */
 const TEMPLATE_PLACEHOLDERS = 3;
 
 /**
@@ -46,8 +46,8 @@ const TEMPLATE_PLACEHOLDERS = 3;
  * and the dates and amounts in it are the publisher's examples and instructions, not values.
  */
 export function looksLikeTemplate(placeholders: readonly Finding[]): boolean {
-  const distinct = new Set(placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).map((p) => p.text));
-  return distinct.size >= TEMPLATE_PLACEHOLDERS;
+  // Counted at each place: a key-terms table of blanks repeats one text ("[__________]").
+  return placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).length >= TEMPLATE_PLACEHOLDERS;
 }
 
 export function detectValues(text: string): Finding[] {
