@@ -96,16 +96,37 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
     text = text.slice(0, -1);
   if (!text || BLANK.test(text) || text.length > 150 || text.split(' ').length > 20) return [];
+  // A signatory's name is a person's, up to the next field ("Jane Doe By"); the clause's own
+  // "Name:" (the party's, under its role's label) is not a signature field.
+  if (SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] === 'signatory_name') {
+    const person = signatoryName(text);
+    if (!person) return [];
+    index += text.indexOf(person);
+    text = person;
+  }
   // A sentence is the contract's wording, not a filled-in value.
   if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s/i.test(text)) return [];
   return [{ type: 'value', name: labelName(label, role, text), named: true, text, index }];
 }
 
 /** "Label: value", with more signature labels on the same line split apart. */
+/** "/s/ Jane Doe": a conformed signature, anywhere in a line, names the person signing. */
+function conformedSignatures(span: Span, role: string | null): Candidate[] {
+  const found: Candidate[] = [];
+  for (let at = span.text.indexOf('/s/'); at >= 0; at = span.text.indexOf('/s/', at + 3)) {
+    const text = signatoryName(span.text.slice(at));
+    const offset = text ? span.text.indexOf(text, at) : -1;
+    if (offset < 0) continue;
+    const name = role ? `${role}_signatory_name` : 'signatory_name';
+    found.push({ type: 'value', name, named: true, text, index: span.index + offset });
+  }
+  return found;
+}
+
 /** The signature fields of a line, each value up to the next label. */
 function signatureFields(span: Span, context: LabelContext, role: string | null): Candidate[] {
   const marks = [...span.text.matchAll(SIGNATURE_LABEL)];
-  const found: Candidate[] = [];
+  const found: Candidate[] = conformedSignatures(span, role);
   marks.forEach((mark, i) => {
     const label = mark[1]!.toLowerCase();
     const value = subSpan(span, mark.index + mark[0].length, marks[i + 1]?.index ?? span.text.length);
@@ -135,13 +156,40 @@ function dateAt(value: string): string {
   return date?.text ?? '';
 }
 
-/** "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words). */
+/** Words that start the next field or block, never a person's name. */
+const FIELD_WORDS = new Set([
+  'by',
+  'name',
+  'title',
+  'date',
+  'its',
+  'company',
+  'position',
+  'printed',
+  'signature',
+  'attest',
+]);
+
+/**
+ * "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words), up to
+ * the next field's label; of two names run together ("Justin Anderson Cameron Gundry") the first.
+ */
 function signatoryName(value: string): string {
   const conformed = CONFORMED_SIGNATURE.exec(value);
-  const name = nameAt(conformed ? value.slice(conformed[0].length) : value);
+  const rest = conformed ? value.slice(conformed[0].length) : value;
+  const words = rest.split(' ');
+  let count = 0;
+  while (count < words.length && count < 6 && !FIELD_WORDS.has(words[count]!.toLowerCase())) count += 1;
+  const name = nameAt(words.slice(0, count).join(' '));
   if (!name || name.entity || name.words < 2 || name.words > 5) return '';
   if (conformed && name.start > 0) return '';
-  return name.text.replace(/[-–,]$/, '');
+  const nameWords = name.text.split(' ');
+  // Initials and particles ("A.", "van") make a name longer; four plain words are two names.
+  const text =
+    nameWords.length >= 4 && !nameWords.some((w) => /^[A-Z]\.$|^[a-z]/.test(w))
+      ? nameWords.slice(0, 2).join(' ')
+      : name.text;
+  return text.replace(/[-–,]$/, '');
 }
 
 /**
@@ -180,7 +228,7 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   if (ownRole) {
     // "PROVIDER: TechCo Inc.": the heading of a signature block, with the party's name.
     context.role = ownRole;
-    return labelled('name', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
+    return labelled('party', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
   }
   // "Effective Date: March 1, 2026", up to a signature label on the same line.
   const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];

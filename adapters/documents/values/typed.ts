@@ -18,7 +18,7 @@ const MONEY_CODE = /\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD) ?\d[\d,.]*/g;
 const SCALES = [' million', ' billion', ' thousand', 'million', 'MM', 'bn', 'M', 'K', 'k'];
 /** A currency after its figure: "5,000 USD", "1,000 euros" (the figure is read backwards from it). */
 const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
-const PERCENT = /(?<![\w.,])\d{1,3}(?:\.\d{1,4})?\s?(?:%|percent\b|per cent\b)/gi;
+const PERCENT = /(?<![\w.,])\(?\d{1,3}(?:\.\d{1,4})?\)?\s?(?:%|percent\b|per cent\b)/gi;
 const DURATION =
   /(?<![\w.,])\(?\d{1,4}\)?\s(?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
 const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
@@ -56,9 +56,20 @@ export function typedValues(span: Span): Candidate[] {
       if (start >= 0) add('amount', start, m.index + m[0].length);
     }
     // "five percent (5%)" is the figure alone: it carries the whole value.
-    // "six percent (6%)": words and figures together are one value.
-    for (const m of line.matchAll(PERCENT))
-      add('percentage', withWords(line, m.index, m[0].length), closeParen(line, m.index, m[0].length));
+    // "six percent (6%)", "three (3) percent": words and figures together are one value.
+    for (const m of line.matchAll(PERCENT)) {
+      const length = m[0].length;
+      if (m[0].startsWith('(') && m[0].includes(')')) {
+        // "three (3) percent": the words before the parenthesis, the unit after it.
+        const start = wordsStart(line, m.index);
+        if (start < m.index) add('percentage', start, m.index + length);
+        continue;
+      }
+      // "(15%)" is read as "15%" inside its parenthesis, with the words before it if any.
+      const index = m[0].startsWith('(') ? m.index + 1 : m.index;
+      const figure = m[0].startsWith('(') ? length - 1 : length;
+      add('percentage', withWords(line, index, figure), closeParen(line, index, figure));
+    }
     for (const m of line.matchAll(DURATION)) {
       // "a 12 month term", "48-Hour Forecast": a number of units as an adjective describes, it is no term.
       const unit = m[0].slice(m[0].lastIndexOf(' ') + 1);
