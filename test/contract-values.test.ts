@@ -83,6 +83,22 @@ describe('detectValues: signature blocks', () => {
     });
   });
 
+  it('reads a signature page run into one paragraph, and conformed signatures', () => {
+    expect(
+      values([
+        'IN WITNESS WHEREOF, the parties have signed. Bravatek Technologies, Inc. Fazync LLC By: By: Name: Thomas A. Cellucci Name: Devon Jones Title: CEO Title: Manager',
+        'BY /s/ Cameron Gundry BY /s/ Justin Anderson Cameron Gundry, Director',
+      ]),
+    ).toEqual({
+      signatory_name: 'Thomas A. Cellucci',
+      signatory_name_2: 'Devon Jones',
+      signatory_title: 'CEO',
+      signatory_title_2: 'Manager',
+      signatory_name_3: 'Cameron Gundry',
+      signatory_name_4: 'Justin Anderson',
+    });
+  });
+
   it('reads blocks side by side in a table, by column', () => {
     expect(
       values([
@@ -140,7 +156,7 @@ describe('detectValues: values by their form', () => {
     expect(
       values([
         '1. Term. This Agreement starts on the 1st day of April, 2024, runs for 12 months and renews for thirty (30) days.',
-        '2. Fees. Customer shall pay ten thousand dollars ($10,000), USD 5,000.00 and €1.2 million, plus fifteen percent (15%) of net sales.',
+        '2. Fees. Customer shall pay ten thousand dollars ($10,000), USD 5,000.00 and €1.2 million, plus fifteen percent (15%) of net sales and three (3) percent of gross sales.',
         '3. Dates. Delivery is due 2026-06-30 or by 06/30/2026, and the price is fixed until Sept. 3, 2027.',
       ]),
     ).toEqual({
@@ -151,6 +167,7 @@ describe('detectValues: values by their form', () => {
       amount_2: 'USD 5,000.00',
       amount_3: '€1.2 million',
       percentage: 'fifteen percent (15%)',
+      percentage_2: 'three (3) percent',
       date_2: '2026-06-30',
       date_3: '06/30/2026',
       date_4: 'Sept. 3, 2027',
