@@ -212,6 +212,7 @@ describe('regular expressions (ReDoS)', () => {
     expect(
       known('adapters/documents/placeholders/template-tags.ts', '[A-Za-z_$][\\w$]*(?:\\.[A-Za-z_$][\\w$]*)*'),
     ).toBe(true);
+    expect(known('adapters/documents/values/typed.ts', '[$€£¥] ?\\d[\\d,.]*')).toBe(true);
     expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 

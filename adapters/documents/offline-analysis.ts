@@ -1,7 +1,7 @@
 import type { ContractVariable } from '../../domain/ports/text-extractor.ts';
 import { type Finding, toVariables } from './findings.ts';
 import { scanPlaceholders } from './placeholders.ts';
-import { detectValues } from './values.ts';
+import { detectValues, looksLikeTemplate } from './values.ts';
 
 /**
  * The offline analysis of a contract's text (run in the extraction worker): the placeholders
@@ -12,6 +12,6 @@ export function analyzeOffline(text: string, formFields: readonly Finding[]): Co
   const placeholders = scanPlaceholders(text);
   // A template's blanks are its variables; a value scan of a template finds the publisher's own
   // example dates and amounts, so values are sought only where few placeholders stand.
-  const values = detectValues(text);
+  const values = looksLikeTemplate([...formFields, ...placeholders]) ? [] : detectValues(text);
   return toVariables(text, [...formFields, ...placeholders, ...values]);
 }

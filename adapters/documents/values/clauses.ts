@@ -1,0 +1,60 @@
+/**
+ * Governing law ("governed by the laws of the State of Delaware": `State of Delaware`) and venue
+ * ("the courts located in New Castle County, Delaware"): the place, which is what a person replaces.
+ */
+import type { Candidate } from './candidate.ts';
+import type { Span } from './lines.ts';
+
+const LAW_CLAUSE = /\b(?:governed|governing law|construed|interpreted|enforced)\b/i;
+/** "the laws of the State of Colorado": the jurisdiction is "State of Colorado", without its article. */
+const LAWS_OF = /\blaws of (?:the )?/gi;
+const COURTS = /\bcourts?\b/gi;
+/** What leads from "courts" to their place, in the 80 characters after "courts" and in the same sentence. */
+const VENUE_LEAD =
+  /\b(?:located in|sitting in|situated in|seated in|in and for|of|in) (?:the )?(?:(?:State|Commonwealth|City|County|Borough|Province) of (?:the )?)?/i;
+
+/** The capitalised place at `start` of `line`: "New Castle County, Delaware", "England and Wales". */
+function placeAt(line: string, start: number): number {
+  let end = start;
+  let cursor = start;
+  for (let words = 0; words < 8; words += 1) {
+    const match = /^(?:,? (?:and|of) |, | )?/.exec(line.slice(cursor, cursor + 6))!;
+    const joiner = words === 0 ? '' : match[0];
+    if (words > 0 && !joiner) break;
+    const wordStart = cursor + joiner.length;
+    let wordEnd = wordStart;
+    while (wordEnd < line.length && /[A-Za-z.'’-]/.test(line[wordEnd]!)) wordEnd += 1;
+    const word = line.slice(wordStart, wordEnd).replace(/\.$/, '');
+    if (!/^[A-Z]/.test(word)) break;
+    end = wordStart + word.length;
+    cursor = end;
+  }
+  return end;
+}
+
+export function clauseValues(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  const add = (type: 'governing_law' | 'venue', start: number, end: number) => {
+    const text = line.text.slice(start, end);
+    if (text) found.push({ type, name: type, named: true, text, index: line.index + start });
+  };
+  if (LAW_CLAUSE.test(line.text)) {
+    for (const m of line.text.matchAll(LAWS_OF)) {
+      const start = m.index + m[0].length;
+      add('governing_law', start, placeAt(line.text, start));
+    }
+  }
+  for (const court of line.text.matchAll(COURTS)) {
+    const after = court.index + court[0].length;
+    let window = line.text.slice(after, after + 100);
+    const stop = window.search(/[.;]/);
+    if (stop >= 0) window = window.slice(0, stop);
+    const m = VENUE_LEAD.exec(window);
+    if (!m || m.index > 80) continue;
+    const start = after + m.index + m[0].length;
+    const end = placeAt(line.text, start);
+    // "the courts of competent jurisdiction" names no place; a place starts with a capital.
+    if (end > start) add('venue', start, end);
+  }
+  return found;
+}

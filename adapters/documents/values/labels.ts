@@ -1,0 +1,285 @@
+/**
+ * Values under a label: the value column of a key-terms or cover-page table (a row is one line,
+ * `Label\tValue`), label lines (`Effective Date: March 1, 2026`), and signature blocks
+ * (`By: /s/ Jane Doe`, `Name: Jane Doe`, `Title: CEO`) under the heading of the party signing
+ * (`PROVIDER:`, `TechCo Inc.`), whose role names them (`provider_signatory_name`).
+ */
+import { toSnakeCase } from '../placeholders.ts';
+import type { Candidate } from './candidate.ts';
+import { cellsOf, type Span, subSpan } from './lines.ts';
+import { isEntitySuffix, nameAt } from './names.ts';
+import type { Party } from './parties.ts';
+import { typedValues } from './typed.ts';
+
+/** What the lines before tell about the one being read. */
+export interface LabelContext {
+  parties: readonly Party[];
+  /** The role of the party whose signature block is being read, from its heading. */
+  role: string | null;
+  /** Roles by column, from a table row of party headings (signature blocks side by side). */
+  columnRoles: (string | null)[];
+}
+
+const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
+/** Labels of a signature block, and what they name. */
+const SIGNATURE_LABELS: Record<string, string> = {
+  by: 'signatory_name',
+  name: 'signatory_name',
+  'print name': 'signatory_name',
+  'printed name': 'signatory_name',
+  signature: 'signatory_name',
+  title: 'signatory_title',
+  its: 'signatory_title',
+  position: 'signatory_title',
+  date: 'signature_date',
+};
+/**
+ * A signature block's label anywhere in a line: blocks printed side by side, or a signature page
+ * that reached the text as one paragraph ("By: /s/ Jane Doe By: /s/ John Roe Name: …").
+ */
+const SIGNATURE_LABEL = /(?:^|\s)(By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)\s?:/gi;
+/** Words a title is made of besides capitalised ones: "President and CEO", "Head of Content". */
+const TITLE_JOINERS = new Set(['and', 'of', '&', 'the', 'for', '/']);
+/** A blank to fill or a signature line, not a value. */
+const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
+const CONFORMED_SIGNATURE = /^\/s\/\s*/i;
+
+function isLabel(text: string): boolean {
+  const label = text.replace(/:$/, '').trim();
+  if (!LABEL.test(label) || label.endsWith('.') || label.endsWith(',')) return false;
+  const words = label.split(' ').length;
+  return words <= 6;
+}
+
+/** The role of the party a heading names ("PROVIDER:", "TechCo Inc.", "Acme (Customer)"), or null. */
+export function roleOf(heading: string, parties: readonly Party[]): string | null {
+  const bare = heading
+    .replace(/:$/, '')
+    .replace(/^(?:for and on behalf of|on behalf of|for)\s+/i, '')
+    .trim()
+    .toLowerCase();
+  if (!bare || bare.length > 80) return null;
+  for (const party of parties) {
+    const names = [party.name, party.nickname, party.term].filter(Boolean).map((n) => n!.toLowerCase());
+    // "TechCo Inc.", "TechCo Inc. (Provider)", "Provider": the whole line names the party.
+    const named = (n: string) => bare === n || (bare.startsWith(`${n} (`) && bare.endsWith(')'));
+    if (names.some((n) => named(n) || bare.endsWith(`(${n})`))) return party.role;
+  }
+  return null;
+}
+
+/** A label's variable name, given the role of the block it stands in. */
+function labelName(label: string, role: string | null, value: string): string {
+  const key = label.replace(/:$/, '').trim().toLowerCase();
+  const signature = SIGNATURE_LABELS[key];
+  if (signature) return role ? `${role}_${signature}` : signature;
+  const name = toSnakeCase(label);
+  if (role) return `${role}_${name}`;
+  // "Provider\tTechCo Inc.": a party named under its role's label.
+  const party = nameAt(value);
+  if (party?.entity && party.text === value && !name.endsWith('name')) return `${name}_name`;
+  return name;
+}
+
+/** The value of one label: the whole text when it is short and not a sentence. */
+function labelled(label: string, value: Span, role: string | null): Candidate[] {
+  let text = value.text;
+  let index = value.index;
+  const conformed = CONFORMED_SIGNATURE.exec(text);
+  if (conformed) {
+    text = text.slice(conformed[0].length);
+    index += conformed[0].length;
+  }
+  text = text.replace(/[,;:]$/, '');
+  // A sentence's full stop is not the value's; an abbreviation's ("Acme Inc.", "U.S.A.") is.
+  const lastWord = text.slice(text.lastIndexOf(' ') + 1);
+  if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
+    text = text.slice(0, -1);
+  if (!text || BLANK.test(text) || text.length > 150 || text.split(' ').length > 20) return [];
+  // A signatory's name is a person's, up to the next field ("Jane Doe By"); the clause's own
+  // "Name:" (the party's, under its role's label) is not a signature field.
+  if (SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] === 'signatory_name') {
+    const person = signatoryName(text);
+    if (!person) return [];
+    index += text.indexOf(person);
+    text = person;
+  }
+  // A sentence is the contract's wording, not a filled-in value.
+  if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s/i.test(text)) return [];
+  return [{ type: 'value', name: labelName(label, role, text), named: true, text, index }];
+}
+
+/** "Label: value", with more signature labels on the same line split apart. */
+/** "/s/ Jane Doe": a conformed signature, anywhere in a line, names the person signing. */
+function conformedSignatures(span: Span, role: string | null): Candidate[] {
+  const found: Candidate[] = [];
+  for (let at = span.text.indexOf('/s/'); at >= 0; at = span.text.indexOf('/s/', at + 3)) {
+    const text = signatoryName(span.text.slice(at));
+    const offset = text ? span.text.indexOf(text, at) : -1;
+    if (offset < 0) continue;
+    const name = role ? `${role}_signatory_name` : 'signatory_name';
+    found.push({ type: 'value', name, named: true, text, index: span.index + offset });
+  }
+  return found;
+}
+
+/** The signature fields of a line, each value up to the next label. */
+function signatureFields(span: Span, context: LabelContext, role: string | null): Candidate[] {
+  const marks = [...span.text.matchAll(SIGNATURE_LABEL)];
+  const found: Candidate[] = conformedSignatures(span, role);
+  marks.forEach((mark, i) => {
+    const label = mark[1]!.toLowerCase();
+    const value = subSpan(span, mark.index + mark[0].length, marks[i + 1]?.index ?? span.text.length);
+    const field = SIGNATURE_LABELS[label]!;
+    const text =
+      field === 'signatory_name'
+        ? signatoryName(value.text)
+        : field === 'signatory_title'
+          ? titleAt(value.text, context)
+          : dateAt(value.text);
+    if (!text) return;
+    const offset = value.text.indexOf(text);
+    found.push({
+      type: 'value',
+      name: role ? `${role}_${field}` : field,
+      named: true,
+      text,
+      index: value.index + offset,
+    });
+  });
+  return found;
+}
+
+/** The date a signature's "Date:" gives ("March 3, 2026"), or ''. */
+function dateAt(value: string): string {
+  const date = typedValues({ text: value, index: 0 }).find((c) => c.type === 'date' && c.index === 0);
+  return date?.text ?? '';
+}
+
+/** Words that start the next field or block, never a person's name. */
+const FIELD_WORDS = new Set([
+  'by',
+  'name',
+  'title',
+  'date',
+  'its',
+  'company',
+  'position',
+  'printed',
+  'signature',
+  'attest',
+]);
+
+/**
+ * "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words), up to
+ * the next field's label; of two names run together ("Justin Anderson Cameron Gundry") the first.
+ */
+function signatoryName(value: string): string {
+  const conformed = CONFORMED_SIGNATURE.exec(value);
+  const rest = conformed ? value.slice(conformed[0].length) : value;
+  const words = rest.split(' ');
+  let count = 0;
+  while (count < words.length && count < 6 && !FIELD_WORDS.has(words[count]!.toLowerCase())) count += 1;
+  const name = nameAt(words.slice(0, count).join(' '));
+  if (!name || name.entity || name.words < 2 || name.words > 5) return '';
+  if (conformed && name.start > 0) return '';
+  const nameWords = name.text.split(' ');
+  // Initials and particles ("A.", "van") make a name longer; four plain words are two names.
+  const text =
+    nameWords.length >= 4 && !nameWords.some((w) => /^[A-Z]\.$|^[a-z]/.test(w))
+      ? nameWords.slice(0, 2).join(' ')
+      : name.text;
+  return text.replace(/[-–,]$/, '');
+}
+
+/**
+ * "President and CEO", "Head of Content": capitalised words (and joiners), up to the name of the
+ * next party ("President TLP MANAGEMENT SERVICES, LLC"), a page number or a lower-case word.
+ */
+function titleAt(value: string, context: LabelContext): string {
+  const words = value.split(' ');
+  let count = 0;
+  for (; count < Math.min(words.length, 8); count += 1) {
+    const word = words[count]!;
+    if (TITLE_JOINERS.has(word.toLowerCase()) && count > 0) continue;
+    if (!/^[A-Z]/.test(word)) break;
+    const rest = words.slice(count).join(' ');
+    const party = nameAt(rest);
+    if (count > 0 && party?.entity) break;
+    if (count > 0 && context.parties.some((p) => rest.toLowerCase().startsWith(p.name.toLowerCase()))) break;
+  }
+  while (count > 0 && TITLE_JOINERS.has(words[count - 1]!.toLowerCase())) count -= 1;
+  return words.slice(0, count).join(' ').replace(/[,;]$/, '');
+}
+
+function labelLine(span: Span, context: LabelContext, role: string | null): Candidate[] {
+  const colon = span.text.indexOf(':');
+  const signature = /^(?:By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)$/i;
+  if (
+    colon <= 0 ||
+    colon > 50 ||
+    !isLabel(span.text.slice(0, colon)) ||
+    signature.test(span.text.slice(0, colon).trim())
+  ) {
+    return signatureFields(span, context, role);
+  }
+  const label = span.text.slice(0, colon);
+  const ownRole = roleOf(label, context.parties);
+  if (ownRole) {
+    // "PROVIDER: TechCo Inc.": the heading of a signature block, with the party's name.
+    context.role = ownRole;
+    return labelled('party', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
+  }
+  // "Effective Date: March 1, 2026", up to a signature label on the same line.
+  const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
+  const end = next ? colon + next.index : span.text.length;
+  return [
+    ...labelled(label, subSpan(span, colon + 1, end), role),
+    ...(next ? signatureFields(subSpan(span, end), context, role) : []),
+  ];
+}
+
+export function labelledValues(line: Span, context: LabelContext): Candidate[] {
+  const cells = cellsOf(line);
+  // A clause ends the signature block (or notice block) whose heading named the role.
+  if (cells.length === 1 && line.text.split(' ').length > 12) context.role = null;
+  if (cells.length === 1) {
+    const role = roleOf(line.text, context.parties);
+    if (role) {
+      context.role = role;
+      // "ACME CORP." heading a block is the party's name spelled another way: a value of its own.
+      const party = context.parties.find(
+        (p) => p.role === role && p.name.toLowerCase() === line.text.toLowerCase(),
+      );
+      return party && party.name !== line.text
+        ? [{ type: 'party', name: `${role}_name`, named: true, text: line.text, index: line.index }]
+        : [];
+    }
+    return labelLine(line, context, context.role);
+  }
+  const filled = cells.filter((cell) => cell.text);
+  const headings = filled.map((cell) => roleOf(cell.text, context.parties));
+  if (filled.length > 0 && headings.every(Boolean)) {
+    context.columnRoles = cells.map((cell) => roleOf(cell.text, context.parties));
+    return [];
+  }
+  if (cells.length === 2 && isLabel(cells[0]!.text)) {
+    return labelled(cells[0]!.text, cells[1]!, context.role);
+  }
+  const found: Candidate[] = [];
+  // "Name:\tJane Doe\tName:\tJohn Roe": two blocks side by side (the colons tell labels from a header row).
+  const pairs =
+    cells.length % 2 === 0 &&
+    cells.every((cell, i) => i % 2 === 1 || (cell.text.endsWith(':') && isLabel(cell.text)));
+  if (pairs) {
+    for (let i = 0; i < cells.length; i += 2) {
+      const role = context.columnRoles[i / 2] ?? context.columnRoles[i] ?? context.role;
+      found.push(...labelled(cells[i]!.text, cells[i + 1]!, role));
+    }
+    return found;
+  }
+  cells.forEach((cell, i) => {
+    if (cell.text) found.push(...labelLine(cell, context, context.columnRoles[i] ?? context.role));
+  });
+  return found;
+}

@@ -1,0 +1,127 @@
+/**
+ * The name a party goes by, read off the words that start a stretch of text: capitalised words
+ * (with "&", "of", "de", "van", …, between them) and a legal-entity suffix after a comma
+ * ("Acme, Inc."), stopping at the descriptor that follows (", a Delaware corporation").
+ */
+
+/** Legal-entity suffixes, lower case without trailing comma. */
+const ENTITY_SUFFIXES = new Set(
+  (
+    'inc. inc incorporated llc l.l.c. ltd. ltd limited corp. corp corporation co. company lp l.p. llp ' +
+    'l.l.p. lllp plc p.l.c. gmbh ag s.a. sa n.v. nv b.v. bv pbc p.c. pc pty pty. s.a.s. sas s.r.l. srl ' +
+    's.p.a. spa oy ab a/s k.k. pte. pte ulc lda s.l. sl kg se'
+  ).split(' '),
+);
+// Not "and": it separates the parties ("between Acme Inc. and Beta LLC").
+const CONNECTORS = new Set(['&', 'of', 'de', 'du', 'da', 'van', 'von', 'der', 'den', 'la', 'le', 'y', 'for']);
+/** Capitalised words that open a sentence or a description, not a name. */
+const NOT_NAMES = new Set(
+  'this the that these such each any all its their his her our your a an in on by for with to as if upon whereas now'.split(
+    ' ',
+  ),
+);
+
+const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
+
+export function isEntitySuffix(word: string): boolean {
+  return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, ''));
+}
+
+function isCapitalised(word: string): boolean {
+  return /^[A-Z0-9]/.test(word) && /[A-Za-z]/.test(word);
+}
+
+/** `word` without the punctuation in `chars` at its end (a loop: a pattern like `[,;]+$` is quadratic). */
+function withoutTrailing(word: string, chars: string): string {
+  let end = word.length;
+  while (end > 0 && chars.includes(word[end - 1]!)) end -= 1;
+  return word.slice(0, end);
+}
+
+export interface NameRun {
+  /** Offset of the name in the stretch given. */
+  start: number;
+  text: string;
+  /** Ends with a legal-entity suffix: certainly an organization. */
+  entity: boolean;
+  words: number;
+}
+
+/**
+ * The name at the start of `stretch` (leading white space skipped), or null. At most 12 words
+ * are read.
+ */
+export function nameAt(stretch: string): NameRun | null {
+  const start = stretch.length - stretch.trimStart().length;
+  const tokens: { text: string; start: number }[] = [];
+  const wordPattern = /\S+/g;
+  wordPattern.lastIndex = start;
+  for (let m = wordPattern.exec(stretch); m && tokens.length < 14; m = wordPattern.exec(stretch)) {
+    tokens.push({ text: m[0], start: m.index });
+  }
+  let end = -1;
+  let entity = false;
+  let words = 0;
+  for (let i = 0; i < tokens.length && words < 12; i += 1) {
+    const token = tokens[i]!;
+    const bare = withoutTrailing(token.text, ',;:.');
+    if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
+    if (i === 0 && HONORIFICS.has(bare.toLowerCase()) && token.text.endsWith('.')) {
+      // "Dr. Priya Raman": the honorific is part of the name as the contract writes it.
+      end = token.start + token.text.length;
+      continue;
+    }
+    if (isEntitySuffix(token.text) && words > 0) {
+      // "Pty Ltd", "Co., Ltd.": suffixes may follow one another.
+      let last = i;
+      while (tokens[last + 1] && isEntitySuffix(tokens[last + 1]!.text) && last - i < 2) last += 1;
+      const lastToken = tokens[last]!;
+      end = lastToken.start + withoutTrailing(lastToken.text, ',;:').length;
+      entity = true;
+      words += 1;
+      break;
+    }
+    if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
+      const next = tokens[i + 1];
+      if (next && isCapitalised(next.text)) continue;
+      break;
+    }
+    if (!isCapitalised(bare)) break;
+    words += 1;
+    end = token.start + bare.length;
+    // A trailing period is the name's when it ends an initial ("Jane A.") or an abbreviation.
+    if (token.text.endsWith('.') && /^[A-Z]$|^[A-Z]\.[A-Z]$/.test(bare)) end += 1;
+    if (token.text !== bare && !token.text.endsWith('.')) {
+      // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
+      const next = tokens[i + 1];
+      if (next && isEntitySuffix(next.text)) continue;
+      break;
+    }
+    if (token.text.endsWith('.') && bare.length > 1 && !/^[A-Z]\.[A-Z]$/.test(bare)) break;
+  }
+  if (end < 0 || words === 0) return null;
+  const text = stretch.slice(start, end);
+  return { start, text, entity, words };
+}
+
+/**
+ * The organization whose name ends `stretch` ("… except for Force Majeure cases, Tessellate
+ * Software Pty Ltd "): read backwards over capitalised words from a legal-entity suffix, then
+ * checked forwards. Null when the stretch does not end with one.
+ */
+export function entityBefore(stretch: string): NameRun | null {
+  const words = stretch.trimEnd().split(' ');
+  let first = words.length - 1;
+  if (first < 0 || !isEntitySuffix(words[first]!)) return null;
+  while (first > 0 && words.length - first < 12) {
+    const previous = words[first - 1]!;
+    const joins = CONNECTORS.has(previous.toLowerCase()) && first > 1 && isCapitalised(words[first - 2]!);
+    // A comma goes on only before a suffix ("Analytics, Inc.").
+    const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
+    if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;
+    first -= 1;
+  }
+  const offset = words.slice(0, first).join(' ').length + (first > 0 ? 1 : 0);
+  const name = nameAt(stretch.slice(offset));
+  return name?.entity ? { ...name, start: offset + name.start } : null;
+}

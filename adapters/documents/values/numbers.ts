@@ -1,0 +1,64 @@
+/**
+ * Numbers written out in words before the figure in parentheses, as contracts write them:
+ * "ten thousand dollars ($10,000)", "thirty (30) days", "fifteen percent (15%)". The words
+ * change with the figure, so they belong to the value a person replaces.
+ */
+const NUMBER_WORDS = new Set(
+  [
+    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen',
+    'sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety',
+    'hundred thousand million billion and a half quarter one-half no/100 00/100 /100',
+  ]
+    .join(' ')
+    .split(' '),
+);
+/** Units written between the words and the figure: "ten thousand U.S. dollars ($10,000)". */
+const UNIT_WORDS = new Set([
+  'dollars',
+  'dollar',
+  'u.s.',
+  'us',
+  'euros',
+  'euro',
+  'pounds',
+  'sterling',
+  'percent',
+]);
+
+function isNumberWord(word: string): boolean {
+  // "twenty-five", "one-half": each part a number word.
+  return word.split('-').every((part) => NUMBER_WORDS.has(part));
+}
+
+/**
+ * Where the written-out number ending right before `end` starts in `line` (`end` is the
+ * index of the opening parenthesis), or `end` itself when none stands there. Walks back word
+ * by word (at most 12), so it is linear.
+ */
+export function wordsStart(line: string, end: number): number {
+  let start = end;
+  let cursor = end;
+  let sawNumber = false;
+  for (let words = 0; words < 12; words += 1) {
+    while (cursor > 0 && line[cursor - 1] === ' ') cursor -= 1;
+    let wordStart = cursor;
+    while (wordStart > 0 && line[wordStart - 1] !== ' ') wordStart -= 1;
+    const word = line.slice(wordStart, cursor).toLowerCase();
+    if (!word) break;
+    if (isNumberWord(word)) {
+      sawNumber = true;
+      start = wordStart;
+    } else if (!(UNIT_WORDS.has(word) && !sawNumber)) {
+      break;
+    }
+    cursor = wordStart;
+  }
+  if (!sawNumber) return end;
+  // A leading "and" or "a" joins the number to what came before ("one and a half" keeps it).
+  for (;;) {
+    const space = line.indexOf(' ', start);
+    const first = line.slice(start, space < 0 ? end : space).toLowerCase();
+    if ((first === 'and' || first === 'a') && space >= 0 && space < end) start = space + 1;
+    else return start;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Values recognised by their form wherever they stand: dates (chrono-node), money, percentages,
+ * durations, e-mail addresses, phone numbers and postal addresses. Each pattern is linear:
+ * it starts at a character that cannot begin the one before it (a look-behind), so a failed
+ * attempt never rescans a run another attempt already read.
+ */
+import * as chrono from 'chrono-node/en';
+import type { Candidate, ValueType } from './candidate.ts';
+import type { Span } from './lines.ts';
+import { wordsStart } from './numbers.ts';
+
+/** A currency symbol and its figure: "$10,000", "€1.2 million" ("US$", "C$" read before it). */
+const MONEY_SYMBOL = /[$€£¥] ?\d[\d,.]*/g;
+const DOLLAR_PREFIXES = ['U.S.', 'US', 'NZ', 'HK', 'C', 'A', 'S'];
+/** A currency code and its figure: "USD 5,000.00". */
+const MONEY_CODE = /\b(?:USD|EUR|GBP|CAD|AUD|CHF|JPY|CNY|INR|SGD) ?\d[\d,.]*/g;
+/** A scale after a figure: "$1.2 million", "$5M". */
+const SCALES = [' million', ' billion', ' thousand', 'million', 'MM', 'bn', 'M', 'K', 'k'];
+/** A currency after its figure: "5,000 USD", "1,000 euros" (the figure is read backwards from it). */
+const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollars|[Ee]uros)\b/g;
+const PERCENT = /(?<![\w.,])\(?\d{1,3}(?:\.\d{1,4})?\)?\s?(?:%|percent\b|per cent\b)/gi;
+const DURATION =
+  /(?<![\w.,])\(?\d{1,4}\)?\s(?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
+const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
+const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\d-])/g;
+/** The end of a postal address: a US ZIP code (after its state), or a UK or Canadian postcode. */
+const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
+const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b[A-Z]\d[A-Z] \d[A-Z]\d\b/g;
+const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
+/** "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too. */
+const DAY_OF = /(?<![\w])\d{1,2}(?:st|nd|rd|th|s t|n d|r d|t h)? day of $/i;
+/** What joins the two dates of a range chrono reads as one. */
+const RANGE_JOINERS = [' to ', ' through ', ' until ', ' - ', ' – ', ' and '];
+const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
+const EMAIL_DOMAIN = /[A-Za-z0-9.-]/;
+
+export function typedValues(span: Span): Candidate[] {
+  const found: Candidate[] = [];
+  const add = (type: ValueType, start: number, end: number) => {
+    const text = span.text.slice(start, end);
+    if (text) found.push({ type, name: type, named: false, text, index: span.index + start });
+  };
+  const line = span.text;
+  if (/\d/.test(line)) {
+    for (const date of dates(line)) add('date', date.start, date.end);
+    for (const m of line.matchAll(MONEY_SYMBOL)) {
+      const prefix = DOLLAR_PREFIXES.find((p) => m[0][0] === '$' && line.slice(0, m.index).endsWith(p)) ?? '';
+      const start = m.index - prefix.length;
+      if (/\w/.test(line[start - 1] ?? '')) continue;
+      const length = amountEnd(line, m.index + m[0].length) - start;
+      add('amount', withWords(line, start, length), closeParen(line, start, length));
+    }
+    for (const m of line.matchAll(MONEY_CODE)) add('amount', m.index, amountEnd(line, m.index + m[0].length));
+    for (const m of line.matchAll(CURRENCY_AFTER)) {
+      const start = figureBefore(line, m.index);
+      if (start >= 0) add('amount', start, m.index + m[0].length);
+    }
+    // "five percent (5%)" is the figure alone: it carries the whole value.
+    // "six percent (6%)", "three (3) percent": words and figures together are one value.
+    for (const m of line.matchAll(PERCENT)) {
+      const length = m[0].length;
+      if (m[0].startsWith('(') && m[0].includes(')')) {
+        // "three (3) percent": the words before the parenthesis, the unit after it.
+        const start = wordsStart(line, m.index);
+        if (start < m.index) add('percentage', start, m.index + length);
+        continue;
+      }
+      // "(15%)" is read as "15%" inside its parenthesis, with the words before it if any.
+      const index = m[0].startsWith('(') ? m.index + 1 : m.index;
+      const figure = m[0].startsWith('(') ? length - 1 : length;
+      add('percentage', withWords(line, index, figure), closeParen(line, index, figure));
+    }
+    for (const m of line.matchAll(DURATION)) {
+      // "a 12 month term", "48-Hour Forecast": a number of units as an adjective describes, it is no term.
+      const unit = m[0].slice(m[0].lastIndexOf(' ') + 1);
+      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1) continue;
+      add('duration', withDurationWords(line, m.index), m.index + m[0].length);
+    }
+    for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
+    for (const m of line.matchAll(ZIP)) {
+      const state = stateBefore(line, m.index);
+      const start = state >= 0 ? addressStart(line, state) : -1;
+      if (start >= 0) add('address', start, m.index + m[0].length);
+    }
+    for (const m of line.matchAll(POSTCODE)) {
+      const start = addressStart(line, m.index);
+      if (start >= 0) add('address', start, m.index + m[0].length);
+    }
+  }
+  for (const email of emails(line)) add('email', email.start, email.end);
+  return found;
+}
+
+/** Dates with a month (named or numbered): chrono's relative dates ("within 30 days") are durations. */
+function dates(line: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  for (const result of chrono.casual.parse(line)) {
+    for (const part of rangeParts(result.text)) {
+      const date = oneDate(line, result.index + part.start, part.text);
+      if (date) found.push(date);
+    }
+  }
+  return found;
+}
+
+/** A range ("February 8, 2018 to May 3, 2018") is two dates. */
+function rangeParts(text: string): { start: number; text: string }[] {
+  for (const joiner of RANGE_JOINERS) {
+    const at = text.indexOf(joiner);
+    if (at > 0)
+      return [
+        { start: 0, text: text.slice(0, at) },
+        { start: at + joiner.length, text: text.slice(at + joiner.length) },
+      ];
+  }
+  return [{ start: 0, text }];
+}
+
+/** The date chrono read at `index`, without a leading preposition or a trailing time, or null. */
+function oneDate(line: string, index: number, read: string): { start: number; end: number } | null {
+  let text = read;
+  let start = index;
+  // "April 30, 2018 at 11:59pm": the time is not the date's.
+  const time = text.indexOf(' at ');
+  if (time > 0) text = text.slice(0, time);
+  // chrono includes a leading "on" or "the" in what it read; the value is the date.
+  const lead = /^(?:on|the|of|from|by|dated|as of)\s/i.exec(text);
+  if (lead) {
+    start += lead[0].length;
+    text = text.slice(lead[0].length);
+  }
+  const numeric = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$/.test(text);
+  // A named month with a year: "March 31" alone recurs every year, it is no deal's date.
+  const named = MONTH.test(text) && /\d{4}|'\d\d/.test(text);
+  if (!numeric && !named) return null;
+  const end = start + text.length;
+  const dayOf = DAY_OF.exec(line.slice(Math.max(0, start - 20), start));
+  if (dayOf) start -= dayOf[0].length;
+  return { start, end };
+}
+
+/** Where an amount whose figure was read up to `end` ends: a sentence's comma or full stop dropped, its scale taken. */
+function amountEnd(line: string, end: number): number {
+  let at = end;
+  while (line[at - 1] === ',' || line[at - 1] === '.') at -= 1;
+  const scale = SCALES.find((s) => line.startsWith(s, at) && !/\w/.test(line[at + s.length] ?? ''));
+  return scale ? at + scale.length : at;
+}
+
+/** A figure in parentheses after its words ("ten thousand dollars ($10,000)") with the words. */
+function withWords(line: string, index: number, length: number): number {
+  if (line[index - 1] !== '(' || line[index + length] !== ')') return index;
+  const start = wordsStart(line, index - 1);
+  return start < index - 1 ? start : index;
+}
+
+/** Where the amount ends: after the closing parenthesis when its words come with it. */
+function closeParen(line: string, index: number, length: number): number {
+  return withWords(line, index, length) < index ? index + length + 1 : index + length;
+}
+
+/** Where the figure ending at `end` starts ("1,000" of "1,000 euros", "2.5 million"), or −1. */
+function figureBefore(line: string, end: number): number {
+  let start = end;
+  for (const scale of [' million', ' billion'])
+    if (line.slice(0, start).endsWith(scale)) start -= scale.length;
+  const figureEnd = start;
+  while (start > 0 && /[\d,.]/.test(line[start - 1]!)) start -= 1;
+  while (start < figureEnd && !/\d/.test(line[start]!)) start += 1;
+  if (start === figureEnd || /[\w$€£¥]/.test(line[start - 1] ?? '')) return -1;
+  return start;
+}
+
+/** Where the state before a ZIP code starts ("CA 94105", "California 94105", "MA, 02140"), or −1. */
+function stateBefore(line: string, zip: number): number {
+  let end = zip;
+  if (line[end - 1] !== ' ') return -1;
+  end -= 1;
+  if (line[end - 1] === ',') end -= 1;
+  let start = end;
+  while (start > 0 && /[A-Za-z]/.test(line[start - 1]!) && end - start < 20) start -= 1;
+  const state = line.slice(start, end);
+  return /^[A-Z]{2}$/.test(state) || /^[A-Z][a-z]+$/.test(state) ? start : -1;
+}
+
+/** "thirty (30) days": the words before the parenthesised figure are the duration's too. */
+function withDurationWords(line: string, index: number): number {
+  return line[index] === '(' ? wordsStart(line, index) : index;
+}
+
+/**
+ * Where the postal address ending at `postcode` starts: the furthest number (a street number)
+ * or "P.O. Box" within 120 characters before it, in the same sentence, that starts a word after
+ * the line's start, a comma, a colon, an opening parenthesis or "at". −1 when there is none.
+ */
+function addressStart(line: string, postcode: number): number {
+  const floor = Math.max(0, postcode - 120);
+  let best = -1;
+  for (let at = postcode - 1; at >= floor; at -= 1) {
+    const char = line[at]!;
+    // Not across a clause or a parenthesis (a period may end "St." inside the address).
+    if (char === ';' || char === '(' || char === ')') break;
+    const startsWord = at === 0 || line[at - 1] === ' ';
+    if (!startsWord) continue;
+    const rest = line.slice(at, at + 12);
+    if (/^\d+[A-Za-z]?(?:-\d+)?,? [A-Z0-9]/.test(rest) || /^P\.? ?O\.? Box/i.test(rest)) {
+      const before = line.slice(Math.max(0, at - 4), at);
+      if (at === 0 || /(?:[,:(]| at| to) $/.test(before) || before.endsWith('\t')) best = at;
+    }
+  }
+  return best;
+}
+
+function emails(line: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  let from = 0;
+  for (;;) {
+    const at = line.indexOf('@', from);
+    if (at < 0) return found;
+    from = at + 1;
+    let start = at;
+    while (start > 0 && at - start < 64 && EMAIL_LOCAL.test(line[start - 1]!)) start -= 1;
+    let end = at + 1;
+    while (end < line.length && end - at < 254 && EMAIL_DOMAIN.test(line[end]!)) end += 1;
+    while (end > at + 1 && line[end - 1] === '.') end -= 1;
+    while (start < at && line[start] === '.') start += 1;
+    const labels = line.slice(at + 1, end).split('.');
+    const plausible = labels.length >= 2 && labels.every(Boolean) && /^[A-Za-z]{2,}$/.test(labels.at(-1)!);
+    if (start < at && plausible) {
+      found.push({ start, end });
+      from = end;
+    }
+  }
+}

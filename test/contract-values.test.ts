@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { toVariables } from '../adapters/documents/findings.ts';
+import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
+import { detectValues, MAX_SCANNED_CHARS } from '../adapters/documents/values.ts';
+
+/** The values of `text` as the answer gives them: `{name: text}`, in order of first appearance. */
+function values(lines: string[]): Record<string, string> {
+  const text = lines.join('\n');
+  const findings = detectValues(text);
+  for (const finding of findings) {
+    expect(text.slice(finding.index, finding.index + finding.text.length)).toBe(finding.text);
+    expect(finding.kind).toBe('value');
+  }
+  return Object.fromEntries(toVariables(text, findings).map((v) => [v.name, v.text]));
+}
+
+describe('detectValues: parties', () => {
+  it('names each party defined in the preamble after its role; its short name is a defined term, not a value', () => {
+    expect(
+      values([
+        'This Master Services Agreement (the "Agreement") is made as of March 1, 2026 (the "Effective Date") between Acme, Inc., a Delaware corporation ("Acme" or the "Customer"), and TechCo Holdings LLC (the “Provider”).',
+      ]),
+    ).toEqual({
+      effective_date: 'March 1, 2026',
+      customer_name: 'Acme, Inc.',
+      provider_name: 'TechCo Holdings LLC',
+    });
+  });
+
+  it('reads people and companies listed in the preamble, and a defined term anywhere after a company', () => {
+    expect(
+      values([
+        'This Mutual Nondisclosure Agreement is entered into between Globex Corporation and Initech GmbH.',
+      ]),
+    ).toEqual({ party_1_name: 'Globex Corporation', party_2_name: 'Initech GmbH' });
+    expect(
+      values([
+        'CONSULTING AGREEMENT',
+        'made by and between Blue Heron, Inc. (the "Company") and Dr. Priya Raman ("Consultant").',
+      ]),
+    ).toEqual({
+      company_name: 'Blue Heron, Inc.',
+      consultant_name: 'Dr. Priya Raman',
+    });
+  });
+
+  it('does not take a defined document, date or group for a party', () => {
+    expect(
+      values([
+        'WHEREAS, the parties wish to cooperate;',
+        'The Software License Agreement (the "License") and Confidential Information ("Confidential Information") of Acme and Beta (each a "Party") stay in force.',
+      ]),
+    ).toEqual({});
+  });
+});
+
+describe('detectValues: signature blocks', () => {
+  const preamble =
+    'This Agreement is made between TechCo Inc. (the "Provider") and Acme LLC (the "Customer").';
+
+  it('names the signatory and title after the role of the party heading the block', () => {
+    expect(
+      values([
+        preamble,
+        'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+        'PROVIDER:',
+        'By: /s/ Jane Doe',
+        'Name: Jane Doe',
+        'Title: Chief Executive Officer',
+        'ACME LLC',
+        'By: ____________ Name: John Roe Title: CFO',
+        'Date: March 3, 2026',
+      ]),
+    ).toEqual({
+      provider_name: 'TechCo Inc.',
+      customer_name: 'Acme LLC',
+      provider_signatory_name: 'Jane Doe',
+      provider_signatory_title: 'Chief Executive Officer',
+      customer_name_2: 'ACME LLC',
+      customer_signatory_name: 'John Roe',
+      customer_signatory_title: 'CFO',
+      customer_signature_date: 'March 3, 2026',
+    });
+  });
+
+  it('reads a signature page run into one paragraph, and conformed signatures', () => {
+    expect(
+      values([
+        'IN WITNESS WHEREOF, the parties have signed. Bravatek Technologies, Inc. Fazync LLC By: By: Name: Thomas A. Cellucci Name: Devon Jones Title: CEO Title: Manager',
+        'BY /s/ Cameron Gundry BY /s/ Justin Anderson Cameron Gundry, Director',
+      ]),
+    ).toEqual({
+      signatory_name: 'Thomas A. Cellucci',
+      signatory_name_2: 'Devon Jones',
+      signatory_title: 'CEO',
+      signatory_title_2: 'Manager',
+      signatory_name_3: 'Cameron Gundry',
+      signatory_name_4: 'Justin Anderson',
+    });
+  });
+
+  it('reads blocks side by side in a table, by column', () => {
+    expect(
+      values([
+        preamble,
+        'TechCo Inc.\tAcme LLC',
+        'By:\t/s/ Jane Doe\tBy:\t/s/ John Roe',
+        'Title:\tCEO\tTitle:\tCFO',
+      ]),
+    ).toEqual({
+      provider_name: 'TechCo Inc.',
+      customer_name: 'Acme LLC',
+      provider_signatory_name: 'Jane Doe',
+      customer_signatory_name: 'John Roe',
+      provider_signatory_title: 'CEO',
+      customer_signatory_title: 'CFO',
+    });
+  });
+});
+
+describe('detectValues: key-terms tables and label lines', () => {
+  it('takes the value cell of each row, named after its label', () => {
+    expect(
+      values([
+        'ORDER FORM',
+        'Effective Date\tMarch 1, 2026',
+        'Provider\tInitech Software LLC',
+        'Subscription Fees\t$48,000.00 per year',
+        'Payment Terms\tNet 45 days',
+        'Support Email\tsupport@initech.example',
+        'Notes\t',
+        'Signature\t______________',
+      ]),
+    ).toEqual({
+      effective_date: 'March 1, 2026',
+      provider_name: 'Initech Software LLC',
+      subscription_fees: '$48,000.00 per year',
+      payment_terms: 'Net 45 days',
+      support_email: 'support@initech.example',
+    });
+  });
+
+  it('takes a label line’s value, but not a clause that starts with a heading and a colon', () => {
+    expect(
+      values([
+        'Effective Date: January 5, 2026',
+        'Customer Contact: Hank Scorpio',
+        'Notices: All notices under this Agreement shall be in writing. They are effective on receipt.',
+      ]),
+    ).toEqual({ effective_date: 'January 5, 2026', customer_contact: 'Hank Scorpio' });
+  });
+});
+
+describe('detectValues: values by their form', () => {
+  it('finds dates, money, percentages and durations, the smallest span that carries each', () => {
+    expect(
+      values([
+        '1. Term. This Agreement starts on the 1st day of April, 2024, runs for 12 months and renews for thirty (30) days.',
+        '2. Fees. Customer shall pay ten thousand dollars ($10,000), USD 5,000.00 and €1.2 million, plus fifteen percent (15%) of net sales and three (3) percent of gross sales.',
+        '3. Dates. Delivery is due 2026-06-30 or by 06/30/2026, and the price is fixed until Sept. 3, 2027.',
+      ]),
+    ).toEqual({
+      date: '1st day of April, 2024',
+      duration: '12 months',
+      duration_2: 'thirty (30) days',
+      amount: 'ten thousand dollars ($10,000)',
+      amount_2: 'USD 5,000.00',
+      amount_3: '€1.2 million',
+      percentage: 'fifteen percent (15%)',
+      percentage_2: 'three (3) percent',
+      date_2: '2026-06-30',
+      date_3: '06/30/2026',
+      date_4: 'Sept. 3, 2027',
+    });
+  });
+
+  it('finds addresses, e-mail addresses and phone numbers', () => {
+    expect(
+      values([
+        '8. Notices. Notices go to 100 Cambridge Park Drive, Suite 4, Cambridge, MA 02140, to legal@blueheron.example, by phone to (617) 555-0199 or +44 20 7946 0958.',
+      ]),
+    ).toEqual({
+      address: '100 Cambridge Park Drive, Suite 4, Cambridge, MA 02140',
+      email: 'legal@blueheron.example',
+      phone: '(617) 555-0199',
+      phone_2: '+44 20 7946 0958',
+    });
+  });
+
+  it('finds governing law and venue', () => {
+    expect(
+      values([
+        '12. Governing Law. This Agreement is governed by the laws of the State of Delaware. Each party submits to the exclusive jurisdiction of the state and federal courts located in New Castle County, Delaware.',
+        '13. Disputes. English law: this Agreement is construed under the laws of England and Wales.',
+      ]),
+    ).toEqual({
+      governing_law: 'State of Delaware',
+      venue: 'New Castle County, Delaware',
+      governing_law_2: 'England and Wales',
+    });
+  });
+
+  it('names a value after the term it defines, and keeps one name for a value used twice', () => {
+    expect(
+      values([
+        'The purchase price is $250,000 (the "Purchase Price"), due on May 1, 2026 (the "Closing Date").',
+        '4. Payment. Buyer pays $250,000 on May 1, 2026.',
+      ]),
+    ).toEqual({ purchase_price: '$250,000', closing_date: 'May 1, 2026' });
+  });
+});
+
+describe('detectValues: boilerplate is left alone', () => {
+  it('keeps statutes, sections, recurring dates, running footers and numbers as adjectives out', () => {
+    expect(
+      values([
+        'Source: ACME CORP, 8-K, 4/6/2018',
+        '10. Securities. See Section 12.3 and the Securities Act of 1933; reports are due by March 31 of each year.',
+        '11. Reports. A 12 month forecast and the 48-Hour report are attached.',
+        'Source: ACME CORP, 8-K, 4/6/2018',
+      ]),
+    ).toEqual({});
+  });
+
+  it('counts a signed contract’s durations and rates as its terms, wherever they stand', () => {
+    // In a template "within thirty (30) days of notice" is the publisher's wording; in a signed
+    // contract it is what the parties agreed (and the placeholders make a template: see below).
+    expect(
+      values([
+        '3. Term. This Agreement remains in effect for two (2) years.',
+        '5. Confidentiality. The Receiving Party returns all materials within thirty (30) days of notice.',
+        '6. Interest. Late payments bear interest at 1.5% per month.',
+        'Initial Term\t36 months',
+      ]),
+    ).toEqual({
+      duration: 'two (2) years',
+      duration_2: 'thirty (30) days',
+      percentage: '1.5%',
+      initial_term: '36 months',
+    });
+  });
+
+  it('reads no values in a template: its placeholders are its variables', () => {
+    const template = [
+      'This Agreement is made on [Effective Date] between {{company_name}} and <<Customer Name>>.',
+      'Fees: $10,000 (for example, "$10,000 per month"), payable by March 1, 2026.',
+    ].join('\n');
+    const variables = analyzeOffline(template, []);
+    expect(variables.map((v) => v.kind)).toEqual(['placeholder', 'placeholder', 'placeholder']);
+    // The same lines without placeholders are a filled-in contract.
+    const filled = analyzeOffline('Fees: $10,000 per month, payable by March 1, 2026.', []);
+    expect(filled.map((v) => [v.name, v.text])).toEqual([
+      ['fees', '$10,000 per month, payable by March 1, 2026'],
+    ]);
+  });
+});
+
+describe('detectValues: bounded', () => {
+  it('reads at most the first MAX_SCANNED_CHARS characters, line by line', () => {
+    const filler = `${'The parties shall cooperate in good faith. '.repeat(20)}\n`;
+    const text = `Effective Date: March 1, 2026\n${filler.repeat(Math.ceil(MAX_SCANNED_CHARS / filler.length))}Closing Date: May 1, 2026\n`;
+    expect(Object.values(values([text]))).toEqual(['March 1, 2026']);
+  });
+});
