@@ -255,6 +255,34 @@ describe('detectValues: boilerplate is left alone', () => {
   });
 });
 
+describe('a filled-in contract with a few blanks', () => {
+  it('still answers its values when its placeholders are few and far apart (a long signed agreement with a blank exhibit)', () => {
+    const body = Array.from(
+      { length: 140 },
+      (_, i) =>
+        `${i + 2}. The parties shall perform the obligations of this clause in good faith and in a timely manner.`,
+    );
+    const text = [
+      'This Agreement is made on November 5, 1997 between WatchGuard Technologies, Inc. and European Micro Plc.',
+      'Fees: $25,000 per quarter.',
+      ...body,
+      'Quarter 1: ____________',
+      'Quarter 2: ____________',
+      'Quarter 3: ____________',
+    ].join('\n');
+    expect(text.length).toBeGreaterThan(3 * 4_000);
+    const variables = analyzeOffline(text, []);
+    expect(variables.filter((v) => v.kind === 'placeholder')).toHaveLength(3);
+    expect(variables.map((v) => v.text)).toContain('November 5, 1997');
+    // The same three blanks in a one-page document make it a template: no values.
+    const short = analyzeOffline(
+      [text.split('\n')[0], 'Quarter 1: ______', 'Quarter 2: ______', 'Quarter 3: ______'].join('\n'),
+      [],
+    );
+    expect(short.map((v) => v.kind)).toEqual(['placeholder', 'placeholder', 'placeholder']);
+  });
+});
+
 describe('detectValues: bounded', () => {
   it('reads at most the first MAX_SCANNED_CHARS characters, line by line', () => {
     const filler = `${'The parties shall cooperate in good faith. '.repeat(20)}\n`;

@@ -11,7 +11,7 @@ import { detectValues, looksLikeTemplate } from './values.ts';
 export function analyzeOffline(text: string, formFields: readonly Finding[]): ContractVariable[] {
   const placeholders = scanPlaceholders(text);
   // A template's blanks are its variables; a value scan of a template finds the publisher's own
-  // example dates and amounts, so values are sought only where few placeholders stand.
-  const values = looksLikeTemplate([...formFields, ...placeholders]) ? [] : detectValues(text);
+  // example dates and amounts, so values are sought only where placeholders are few and far apart.
+  const values = looksLikeTemplate([...formFields, ...placeholders], text.length) ? [] : detectValues(text);
   return toVariables(text, [...formFields, ...placeholders, ...values]);
 }

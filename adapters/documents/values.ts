@@ -38,16 +38,22 @@ const PREAMBLE_END =
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
-/** From this many placeholders on (signature lines aside), a document is a template. */
+/**
+ * From this many placeholders on (signature lines aside), and at least one in every this many
+ * characters (about a page), a document is a template. A signed 15-page agreement whose exhibit
+ * keeps four blank lines ("Quarter 1: ______") is a filled-in contract with a few blanks.
+ */
 const TEMPLATE_PLACEHOLDERS = 3;
+const TEMPLATE_CHARS_PER_PLACEHOLDER = 4_000;
 
 /**
  * Whether the placeholders found make the document a template: then they are its variables,
  * and the dates and amounts in it are the publisher's examples and instructions, not values.
  */
-export function looksLikeTemplate(placeholders: readonly Finding[]): boolean {
+export function looksLikeTemplate(placeholders: readonly Finding[], textLength: number): boolean {
   // Counted at each place: a key-terms table of blanks repeats one text ("[__________]").
-  return placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).length >= TEMPLATE_PLACEHOLDERS;
+  const count = placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).length;
+  return count >= TEMPLATE_PLACEHOLDERS && count * TEMPLATE_CHARS_PER_PLACEHOLDER >= textLength;
 }
 
 export function detectValues(text: string): Finding[] {
