@@ -255,6 +255,13 @@ describe('detectValues: boilerplate is left alone', () => {
   });
 });
 
+describe('key-terms tables: the header row', () => {
+  it('names the columns and holds no value', () => {
+    const found = detectValues(['Term\tValue', 'Effective Date\tMarch 1, 2026'].join('\n'));
+    expect(found.map((f) => f.text)).toEqual(['March 1, 2026']);
+  });
+});
+
 describe('a filled-in contract with a few blanks', () => {
   it('still answers its values when its placeholders are few and far apart (a long signed agreement with a blank exhibit)', () => {
     const body = Array.from(

@@ -239,6 +239,20 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   ];
 }
 
+const COLUMN_HEADINGS = new Set([
+  'value',
+  'values',
+  'details',
+  'detail',
+  'description',
+  'terms',
+  'term',
+  'information',
+  'selection',
+  'entry',
+  'response',
+]);
+
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   const cells = cellsOf(line);
   // A clause ends the signature block (or notice block) whose heading named the role.
@@ -263,6 +277,8 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
     context.columnRoles = cells.map((cell) => roleOf(cell.text, context.parties));
     return [];
   }
+  // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
+  if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   if (cells.length === 2 && isLabel(cells[0]!.text)) {
     return labelled(cells[0]!.text, cells[1]!, context.role);
   }
