@@ -262,6 +262,21 @@ describe('key-terms tables: the header row', () => {
   });
 });
 
+describe('signature blocks side by side on one line', () => {
+  it('ends a conformed signature at the next field, colon and all', () => {
+    const found = detectValues(
+      [
+        'ACME CORP.\tGLOBEX LLC',
+        'By: /s/ Stephen T. Isaacs By: /s/ Andrea van Elsas Name: Stephen T. Isaacs',
+      ].join('\n'),
+    );
+    const texts = found.map((f) => f.text);
+    expect(texts).toContain('Stephen T. Isaacs');
+    expect(texts).toContain('Andrea van Elsas');
+    expect(texts.filter((t) => / (By|Name)$/.test(t))).toEqual([]);
+  });
+});
+
 describe('a filled-in contract with a few blanks', () => {
   it('still answers its values when its placeholders are few and far apart (a long signed agreement with a blank exhibit)', () => {
     const body = Array.from(

@@ -179,7 +179,9 @@ function signatoryName(value: string): string {
   const rest = conformed ? value.slice(conformed[0].length) : value;
   const words = rest.split(' ');
   let count = 0;
-  while (count < words.length && count < 6 && !FIELD_WORDS.has(words[count]!.toLowerCase())) count += 1;
+  // The next field ends the name, with or without its colon ("Jane Doe By: /s/ John Roe").
+  while (count < words.length && count < 6 && !FIELD_WORDS.has(words[count]!.toLowerCase().replace(/:$/, '')))
+    count += 1;
   const name = nameAt(words.slice(0, count).join(' '));
   if (!name || name.entity || name.words < 2 || name.words > 5) return '';
   if (conformed && name.start > 0) return '';
