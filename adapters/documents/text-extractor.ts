@@ -36,10 +36,11 @@ const IDLE_MS = 30_000;
 
 /** The extractor, and what tests may observe of its readers. */
 export interface WorkerTextExtractor extends TextExtractor {
-  /** Worker threads started so far (a warm one is reused: this does not grow with each document). */
-  readonly readersStarted: number;
-  /** Warm readers waiting for a document. */
-  readonly readersIdle: number;
+  /**
+   * Its worker threads: how many were started so far (a warm one is reused, so this does not grow
+   * with each document) and how many wait, warm, for a document.
+   */
+  readers(): { started: number; idle: number };
   close(): Promise<void>;
 }
 
@@ -149,12 +150,7 @@ export function createWorkerTextExtractor(
   }
 
   return {
-    get readersStarted() {
-      return started;
-    },
-    get readersIdle() {
-      return idle.size;
-    },
+    readers: () => ({ started, idle: idle.size }),
     extractText(bytes) {
       // Busy only when every reader is at work and the waiting line is full: with
       // DOCUMENT_QUEUE_MAX=0 a document still gets a free reader, it just never waits for one.
