@@ -162,6 +162,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         ]);
         services.mailer?.close();
         await services.notifier.close();
+        await services.textExtractor.close?.();
         await database.close();
       })();
       return closing;

@@ -1,7 +1,10 @@
 // Runs in a worker thread: parsing a 10 MB document, and analysing its text,
 // take long enough to stall every other request if they ran on the main event loop.
+// The thread is kept warm (text-extractor.ts): it reads one document per message, one at a
+// time, and answers each with one message; loading its libraries is paid once per thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
+import type { ExtractedText } from '../../domain/ports/text-extractor.ts';
 import { docxLines } from './docx-text.ts';
 import type { Finding } from './findings.ts';
 import { docxFieldFindings, docxFields } from './form-fields.ts';
@@ -10,8 +13,7 @@ import { readPdf } from './pdf-text.ts';
 import type { ExtractionFailure } from './text-extractor.ts';
 import { joinLines } from './text-format.ts';
 
-const { bytes, maxTextChars, maxExpandedBytes } = workerData as {
-  bytes: Uint8Array;
+const { maxTextChars, maxExpandedBytes } = workerData as {
   maxTextChars: number;
   maxExpandedBytes: number;
 };
@@ -23,10 +25,6 @@ const TOO_LARGE_CODES = new Set([
   'XML_ELEMENT_LIMIT_EXCEEDED',
   'OUTPUT_TOO_LARGE',
 ]);
-
-function fail(failure: ExtractionFailure) {
-  parentPort!.postMessage({ ok: false, ...failure });
-}
 
 /** The text (in the format of domain/ports/text-extractor.ts) and the form fields of a DOCX. */
 async function readDocx(document: Buffer) {
@@ -61,21 +59,32 @@ async function readDocument(
   return { text, formFields: pdf.formFields, tooLong: pdf.tooLong || text.length > maxTextChars };
 }
 
-try {
-  // A view of the transferred bytes, not a copy.
-  const { text, formFields, tooLong } = await readDocument(
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-  );
-  if (tooLong) fail({ kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` });
-  else parentPort!.postMessage({ ok: true, text, variables: analyzeOffline(text, formFields) });
-} catch (error) {
-  const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
-  if (code && TOO_LARGE_CODES.has(code)) {
-    fail({
-      kind: 'too-large',
-      reason: `it expands past what can be read (${maxExpandedBytes} bytes, or too many parts)`,
-    });
-  } else {
-    fail({ kind: 'unreadable', reason: error instanceof Error ? error.message : String(error) });
+/** One document's answer: its text and variables, or why it was not read. */
+async function extract(
+  bytes: Uint8Array,
+): Promise<({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure)> {
+  try {
+    // A view of the transferred bytes, not a copy.
+    const { text, formFields, tooLong } = await readDocument(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    );
+    if (tooLong) {
+      return { ok: false, kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` };
+    }
+    return { ok: true, text, variables: analyzeOffline(text, formFields) };
+  } catch (error) {
+    const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
+    if (code && TOO_LARGE_CODES.has(code)) {
+      return {
+        ok: false,
+        kind: 'too-large',
+        reason: `it expands past what can be read (${maxExpandedBytes} bytes, or too many parts)`,
+      };
+    }
+    return { ok: false, kind: 'unreadable', reason: error instanceof Error ? error.message : String(error) };
   }
 }
+
+parentPort!.on('message', async (bytes: Uint8Array) => {
+  parentPort!.postMessage(await extract(bytes));
+});

@@ -31,4 +31,6 @@ export interface TextExtractor {
    * Rejects with one of the failures of `domain/contracts/document-failures.ts`.
    */
   extractText(bytes: Buffer): Promise<ExtractedText>;
+  /** Stops the readers it keeps (at shutdown); a document at work is finished first. */
+  close?(): Promise<void>;
 }
