@@ -277,6 +277,21 @@ describe('signature blocks side by side on one line', () => {
   });
 });
 
+describe('labels with nothing filled in', () => {
+  it('takes no redacted value, no box to tick, no next label and no capacity for a person', () => {
+    const found = detectValues(
+      [
+        'Phone: XXXXXXXXXXXXX',
+        'Exclusive: [ ] Yes [ ] No',
+        'Grantor: Grantee:',
+        'By: /s/ Authorized Agent',
+        'Effective Date: March 1, 2026',
+      ].join('\n'),
+    );
+    expect(found.map((f) => f.text)).toEqual(['March 1, 2026']);
+  });
+});
+
 describe('a filled-in contract with a few blanks', () => {
   it('still answers its values when its placeholders are few and far apart (a long signed agreement with a blank exhibit)', () => {
     const body = Array.from(

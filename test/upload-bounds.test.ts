@@ -117,7 +117,8 @@ describe('DOCUMENT_TIMEOUT_MS', () => {
         422,
         'UNPROCESSABLE_CONTENT',
       );
-      expect(problem.detail).toMatch(/could not be analysed within .*: it is too complex to read/);
+      expect(problem.detail).toContain('could not be analysed within ');
+      expect(problem.detail).toContain(': it is too complex to read');
       expect(await eventCount(client, 'contract.imported')).toBe(before);
     } finally {
       await app.close();

@@ -144,7 +144,8 @@ describe('delivery applies the same rule', () => {
         const { deliveries } = (await user.get(`/api/notifications/subscriptions/${hookId}/deliveries`)).body;
         return deliveries.find((d: { attempts: number }) => d.attempts >= 1);
       });
-      expect(delivery.lastError).toMatch(/refused: .*private or loopback address \(::7f00:1\)/);
+      expect(delivery.lastError).toContain('refused: ');
+      expect(delivery.lastError).toContain('private or loopback address (::7f00:1)');
       expect(hooks.received).toHaveLength(0);
       expect(deck.id).toBeDefined();
     } finally {

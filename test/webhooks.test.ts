@@ -354,7 +354,8 @@ describe('private networks', () => {
           (await deliveriesOf(again, subscription.id)),
       )
     ).deliveries[0];
-    expect(delivery.lastError).toMatch(/refused: .*private or loopback address \(127\.0\.0\.1\)/);
+    expect(delivery.lastError).toContain('refused: ');
+    expect(delivery.lastError).toContain('private or loopback address (127.0.0.1)');
     expect(hooks.received).toHaveLength(0);
   });
 });

@@ -42,7 +42,11 @@ const SIGNATURE_LABEL = /(?:^|\s)(By|Name|Title|Its|Date|Position|Print Name|Pri
 const TITLE_JOINERS = new Set(['and', 'of', '&', 'the', 'for', '/']);
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
+/** Redacted ("XXXXXXX", "[***]") or a choice still to tick ("[ ] Yes [ ] No"): no value to keep. */
+const REDACTED = /^[Xx*#]{3,}$|\[\s?\]/;
 const CONFORMED_SIGNATURE = /^\/s\/\s*/i;
+const CAPACITY =
+  /\b(?:Agent|Officer|Signatory|Representative|Authori[sz]ed|Signature|Director|Manager|President|Secretary|Treasurer)\b/;
 
 function isLabel(text: string): boolean {
   const label = text.replace(/:$/, '').trim();
@@ -90,12 +94,15 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
     text = text.slice(conformed[0].length);
     index += conformed[0].length;
   }
-  text = text.replace(/[,;:]$/, '');
+  // "Grantor: Grantee:": the next label, not a value.
+  if (text.endsWith(':')) return [];
+  text = text.replace(/[,;]$/, '');
   // A sentence's full stop is not the value's; an abbreviation's ("Acme Inc.", "U.S.A.") is.
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
     text = text.slice(0, -1);
-  if (!text || BLANK.test(text) || text.length > 150 || text.split(' ').length > 20) return [];
+  if (!text || BLANK.test(text) || REDACTED.test(text) || text.length > 150 || text.split(' ').length > 20)
+    return [];
   // A signatory's name is a person's, up to the next field ("Jane Doe By"); the clause's own
   // "Name:" (the party's, under its role's label) is not a signature field.
   if (SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] === 'signatory_name') {
@@ -184,6 +191,8 @@ function signatoryName(value: string): string {
     count += 1;
   const name = nameAt(words.slice(0, count).join(' '));
   if (!name || name.entity || name.words < 2 || name.words > 5) return '';
+  // "/s/ Authorized Agent": a capacity, not a person.
+  if (CAPACITY.test(name.text)) return '';
   if (conformed && name.start > 0) return '';
   const nameWords = name.text.split(' ');
   // Initials and particles ("A.", "van") make a name longer; four plain words are two names.
