@@ -4,13 +4,12 @@
 // time, and answers each with one message; loading its libraries is paid once per thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
-import type { ExtractedText } from '../../domain/ports/text-extractor.ts';
 import { docxLines } from './docx-text.ts';
 import type { Finding } from './findings.ts';
 import { docxFieldFindings, docxFields } from './form-fields.ts';
 import { analyzeOffline } from './offline-analysis.ts';
 import { readPdf } from './pdf-text.ts';
-import type { ExtractionFailure } from './text-extractor.ts';
+import type { WorkerAnswer } from './text-extractor.ts';
 import { joinLines } from './text-format.ts';
 
 const { maxTextChars, maxExpandedBytes } = workerData as {
@@ -60,9 +59,7 @@ async function readDocument(
 }
 
 /** One document's answer: its text and variables, or why it was not read. */
-async function extract(
-  bytes: Uint8Array,
-): Promise<({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure)> {
+async function extract(bytes: Uint8Array): Promise<WorkerAnswer> {
   try {
     // A view of the transferred bytes, not a copy.
     const { text, formFields, tooLong } = await readDocument(

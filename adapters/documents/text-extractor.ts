@@ -26,10 +26,12 @@ export interface WorkerTextExtractorOptions {
   maxTextChars: number;
   /** Most a DOCX may inflate to (officeparser's zip-bomb guard), in bytes. */
   maxExpandedBytes: number;
+  /** A warm reader left unused this long exits (default 30 s). */
+  idleMs?: number;
 }
 
 /** The worker's answer to one document (extract-worker.ts). */
-type WorkerAnswer = ({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure);
+export type WorkerAnswer = ({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure);
 
 /** A warm reader left unused this long is stopped, so an idle service does not hold its memory. */
 const IDLE_MS = 30_000;
@@ -55,9 +57,7 @@ export interface WorkerTextExtractor extends TextExtractor {
  * document) is stopped, never reused: the next document gets a fresh one, so nothing of one
  * document can reach another's answer. A reader left idle for `idleMs` exits.
  */
-export function createWorkerTextExtractor(
-  options: WorkerTextExtractorOptions & { idleMs?: number },
-): WorkerTextExtractor {
+export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): WorkerTextExtractor {
   const queue = new PQueue({ concurrency: options.concurrency });
   const workerUrl = new URL('./extract-worker.ts', import.meta.url);
   const idleMs = options.idleMs ?? IDLE_MS;
