@@ -16,6 +16,11 @@ export interface HttpResponse {
 export class HttpClient {
   readonly baseUrl: string;
   readonly cookies = new Map<string, string>();
+  /**
+   * Why this client's answers are not checked against the document, when a test reads rows it
+   * wrote by SQL that the service never writes (events with synthetic payloads); otherwise null.
+   */
+  uncheckedBecause: string | null = null;
 
   constructor(baseUrl: string) {
     this.baseUrl = baseUrl;
@@ -48,13 +53,15 @@ export class HttpClient {
     }
     const text = await response.text();
     // Every answer must be one the OpenAPI document describes: a mismatch fails the test that asked.
-    const mismatch = contractMismatch({
-      method,
-      path,
-      status: response.status,
-      header: (name) => response.headers.get(name),
-      text,
-    });
+    const mismatch = this.uncheckedBecause
+      ? null
+      : contractMismatch({
+          method,
+          path,
+          status: response.status,
+          header: (name) => response.headers.get(name),
+          text,
+        });
     if (mismatch) throw new Error(mismatch);
     let parsed: unknown;
     try {
