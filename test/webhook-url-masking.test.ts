@@ -162,6 +162,9 @@ describe('the migration', () => {
     const t = await app({}, url);
     const owner = await t.signedInClient('Before masking', 'owner');
     expect(owner.organizationId).toBe(organizationId);
+    // The event seeded above has the partial payload of a row written long before payloads were
+    // typed (decision 048): the log answers it as stored, outside the document's per-type shape.
+    owner.uncheckedBecause = 'an event stored in an older, partial shape';
     const log = await owner.get(`/api/notifications/events?aggregateId=${subscriptionId}`);
     expect(
       log.body.events.map(
