@@ -1,7 +1,7 @@
 import type { ContractAnalyzer } from '../../domain/ports/contract-analyzer.ts';
 import type { Logger } from '../../domain/ports/logger.ts';
 import type { ContractVariable, VariableKind } from '../../domain/ports/text-extractor.ts';
-import { countOccurrences, type Finding, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariables } from './findings.ts';
+import { type Finding, indexWithin, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariables } from './findings.ts';
 import { toSnakeCase } from './placeholders.ts';
 
 /**
@@ -46,6 +46,10 @@ export function createAiContractAnalyzer(settings: AiSettings, logger: Logger): 
   };
 }
 
+/** How much of the text the model is shown, and how many of its variables are checked. */
+const MODEL_TEXT_CHARS = 200_000;
+const MAX_MODEL_VARIABLES = 100;
+
 const KINDS: readonly VariableKind[] = ['placeholder', 'value', 'condition', 'list'];
 
 /** The model's variables that stand in the text, then the offline ones it missed. */
@@ -54,9 +58,11 @@ function mergeChecked(
   proposed: { name: string; kind: VariableKind; text: string }[],
   offline: readonly ContractVariable[],
 ): ContractVariable[] {
+  // Runs on the event loop: each check is linear (indexWithin), over the part the model was
+  // shown, for at most MAX_MODEL_VARIABLES texts.
   const findings: Finding[] = [];
-  for (const variable of proposed) {
-    const index = text.indexOf(variable.text);
+  for (const variable of proposed.slice(0, MAX_MODEL_VARIABLES)) {
+    const index = indexWithin(text, variable.text, MODEL_TEXT_CHARS);
     if (index >= 0) findings.push({ ...variable, index });
   }
   const fromModel = toVariables(text, findings);
@@ -71,7 +77,9 @@ function mergeChecked(
     for (let n = 2; variable.kind === 'value' && names.has(name); n += 1) name = `${variable.name}_${n}`;
     names.add(name);
     seen.add(variable.text);
-    merged.push({ ...variable, name, occurrences: countOccurrences(text, variable.text) });
+    // Its count is the worker's (a form field's is its widgets): nothing is recounted here, on
+    // the event loop.
+    merged.push({ ...variable, name });
   }
   return merged;
 }
@@ -101,7 +109,7 @@ async function askForVariables(settings: AiSettings, text: string) {
       temperature: 0,
       messages: [
         { role: 'system', content: INSTRUCTIONS },
-        { role: 'user', content: text.slice(0, 200_000) },
+        { role: 'user', content: text.slice(0, MODEL_TEXT_CHARS) },
       ],
       response_format: {
         type: 'json_schema',
@@ -159,7 +167,8 @@ function wellFormed(items: unknown[]): { name: string; kind: VariableKind; text:
     const { name, kind, text } = item as Record<string, unknown>;
     if (typeof name !== 'string' || typeof text !== 'string' || typeof kind !== 'string') continue;
     if (!KINDS.includes(kind as VariableKind) || name.length > MAX_NAME_LENGTH) continue;
-    if (!text || text.length > MAX_VARIABLE_TEXT) continue;
+    // A text a client replaces must say something: not a letter or a space alone.
+    if (text.trim().length < 2 || text.length > MAX_VARIABLE_TEXT) continue;
     const snake = toSnakeCase(name);
     if (snake) kept.push({ name: snake, kind: kind as VariableKind, text });
   }

@@ -121,7 +121,8 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
 function conformedSignatures(span: Span, role: string | null): Candidate[] {
   const found: Candidate[] = [];
   for (let at = span.text.indexOf('/s/'); at >= 0; at = span.text.indexOf('/s/', at + 3)) {
-    const text = signatoryName(span.text.slice(at));
+    // A name is a few words: reading 200 characters keeps a line of many "/s/" linear.
+    const text = signatoryName(span.text.slice(at, at + 200));
     const offset = text ? span.text.indexOf(text, at) : -1;
     if (offset < 0) continue;
     const name = role ? `${role}_signatory_name` : 'signatory_name';

@@ -123,9 +123,13 @@ function isShortName(term: string, name: string): boolean {
  */
 const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s/gi;
 
+/** How far back before a definition its party's name is sought (a long line must stay linear). */
+const MAX_STRETCH = 400;
+
 function partyStretchStart(line: string, open: number): number {
-  let start = 0;
-  for (const m of line.slice(0, open).matchAll(SEPARATORS)) start = m.index + m[0].length;
+  const from = Math.max(0, open - MAX_STRETCH);
+  let start = from;
+  for (const m of line.slice(from, open).matchAll(SEPARATORS)) start = from + m.index + m[0].length;
   // A list marker opening the line: "1.", "(a)", "(i)".
   const marker = /^(?:\d{1,3}[.)]|\([0-9a-z]{1,4}\))\s/i.exec(line.slice(start, open));
   return marker ? start + marker[0].length : start;

@@ -1,0 +1,81 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createAiContractAnalyzer } from '../adapters/documents/contract-analyzer.ts';
+import { countOccurrences, MAX_VARIABLES } from '../adapters/documents/findings.ts';
+import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
+import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
+
+/**
+ * Texts built to make the offline analysis quadratic, found by an attacker's review. Before the
+ * fixes each took a minute or more (so a few small uploads held every reader until its timeout);
+ * a linear analysis takes about a second on an idle machine. The bounds separate the two whatever
+ * the load.
+ */
+describe('contract analysis: crafted texts stay linear', () => {
+  it('counts the occurrences of 500 long blanks in a text of slightly shorter runs (was 65 s)', () => {
+    const head = Array.from(
+      { length: 500 },
+      (_, i) => `Field Number ${String.fromCharCode(65 + (i % 26))}${i}\t${'_'.repeat(500 + i)}`,
+    ).join('\n');
+    const text = `${head}\n${`${'_'.repeat(499)}x\n`.repeat(3_000)}`;
+    expect(text.length).toBeGreaterThan(1_500_000);
+    const started = performance.now();
+    const variables = analyzeOffline(text, []);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(variables.length).toBeGreaterThan(100);
+    expect(variables.length).toBeLessThanOrEqual(MAX_VARIABLES);
+    for (const variable of variables) expect(variable.occurrences).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it.each([
+    ['conformed signatures', '/s/ '],
+    ['parenthesised definitions', '(the "A") '],
+    ['definitions after an entity', 'x Inc. (the "A") '],
+  ])(
+    'reads one 250,000-character line of %s (was 13–129 s)',
+    (_label, unit) => {
+      const text = `This Agreement is made between Acme Inc. and Globex LLC.\n${unit.repeat(Math.ceil(250_000 / unit.length))}`;
+      const started = performance.now();
+      analyzeOffline(text, []);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    },
+    60_000,
+  );
+
+  it('counts without overlaps, and at least once', () => {
+    expect(countOccurrences('aaaa', 'aa')).toBe(2);
+    expect(countOccurrences('abcabcab', 'abcab')).toBe(1);
+    expect(countOccurrences('Acme Inc. and Acme Inc.', 'Acme Inc.')).toBe(2);
+    // Past the counted part (or nowhere, for a form field's name): still one.
+    expect(countOccurrences('x', 'FieldName')).toBe(1);
+  });
+});
+
+describe('the AI path', () => {
+  it('keeps the worker’s count of a form field (its widgets), and takes no text of a letter or a space', async () => {
+    const ai = await startOpenAiStandIn(() => ({
+      kind: 'answer',
+      variables: [
+        { name: 'buyer', kind: 'value', text: 'Acme Inc.' },
+        { name: 'space', kind: 'value', text: ' ' },
+        { name: 'letter', kind: 'value', text: 'e' },
+      ],
+    }));
+    try {
+      const analyzer = createAiContractAnalyzer(
+        { url: ai.url, model: 'tiny', timeoutMs: 5_000 },
+        pino({ level: 'silent' }),
+      );
+      const { variables } = await analyzer.analyze({
+        text: 'Sold by Acme Inc. to the buyer.',
+        variables: [{ name: 'buyer_signature', kind: 'placeholder', text: 'BuyerSignature', occurrences: 2 }],
+      });
+      expect(variables).toEqual([
+        { name: 'buyer', kind: 'value', text: 'Acme Inc.', occurrences: 1 },
+        { name: 'buyer_signature', kind: 'placeholder', text: 'BuyerSignature', occurrences: 2 },
+      ]);
+    } finally {
+      await ai.close();
+    }
+  });
+});
