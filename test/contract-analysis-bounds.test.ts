@@ -1,8 +1,10 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createAiContractAnalyzer } from '../adapters/documents/contract-analyzer.ts';
-import { countOccurrences, MAX_VARIABLES } from '../adapters/documents/findings.ts';
+import { countOccurrences, MAX_VARIABLES, toVariables } from '../adapters/documents/findings.ts';
 import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
+import { toSnakeCase } from '../adapters/documents/placeholders.ts';
+import { normalizeLine } from '../adapters/documents/text-format.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
 
 /**
@@ -77,5 +79,17 @@ describe('the AI path', () => {
     } finally {
       await ai.close();
     }
+  });
+});
+
+describe('odd text and names', () => {
+  it('a direction mark or a NUL does not hide a placeholder; a name is never cut to end in _ nor starts with a digit', () => {
+    expect(normalizeLine('Between {{company\u200F_name}} and {{na\u0000me}}.')).toBe(
+      'Between {{company_name}} and {{name}}.',
+    );
+    const long = toSnakeCase(`${'a'.repeat(63)} b`);
+    expect(long).toMatch(/^[a-z][a-z0-9_]*[a-z0-9]$/);
+    const [variable] = toVariables('Rate: 10%', [{ name: '10', kind: 'value', text: '10%', index: 6 }]);
+    expect(variable!.name).toBe('value_10');
   });
 });

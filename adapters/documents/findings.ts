@@ -51,7 +51,7 @@ export function toVariables(text: string, findings: readonly Finding[]): Contrac
     if (inText) coveredUntil = Math.max(coveredUntil, end);
     if (variables.length >= MAX_VARIABLES) break;
     const variable: ContractVariable = {
-      name: finding.kind === 'value' ? uniqueName(finding.name, names) : finding.name,
+      name: finding.kind === 'value' ? uniqueName(withLetterFirst(finding.name), names) : finding.name,
       kind: finding.kind,
       text: finding.text,
       occurrences: finding.occurrences ?? countOccurrences(text, finding.text),
@@ -61,6 +61,11 @@ export function toVariables(text: string, findings: readonly Finding[]): Contrac
     variables.push(variable);
   }
   return variables;
+}
+
+/** A value named from a defined term such as `"10%"` would start with a digit: `value_10`. */
+function withLetterFirst(name: string): string {
+  return /^[a-z]/.test(name) ? name : `value_${name}`;
 }
 
 function uniqueName(name: string, taken: Set<string>): string {

@@ -7,8 +7,14 @@
 
 /** Spaces of every width, the no-break ones included, print as a space. */
 const WIDE_SPACES = /[\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g;
-/** Characters that print as nothing (zero-width space and joiners, BOM, soft hyphen). */
-const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+/**
+ * Characters that print as nothing (zero-width space and joiners, BOM, soft hyphen, direction
+ * marks and embeddings, which would otherwise hide a placeholder inside a name) and control
+ * characters other than tab and line breaks (NUL).
+ */
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u00AD\u200B-\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]/g;
 /**
  * A run of white space holding a tab, or of four spaces or more (typed to line text up, as a
  * tab does, and as wide in print as the gap the PDF reader takes for one), is a column break;

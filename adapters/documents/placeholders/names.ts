@@ -7,8 +7,8 @@ export function toSnakeCase(raw: string): string {
     .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '_')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_|_$/g, '')
-    .slice(0, 64);
+    .slice(0, 64)
+    .replace(/^_|_$/g, '');
 }
 
 /**
