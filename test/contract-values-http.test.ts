@@ -1,6 +1,5 @@
-import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { printedByLibreOffice } from './helpers/documents.ts';
+import { docxWithBody, printedByLibreOffice, wp } from './helpers/documents.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -13,26 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A real Word document with one paragraph per line (lines short enough not to wrap in a PDF). */
-function docx(lines: string[]): Buffer {
-  const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = lines
-    .map((line) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(line)}</w:t></w:r></w:p>`)
-    .join('');
-  return Buffer.from(
-    zipSync({
-      '[Content_Types].xml': Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-      ),
-      '_rels/.rels': Buffer.from(
-        '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-      ),
-      'word/document.xml': Buffer.from(
-        `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
-      ),
-    }),
-  );
-}
+/** A real Word document with one paragraph per line of `lines`. */
+const docx = (lines: string[]) => docxWithBody(lines.map((line) => wp(line)).join(''));
 
 /** A filled-in order form: a cover page of labelled values, terms, and a signature block. */
 const ORDER_FORM = [
