@@ -96,6 +96,9 @@ describe('detectValues: signature blocks', () => {
       signatory_title_2: 'Manager',
       signatory_name_3: 'Cameron Gundry',
       signatory_name_4: 'Justin Anderson',
+      // The party named on the signature page, and an office written after a name without a label.
+      organization_name: 'Bravatek Technologies, Inc.',
+      signatory_title_3: 'Director',
     });
   });
 
@@ -249,8 +252,10 @@ describe('detectValues: boilerplate is left alone', () => {
     expect(variables.map((v) => v.kind)).toEqual(['placeholder', 'placeholder', 'placeholder']);
     // The same lines without placeholders are a filled-in contract.
     const filled = analyzeOffline('Fees: $10,000 per month, payable by March 1, 2026.', []);
+    // A label's value in the contract's wording is its terms: the amount (named after the label) and the date.
     expect(filled.map((v) => [v.name, v.text])).toEqual([
-      ['fees', '$10,000 per month, payable by March 1, 2026'],
+      ['fees', '$10,000'],
+      ['date', 'March 1, 2026'],
     ]);
   });
 });

@@ -26,7 +26,8 @@ import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span } from './values/lines.ts';
-import { definitionsIn, findParties } from './values/parties.ts';
+import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
+import { titledSignatories } from './values/signatories.ts';
 import { typedValues } from './values/typed.ts';
 
 /** How much of a document is read for values (about 80 pages). */
@@ -35,6 +36,9 @@ export const MAX_SCANNED_CHARS = 250_000;
 const MAX_PREAMBLE_LINES = 60;
 const PREAMBLE_END =
   /^(?:WHEREAS|W I T N E S S|RECITALS|Recitals|BACKGROUND|Background|NOW,? THEREFORE|(?:ARTICLE|Article|SECTION|Section)\s+(?:1|I)\b|1\.?\s+[A-Z])/;
+
+/** Where the signature page starts: "IN WITNESS WHEREOF", a conformed signature ("/s/ Jane Doe"). */
+const SIGNATURE_PAGE = /IN WITNESS WHEREOF|\/s\//i;
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
@@ -64,10 +68,14 @@ export function detectValues(text: string): Finding[] {
   const { parties, candidates } = findParties(lines, preambleEnd);
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
+  let signaturePage = false;
   for (const line of lines) {
     if (repeated.has(line.text)) continue;
+    signaturePage ||= SIGNATURE_PAGE.test(line.text);
+    if (signaturePage) candidates.push(...titledSignatories(line, context.role));
     candidates.push(...labelledValues(line, context));
     candidates.push(...clauseValues(line));
+    candidates.push(...organizationsIn(line, parties));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
     candidates.push(...typed);

@@ -86,7 +86,7 @@ function labelName(label: string, role: string | null, value: string): string {
 }
 
 /** The value of one label: the whole text when it is short and not a sentence. */
-function labelled(label: string, value: Span, role: string | null): Candidate[] {
+function labelled(label: string, value: Span, role: string | null, inWording = false): Candidate[] {
   let text = value.text;
   let index = value.index;
   const conformed = CONFORMED_SIGNATURE.exec(text);
@@ -113,7 +113,43 @@ function labelled(label: string, value: Span, role: string | null): Candidate[] 
   }
   // A sentence is the contract's wording, not a filled-in value.
   if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s/i.test(text)) return [];
-  return [{ type: 'value', name: labelName(label, role, text), named: true, text, index }];
+  const name = labelName(label, role, text);
+  // A table's value cell is the value as a whole ("$1.2740 per share"); a label line's may be wording.
+  const terms = inWording ? termsInWording(text, index) : [];
+  if (terms.length > 0) return terms.map((term, i) => (i === 0 ? { ...term, name, named: true } : term));
+  return [{ type: 'value', name, named: true, text, index }];
+}
+
+const TERM_TYPES = new Set(['amount', 'percentage', 'duration', 'date']);
+
+/**
+ * "3 months after termination", "$10 per CD", "Quarterly; 30 days after end of quarter": a term
+ * inside the contract's wording is the value, the words around it are not. Empty when the value
+ * holds no term or is the term alone.
+ */
+function termsInWording(text: string, index: number): Candidate[] {
+  const terms = typedValues({ text, index })
+    .filter((c) => TERM_TYPES.has(c.type))
+    .sort((a, b) => a.index - b.index);
+  if (terms.length === 0) return [];
+  let rest = text;
+  for (const term of terms) rest = rest.replace(term.text, ' ');
+  const words = rest.split(/[\s;,]+/).filter(Boolean);
+  return words.some((w) => /^[a-z]/.test(w)) ? terms : [];
+}
+
+/**
+ * Where another upper-case label starts inside a label's value ("EXCHANGE FEE: $10 per CD
+ * SUPPORT FEE: $25,000 per year"), or −1. Each colon is looked at once, with the 40 characters
+ * before it: linear in the line.
+ */
+function nextCapitalLabel(text: string, from: number): number {
+  for (let colon = text.indexOf(':', from); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+    const before = text.slice(Math.max(from, colon - 40), colon);
+    const label = /(?:^|\s)((?:[A-Z][A-Z'&/-]* ){0,3}[A-Z][A-Z'&/-]+)$/.exec(before);
+    if (label) return colon - label[1]!.length;
+  }
+  return -1;
 }
 
 /** "Label: value", with more signature labels on the same line split apart. */
@@ -242,12 +278,19 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
     context.role = ownRole;
     return labelled('party', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
   }
-  // "Effective Date: March 1, 2026", up to a signature label on the same line.
+  // "Effective Date: March 1, 2026", up to a signature label on the same line…
   const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
-  const end = next ? colon + next.index : span.text.length;
+  const signatureAt = next ? colon + next.index : span.text.length;
+  // …or up to the next upper-case label, which is read as a line of its own.
+  const capital = label === label.toUpperCase() ? nextCapitalLabel(span.text, colon + 1) : -1;
+  if (capital >= 0 && capital < signatureAt)
+    return [
+      ...labelled(label, subSpan(span, colon + 1, capital), role, true),
+      ...labelLine(subSpan(span, capital), context, role),
+    ];
   return [
-    ...labelled(label, subSpan(span, colon + 1, end), role),
-    ...(next ? signatureFields(subSpan(span, end), context, role) : []),
+    ...labelled(label, subSpan(span, colon + 1, signatureAt), role, true),
+    ...(next ? signatureFields(subSpan(span, signatureAt), context, role) : []),
   ];
 }
 

@@ -5,13 +5,13 @@
  */
 
 /** Legal-entity suffixes, lower case without trailing comma. */
-const ENTITY_SUFFIXES = new Set(
-  (
-    'inc. inc incorporated llc l.l.c. ltd. ltd limited corp. corp corporation co. company lp l.p. llp ' +
-    'l.l.p. lllp plc p.l.c. gmbh ag s.a. sa n.v. nv b.v. bv pbc p.c. pc pty pty. s.a.s. sas s.r.l. srl ' +
-    's.p.a. spa oy ab a/s k.k. pte. pte ulc lda s.l. sl kg se'
-  ).split(' '),
-);
+const ENTITY_SUFFIX_LIST = (
+  'inc. inc incorporated llc l.l.c. ltd. ltd limited corp. corp corporation co. company lp l.p. llp ' +
+  'l.l.p. lllp plc p.l.c. gmbh ag s.a. sa n.v. nv b.v. bv pbc p.c. pc pty pty. s.a.s. sas s.r.l. srl ' +
+  's.p.a. spa oy ab a/s k.k. pte. pte ulc lda s.l. sl kg se'
+).split(' ');
+/** Each suffix also without its final period ("IREYA B.V", "Acme S.A"). */
+const ENTITY_SUFFIXES = new Set(ENTITY_SUFFIX_LIST.flatMap((s) => [s, s.replace(/\.$/, '')]));
 // Not "and": it separates the parties ("between Acme Inc. and Beta LLC").
 const CONNECTORS = new Set(['&', 'of', 'de', 'du', 'da', 'van', 'von', 'der', 'den', 'la', 'le', 'y', 'for']);
 /** Capitalised words that open a sentence or a description, not a name. */
@@ -24,11 +24,15 @@ const NOT_NAMES = new Set(
 const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
 
 export function isEntitySuffix(word: string): boolean {
-  return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, ''));
+  // "Inc.," and "Inc.." (a sentence's full stop after the suffix's) are the suffix too.
+  return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, '').replace(/\.\.$/, '.'));
 }
 
-function isCapitalised(word: string): boolean {
-  return /^[A-Z0-9]/.test(word) && /[A-Za-z]/.test(word);
+/** Sentence openers that end a name wherever they stand ("SPONSORSHIP AGREEMENT This agreement"). */
+const NAME_ENDERS = new Set(['this', 'whereas', 'now', 'witnesseth', 'recitals']);
+
+export function isCapitalised(word: string): boolean {
+  return /^[\p{Lu}0-9]/u.test(word) && /\p{L}/u.test(word);
 }
 
 /** `word` without the punctuation in `chars` at its end (a loop: a pattern like `[,;]+$` is quadratic). */
@@ -66,6 +70,13 @@ export function nameAt(stretch: string): NameRun | null {
     const token = tokens[i]!;
     const bare = withoutTrailing(token.text, ',;:.');
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
+    if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
+    // "EWSD 1, LLC": a number inside a name that a legal-entity suffix ends.
+    if (words > 0 && /^\d+,?$/.test(token.text) && tokens[i + 1] && isEntitySuffix(tokens[i + 1]!.text)) {
+      words += 1;
+      end = token.start + bare.length;
+      continue;
+    }
     if (i === 0 && HONORIFICS.has(bare.toLowerCase()) && token.text.endsWith('.')) {
       // "Dr. Priya Raman": the honorific is part of the name as the contract writes it.
       end = token.start + token.text.length;
@@ -76,7 +87,7 @@ export function nameAt(stretch: string): NameRun | null {
       let last = i;
       while (tokens[last + 1] && isEntitySuffix(tokens[last + 1]!.text) && last - i < 2) last += 1;
       const lastToken = tokens[last]!;
-      end = lastToken.start + withoutTrailing(lastToken.text, ',;:').length;
+      end = lastToken.start + withoutTrailing(lastToken.text, ',;:').replace(/\.\.$/, '.').length;
       entity = true;
       words += 1;
       break;

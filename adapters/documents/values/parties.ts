@@ -6,7 +6,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { entityBefore, nameAt } from './names.ts';
+import { entityBefore, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
 
 export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
@@ -175,9 +175,14 @@ export function findParties(
     let definedHere = 0;
     for (const definition of definitionsIn(line.text)) {
       if (definition.group) continue;
+      // (the "Agreement"), (the "Effective Date"): a document or a date is defined, not a party.
+      if (definition.terms.some((t) => NOT_PARTY_WORDS.has(t.text.split(' ').at(-1)!.toLowerCase())))
+        continue;
       const start = partyStretchStart(line.text, definition.open);
       const stretch = line.text.slice(start, definition.open);
-      const name = nameAt(stretch) ?? entityBefore(stretch);
+      // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
+      const first = nameAt(stretch);
+      const name = (first?.entity ? first : (entityBefore(stretch) ?? organizationOf(stretch))) ?? first;
       if (!name) continue;
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
@@ -191,6 +196,19 @@ export function findParties(
     }
   });
   return { parties, candidates };
+}
+
+/** A person's office before an organization's name: "director of FreeCook", "CEO of Acme". */
+const OFFICE_OF =
+  /,\s(?:a\s|the\s)?(?:director|president|owner|manager|partner|member|officer|founder|ceo|principal|chairman|representative)\sof\s/i;
+
+/** The organization a person acts for, named after their office ("Jane Roe, director of FreeCook"), or null. */
+function organizationOf(stretch: string): NameRun | null {
+  const office = OFFICE_OF.exec(stretch);
+  if (!office) return null;
+  const offset = office.index + office[0].length;
+  const name = nameAt(stretch.slice(offset));
+  return name && name.start === 0 && name.words <= 6 ? { ...name, start: offset } : null;
 }
 
 /** "… between Globex Corporation and Initech GmbH.": the names after "between" or "among". */
@@ -212,4 +230,64 @@ function listedParties(line: Span): Span[] {
     from = end + line.text.slice(end).match(/^,?\s(?:and|&)\s/)![0].length;
   }
   return found;
+}
+
+/**
+ * Organizations named anywhere by their legal form ("… in an account at Harbor & Pike Logistics
+ * Ltd.", "Corporation Service Company"): a party, an agent or a bank a template would name again.
+ * Each suffix is read with the 200 characters before it, so a line of many stays linear.
+ */
+export function organizationsIn(line: Span, parties: readonly Party[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(/\S+/g)) {
+    if (!isEntitySuffix(m[0]) || m.index === 0 || !isCapitalised(m[0])) continue;
+    const end = m.index + m[0].length;
+    // "a Delaware limited liability company", "the General Corporation Law": a descriptor or a longer name.
+    const next = /^\s*(\S*)/.exec(line.text.slice(end, end + 40))![1]!;
+    if (/^[a-z]/.test(next) || (!m[0].endsWith('.') && !m[0].endsWith(',') && isCapitalised(next))) continue;
+    // "Co., Ltd.", "COMPANY, LLC": the last suffix of a chain reads the name.
+    if (isEntitySuffix(next)) continue;
+    // Within its cell, from the 200 characters before it.
+    const from = Math.max(0, m.index - 200, line.text.lastIndexOf('\t', m.index) + 1);
+    const name = entityBefore(line.text.slice(from, end));
+    if (!name) continue;
+    const trimmed = trimOrganization(name.text);
+    if (trimmed.split(' ').length < 2) continue;
+    const start = from + name.start + name.text.length - trimmed.length;
+    // "a Nevada Corporation", "the Operating Company": a descriptor or a defined term.
+    if (/(?:^|\s)(?:a|an|the)\s$/i.test(line.text.slice(Math.max(0, start - 5), start))) continue;
+    const party = parties.find((p) => p.name === trimmed);
+    found.push({
+      type: 'party',
+      name: party ? `${party.role}_name` : 'organization_name',
+      named: party !== undefined,
+      text: trimmed,
+      index: line.index + start,
+    });
+  }
+  return found;
+}
+
+/** Words that never belong to an organization's name but often stand right before it. */
+const NOT_ORGANIZATION =
+  /^(?:and|or|between|among|by|with|to|from|of|for|at|in|contact|attention|attn|certificate|agreement|statement|exhibit|schedule|supplier|purchaser|buyer|seller|customer|client|vendor|provider|licensor|licensee|company|product|products|ceo|cfo|coo|president|officer|director|manager|secretary|title|name|by:|name:)$/i;
+
+/**
+ * The organization's own words at the end of `name` ("Purchaser Northwind Analytics, Inc." →
+ * "Northwind Analytics, Inc."; "Oded Gilboa INTELLISENSE SOLUTIONS, INC." → the upper-case name).
+ */
+function trimOrganization(name: string): string {
+  const words = name.split(' ');
+  let first = words.length - 1;
+  const upper = (w: string) => w === w.toUpperCase();
+  const allUpper = upper(words[first]!) && /[A-Z]{2}/.test(words[first]!);
+  while (first > 0) {
+    const previous = words[first - 1]!;
+    if (NOT_ORGANIZATION.test(previous)) break;
+    // An upper-case name stops at mixed case; a mixed-case one at a word in capitals (an office, a heading).
+    if (allUpper ? !upper(previous) : upper(previous) && previous.length > 3 && /^[A-Z]+$/.test(previous))
+      break;
+    first -= 1;
+  }
+  return words.slice(first).join(' ');
 }

@@ -89,6 +89,42 @@ export function typedValues(span: Span): Candidate[] {
     }
   }
   for (const email of emails(line)) add('email', email.start, email.end);
+  for (const address of cuedAddresses(line)) add('address', address.start, address.end);
+  return found;
+}
+
+/** What introduces an address in a preamble or a notice: "having an address at", "with offices at", "Address:". */
+const ADDRESS_CUE =
+  /\b(?:address (?:at|is)|addresses at|offices? (?:at|located at)|headquarters (?:at|located at)|located at|residing at|resident at|place of business (?:at|is)|Address:)\s/gi;
+/** Where an address that a cue introduced ends: a parenthesis, a clause, the next field. */
+const ADDRESS_END =
+  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s\S+:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
+
+/**
+ * "with an address at 895 Don Mills Road Bldg 2 Toronto Ontario Canada (…)": an address of any
+ * country, from its cue to the parenthesis or clause that follows it (at most 150 characters,
+ * with a number in it).
+ */
+function cuedAddresses(line: string): { start: number; end: number }[] {
+  const found: { start: number; end: number }[] = [];
+  for (const m of line.matchAll(ADDRESS_CUE)) {
+    const start = m.index + m[0].length;
+    const window = line.slice(start, start + 150);
+    const stop = ADDRESS_END.exec(window);
+    let text = stop ? window.slice(0, stop.index) : '';
+    // A US address ends with its ZIP code, as the typed scan reads it.
+    for (const zip of text.matchAll(ZIP)) {
+      if (stateBefore(text, zip.index) >= 0) {
+        text = text.slice(0, zip.index + zip[0].length);
+        break;
+      }
+    }
+    text = text.replace(/[\s,]+$/, '');
+    // A sentence's full stop is not the address's; an abbreviation's ("Ont.", "N.E.") is.
+    if (text.endsWith('.') && !/(?:^|\s)[A-Za-z.]{1,4}\.$/.test(text)) text = text.slice(0, -1);
+    if (!/^[\p{Lu}\d]/u.test(text) || !/\d/.test(text) || text.split(' ').length < 3) continue;
+    found.push({ start, end: start + text.length });
+  }
   return found;
 }
 

@@ -1,0 +1,119 @@
+/**
+ * The people signing and their offices where a signature page writes them without labels:
+ * "John S. D'Orazio, President and CEO", "Oded Gilboa, CFO", "Anthony K. Chan Chief Executive
+ * Officer". Read only on a signature page (after "IN WITNESS WHEREOF" or a conformed signature),
+ * where a name and an office side by side are the signatory's.
+ */
+import type { Candidate } from './candidate.ts';
+import type { Span } from './lines.ts';
+import { isCapitalised, isEntitySuffix } from './names.ts';
+
+/** Words an office is made of ("Chief Financial Officer", "Dir. of Commercialization"), lower case. */
+const OFFICE_WORDS = new Set(
+  (
+    'chief executive financial operating technology information marketing legal officer president vice ' +
+    'ceo cfo coo cio cto cmo cso clo evp svp vp avp director dir. manager managing secretary treasurer ' +
+    'chairman chairwoman chairperson chair partner member counsel founder co-founder owner principal clerk ' +
+    'head controller comptroller assistant senior executive general attorney trustee proprietor ' +
+    'administrator superintendent mayor commissioner'
+  ).split(' '),
+);
+/** Words that start an office on their own, so that a name before them needs no comma. */
+const LEADING_OFFICES = new Set([
+  'chief',
+  'president',
+  'ceo',
+  'cfo',
+  'coo',
+  'cio',
+  'cto',
+  'managing',
+  'vice',
+]);
+const JOINERS = new Set(['and', 'of', '&', 'to', 'for', '/']);
+
+const word = (token: string) => token.replace(/[,;]$/, '').toLowerCase();
+const isOfficeWord = (token: string) =>
+  word(token)
+    .split('/')
+    .every((part) => OFFICE_WORDS.has(part) || OFFICE_WORDS.has(`${part}.`));
+/** A word of a person's name: "Anthony", "K.", "D'Orazio", "Tomás", "van". */
+const isNameWord = (token: string) =>
+  /^\p{Lu}(?:[\p{L}'’-]*\p{L})?\.?$/u.test(token) && !isOfficeWord(token) && !isEntitySuffix(token);
+
+/** The office that starts at `tokens[from]`, as a count of tokens (0: none). */
+function officeLength(tokens: string[], from: number): number {
+  let end = from;
+  let lastOffice = -1;
+  for (let i = from; i < tokens.length && i - from < 7; i += 1) {
+    const token = tokens[i]!;
+    const bare = word(token);
+    if (isOfficeWord(token)) lastOffice = i;
+    else if (JOINERS.has(bare) && i > from) {
+      // "Dir. of Commercialization": a capitalised word after "of" is the office's.
+    } else if (isCapitalised(token) && i > from && JOINERS.has(word(tokens[i - 1]!)) && lastOffice >= 0)
+      lastOffice = i;
+    else if (isCapitalised(token) && i - from < 2 && /^[A-Z][a-z]+$/.test(token)) {
+      // "Town Manager", "Account Director": a word that qualifies the office after it.
+    } else break;
+    end = i + 1;
+    // "EVP, General Counsel": a comma goes on only to another office word.
+    if (token.endsWith(',') && !(tokens[i + 1] && isOfficeWord(tokens[i + 1]!))) break;
+  }
+  return lastOffice >= 0 && end > from ? lastOffice - from + 1 : 0;
+}
+
+/** The signatories and their offices in one line of a signature page. */
+export function titledSignatories(line: Span, role: string | null): Candidate[] {
+  const found: Candidate[] = [];
+  const tokens: string[] = [];
+  const starts: number[] = [];
+  for (const m of line.text.matchAll(/\S+/g)) {
+    tokens.push(m[0]);
+    starts.push(m.index);
+    if (tokens.length >= 400) break;
+  }
+  const prefix = role ? `${role}_` : '';
+  // A name never reaches back into the office found before it.
+  let taken = 0;
+  for (let i = 1; i < tokens.length; i += 1) {
+    const comma = tokens[i - 1]!.endsWith(',');
+    if (!comma && !LEADING_OFFICES.has(word(tokens[i]!))) continue;
+    // An office on a signature page is capitalised ("President", "CEO"); "director of …" is prose.
+    if (!isCapitalised(tokens[i]!)) continue;
+    const length = officeLength(tokens, i);
+    if (length === 0) continue;
+    // The name before: two or three words, the last one carrying the comma when there is one.
+    let first = i;
+    while (first > taken && i - first < 3) {
+      const token = tokens[first - 1]!;
+      const bare = first === i && comma ? token.slice(0, -1) : token;
+      if (!isNameWord(bare) || (first < i && token.endsWith(','))) break;
+      first -= 1;
+    }
+    if (i - first < 2) continue;
+    const nameEnd = starts[i - 1]! + tokens[i - 1]!.length - (comma ? 1 : 0);
+    const personText = line.text.slice(starts[first]!, nameEnd);
+    const officeEnd = starts[i + length - 1]! + word(tokens[i + length - 1]!).length;
+    const officeText = line.text.slice(starts[i]!, officeEnd);
+    found.push(
+      {
+        type: 'value',
+        name: `${prefix}signatory_name`,
+        named: true,
+        text: personText,
+        index: line.index + starts[first]!,
+      },
+      {
+        type: 'value',
+        name: `${prefix}signatory_title`,
+        named: true,
+        text: officeText,
+        index: line.index + starts[i]!,
+      },
+    );
+    i += length - 1;
+    taken = i + 1;
+  }
+  return found;
+}
