@@ -40,7 +40,8 @@ const EXPECTED = [
   { name: 'customer_name', kind: 'value', text: 'Globex Corporation', occurrences: 1 },
   { name: 'effective_date', kind: 'value', text: 'March 1, 2026', occurrences: 1 },
   { name: 'subscription_term', kind: 'value', text: '12 months', occurrences: 1 },
-  { name: 'fees', kind: 'value', text: '$48,000 per year', occurrences: 1 },
+  // The amount, the smallest span carrying the value: "per year" is the line's wording.
+  { name: 'fees', kind: 'value', text: '$48,000', occurrences: 1 },
   { name: 'payment_terms', kind: 'value', text: 'Net 30 days', occurrences: 1 },
   { name: 'customer_email', kind: 'value', text: 'billing@globex.example', occurrences: 1 },
   { name: 'duration', kind: 'value', text: 'forty-five (45) days', occurrences: 1 },

@@ -332,3 +332,98 @@ describe('detectValues: bounded', () => {
     expect(Object.values(values([text]))).toEqual(['March 1, 2026']);
   });
 });
+
+describe('detectValues: what real signed contracts write', () => {
+  it('reads signatories and their offices written without labels on the signature page, never in the body', () => {
+    expect(
+      values([
+        'The Director of Operations, Jane Smith, Senior Manager of the Licensee, will coordinate.',
+        'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+        '/s/ Maria L. Okafor /s/ Tomás Reyes Maria L. Okafor, Vice President and General Counsel Tomás Reyes, CFO',
+        '/s/ Henrik Olsen Henrik Olsen Chief Executive Officer Nordlys Energi AB',
+      ]),
+    ).toEqual({
+      signatory_name: 'Maria L. Okafor',
+      signatory_name_2: 'Tomás Reyes',
+      signatory_title: 'Vice President and General Counsel',
+      signatory_title_2: 'CFO',
+      signatory_name_3: 'Henrik Olsen',
+      signatory_title_3: 'Chief Executive Officer',
+      organization_name: 'Nordlys Energi AB',
+    });
+  });
+
+  it('names an organization by its legal form wherever it stands, but not a descriptor, a defined term or a longer name', () => {
+    expect(
+      values([
+        'This Escrow Agreement is made between Quarry Hill Partners, LLC ("Buyer") and Sandpiper Foods Pty Ltd (the "Seller").',
+        'Buyer, a Delaware limited liability company, deposits the price with Keystone Escrow Services, LLC, as escrow agent, under the Delaware General Corporation Law.',
+        'The Operating Company, a Texas Corporation, is not a party.',
+      ]),
+    ).toEqual({
+      buyer_name: 'Quarry Hill Partners, LLC',
+      seller_name: 'Sandpiper Foods Pty Ltd',
+      organization_name: 'Keystone Escrow Services, LLC',
+    });
+  });
+
+  it('names the organization a person acts for, and keeps the person out of the party', () => {
+    expect(
+      values([
+        'This Hosting Agreement is made by and between Ana Ruiz, director of Brightleaf (the "Client") and Castor Web Ltd (the "Company").',
+      ]),
+    ).toEqual({ client_name: 'Brightleaf', company_name: 'Castor Web Ltd' });
+  });
+
+  it('reads an address of any country after its cue, up to the clause that follows', () => {
+    expect(
+      values([
+        'Made between Lindqvist B.V having an address at Keizersgracht 221, 1016 DV Amsterdam, the Netherlands, represented by Eva Lindqvist, and Maple Analytics Inc., with an address at 88 Queen Street West Suite 400 Toronto Ontario Canada (the "Company"); notices to Lindqvist B.V at its address.',
+      ]),
+    ).toEqual({
+      organization_name: 'Lindqvist B.V',
+      address: 'Keizersgracht 221, 1016 DV Amsterdam, the Netherlands',
+      company_name: 'Maple Analytics Inc.',
+      address_2: '88 Queen Street West Suite 400 Toronto Ontario Canada',
+    });
+  });
+
+  it('reads "the law of", a jurisdiction without its country, venues "in", "at" and "venue in", and no court’s own name', () => {
+    expect(
+      values([
+        '14. Law. This Agreement is governed by the law of the State of Washington, U.S.A., without regard to conflicts of law.',
+        '15. Courts. The courts of competent jurisdiction at Portland, Oregon decide; the parties consent to venue in Multnomah County, Oregon.',
+        '16. Forum. The Court of Chancery of the State of Delaware hears derivative claims; see the Chosen Courts in Section 9.',
+      ]),
+    ).toEqual({
+      governing_law: 'State of Washington',
+      venue: 'Portland, Oregon',
+      venue_2: 'Multnomah County, Oregon',
+      venue_3: 'State of Delaware',
+    });
+  });
+
+  it('takes the terms inside a label line’s wording, and splits upper-case labels run together', () => {
+    expect(
+      values([
+        'Sell-off period: 6 weeks after expiry',
+        'Reporting: Monthly; 15 days after month end',
+        'LICENSE FEE: $40 per seat ANNUAL MINIMUM: $12,000 per year',
+      ]),
+    ).toEqual({
+      sell_off_period: '6 weeks',
+      reporting: '15 days',
+      license_fee: '$40',
+      annual_minimum: '$12,000',
+    });
+  });
+
+  it('takes no citation for a phone number', () => {
+    expect(
+      values(['Restricted rights under 48 C.F.R. 252.227-7014 apply. Call 312.555.0142 or 312-555-0143.']),
+    ).toEqual({
+      phone: '312.555.0142',
+      phone_2: '312-555-0143',
+    });
+  });
+});

@@ -33,6 +33,25 @@ describe('placeholders: template fields', () => {
     ]);
   });
 
+  it('reads identifiers and descriptions in any alphabet, and names them without accents', () => {
+    expect(
+      scan(
+        [
+          'Entre {{ société }} et {société_cliente}, «Raison_Sociale», <<Nom du Client>>, [Nom de la société],',
+          '{#if clause_pénale}…{/if} et {% for article in articles_vendus %}.',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      ['placeholder', 'societe', '{{ société }}'],
+      ['placeholder', 'societe_cliente', '{société_cliente}'],
+      ['placeholder', 'raison_sociale', '«Raison_Sociale»'],
+      ['placeholder', 'nom_du_client', '<<Nom du Client>>'],
+      ['placeholder', 'nom_de_la_societe', '[Nom de la société]'],
+      ['condition', 'clause_penale', '{#if clause_pénale}'],
+      ['list', 'articles_vendus', '{% for article in articles_vendus %}'],
+    ]);
+  });
+
   it('gives one spelling of a name two entries under one name, and counts each', () => {
     expect(
       toVariables('{{name}} and {{ name }}, {{name}}', scanPlaceholders('{{name}} and {{ name }}, {{name}}')),

@@ -301,8 +301,9 @@ function continuesParagraph(current: OutputLine, line: Line, rightEdge: number):
   const underIndentedFirst = firstLine && !listItem && line.x < previous.x && previous.x - line.x <= 72;
   const underListMarker = listItem && line.x > previous.x && line.x - previous.x <= 72;
   if (!sameX && !underIndentedFirst && !underListMarker) return false;
-  // Ended short: a space and the next line's first word would have fitted before the edge.
-  return previous.end + 0.25 * size + line.firstWordWidth > rightEdge - 1;
+  // Ended short: a space and the next line's first word would have fitted before the edge, by
+  // more than half an em (the edge is the page's longest line, which may hang past the margin).
+  return previous.end + 0.25 * size + line.firstWordWidth > rightEdge - 0.5 * size;
 }
 
 /**

@@ -25,7 +25,7 @@ import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
-import { linesOf, type Span } from './values/lines.ts';
+import { linesOf, type Span, subSpan } from './values/lines.ts';
 import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
 import { titledSignatories } from './values/signatories.ts';
 import { typedValues } from './values/typed.ts';
@@ -38,7 +38,7 @@ const PREAMBLE_END =
   /^(?:WHEREAS|W I T N E S S|RECITALS|Recitals|BACKGROUND|Background|NOW,? THEREFORE|(?:ARTICLE|Article|SECTION|Section)\s+(?:1|I)\b|1\.?\s+[A-Z])/;
 
 /** Where the signature page starts: "IN WITNESS WHEREOF", a conformed signature ("/s/ Jane Doe"). */
-const SIGNATURE_PAGE = /IN WITNESS WHEREOF|\/s\//i;
+const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|\/s\//i;
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
@@ -71,8 +71,12 @@ export function detectValues(text: string): Finding[] {
   let signaturePage = false;
   for (const line of lines) {
     if (repeated.has(line.text)) continue;
-    signaturePage ||= SIGNATURE_PAGE.test(line.text);
-    if (signaturePage) candidates.push(...titledSignatories(line, context.role));
+    // The page starts within this line or before it; a long paragraph is read from the start.
+    const pageStart = signaturePage ? 0 : SIGNATURE_PAGE.exec(line.text)?.index;
+    if (pageStart !== undefined) {
+      signaturePage = true;
+      candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
+    }
     candidates.push(...labelledValues(line, context));
     candidates.push(...clauseValues(line));
     candidates.push(...organizationsIn(line, parties));

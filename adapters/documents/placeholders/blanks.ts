@@ -13,7 +13,7 @@ import { isPlausibleName, toSnakeCase } from './names.ts';
  * most MAX_LABEL characters, never before the end of the previous blank.
  */
 const MAX_LABEL = 60;
-const LABEL_CHAR = /[A-Za-z0-9'’/&() -]/;
+const LABEL_CHAR = /[\p{L}\p{N}'’/&() -]/u;
 const SPACE = /[ \t]/;
 /** A label that ends like a sentence going on (`The term is ____`) is prose, not a label. */
 const NOT_A_LABEL_END = new Set([

@@ -74,10 +74,10 @@ function blankFinding(text: string, start: number, end: number): Finding | null 
     const from = labelledStart(label, start);
     return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
   }
-  const next = /^[ %]*([A-Za-z]+)/.exec(text.slice(end, end + 40))?.[1] ?? '';
+  const next = /^[ %]*(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? '';
   const previous = text
     .slice(Math.max(0, start - 60), start)
-    .split(/[^A-Za-z]+/)
+    .split(/[^\p{L}]+/u)
     .filter((word) => word && !FILLER.has(word.toLowerCase()))
     .at(-1);
   const name = toSnakeCase(UNIT_WORDS.test(next) ? next : (previous ?? next));

@@ -110,11 +110,11 @@ const DESCRIPTION_HEADS = new Set([
  */
 export function isDescription(content: string): boolean {
   // `["a", "b"]`, `[1]`, `[{…}]`, `[^1]`: code, citations, footnotes.
-  if (!/^[A-Za-z]/.test(content.replace(/^\$/, ''))) return false;
+  if (!/^\p{L}/u.test(content.replace(/^\$/, ''))) return false;
   if (/^[xX✓✔]$/.test(content) || /^[ivxlc]+$/.test(content) || content.length < 2) return false;
   if (/[{}<>=\\]/.test(content)) return false; // code or markup
   // One participle (`[Abbreviated]`, `[Amended]`) notes what was done to the text; a name is a noun.
-  if (EDITORIAL.test(content) || /^[A-Za-z]+ed$/.test(content)) return false;
+  if (EDITORIAL.test(content) || /^\p{L}+ed$/u.test(content)) return false;
   const words = content.split(' ');
   if (words.length > MAX_DESCRIPTION_WORDS) return false;
   const first = words[0]!.toLowerCase().replace(/[^a-z/-]/g, '');

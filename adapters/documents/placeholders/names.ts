@@ -224,7 +224,7 @@ function descriptionWords(description: string): string[] {
   if (tail >= 0) kept = kept.slice(0, tail);
   return kept
     .replace(/['’]s\b/g, '')
-    .split(/[^A-Za-z0-9]+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .map((word) => word.toLowerCase());
 }

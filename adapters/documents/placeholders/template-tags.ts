@@ -241,7 +241,7 @@ function commandTag(content: string): Tag | null {
 function fieldTag(content: string): Tag {
   // docxtpl's `{{p subdoc }}`, `{{r rich_text }}`: the element the value stands for, then the value.
   let path = content.replace(/^(?:p|r|tr|tc) (?=\S)/, '');
-  if (/^[dc]\.[A-Za-z_][\w.]*[[:]/.test(path) || path.startsWith('c.')) return carboneTag(path);
+  if (/^[dc]\.[\p{L}_][\p{L}\p{N}_.]*[[:]/u.test(path) || path.startsWith('c.')) return carboneTag(path);
   const pipe = path.indexOf('|');
   if (pipe >= 0) path = path.slice(0, pipe);
   const as = path.search(/\sas\s+["']/);
@@ -290,7 +290,7 @@ function carboneTag(content: string): Tag {
  */
 export function subject(expression: string): string | null {
   const unquoted = withoutStrings(expression);
-  for (const match of unquoted.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+  for (const match of unquoted.matchAll(/[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu)) {
     const path = match[0];
     const before = unquoted[match.index - 1];
     const after = unquoted[match.index + path.length];
@@ -326,13 +326,13 @@ function withoutStrings(expression: string): string {
 }
 
 const KEYWORDS = new Set(['not', 'and', 'or', 'in', 'is', 'true', 'false', 'none', 'null', 'undefined']);
-const IDENTIFIER_PATH = /^\$?[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*$/;
+const IDENTIFIER_PATH = /^\$?[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*$/u;
 /** `{Company Name}`, `{pre-money valuation}`: up to six words of letters, digits and hyphens. */
-const FIELD_WORDS = /^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z0-9-]+){0,5}$/;
+const FIELD_WORDS = /^\p{L}[\p{L}\p{N}-]*(?: [\p{L}\p{N}-]+){0,5}$/u;
 /** Words, not code: `{list of accredited investors approved by the company}`. */
-const DESCRIPTION_TEXT = /^[A-Za-z][A-Za-z0-9,.'’()/&-]*(?: [A-Za-z0-9,.'’()/&-]+)+$/;
+const DESCRIPTION_TEXT = /^\p{L}[\p{L}\p{N},.'’()/&-]*(?: [\p{L}\p{N},.'’()/&-]+)+$/u;
 /** A mail-merge field's name: `«Supplier Legal Name»`, `<<DISCOUNT_%>>`, `<<YES/NO>>`. */
-const MERGE_NAME = /^[A-Za-z][\w .,'&/%#-]{0,60}$/;
+const MERGE_NAME = /^\p{L}[\p{L}\p{N}_ .,'&/%#-]{0,60}$/u;
 /** A section named like a flag (`{#hasKitty}`, `{#is_signed}`) is a condition, not a loop. */
 const BOOLEAN_NAME =
   /^(?:is|has|have|show|hide|include|includes|use|uses|with|without|can|should|allow|allows|enable|enabled|needs?|requires?)(?:[_A-Z]|$)/;

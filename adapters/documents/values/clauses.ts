@@ -43,6 +43,13 @@ function placeAt(line: string, start: number): number {
   return end;
 }
 
+/** A place, not a reference ("Section 9") nor a defined court ("the Chosen Courts"). */
+function isPlace(place: string): boolean {
+  return !/\b(?:Courts?|Section|Article|Clause|Exhibit|Schedule|Appendix|Annex|Paragraph|Agreement)\b/.test(
+    place,
+  );
+}
+
 export function clauseValues(line: Span): Candidate[] {
   const found: Candidate[] = [];
   const add = (type: 'governing_law' | 'venue', start: number, end: number) => {
@@ -66,7 +73,10 @@ export function clauseValues(line: Span): Candidate[] {
       const start = after + m.index + m[0].length;
       const end = placeAt(line.text, start);
       // "the courts of competent jurisdiction" names no place; a place starts with a capital.
-      if (end <= start || COURT_NAMES.has(line.text.slice(start, end))) continue;
+      const place = line.text.slice(start, end);
+      if (end <= start || COURT_NAMES.has(place) || !isPlace(place)) continue;
+      // "a court … in respect of the Maker": one capitalised word after "of the" is a defined term.
+      if (/^of the $/.test(m[0]) && !place.includes(' ')) continue;
       add('venue', start, end);
       break;
     }
@@ -74,7 +84,7 @@ export function clauseValues(line: Span): Candidate[] {
   for (const m of line.text.matchAll(VENUE_IN)) {
     const start = m.index + m[0].length;
     const end = placeAt(line.text, start);
-    if (end > start) add('venue', start, end);
+    if (end > start && isPlace(line.text.slice(start, end))) add('venue', start, end);
   }
   return found;
 }

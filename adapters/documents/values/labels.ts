@@ -72,6 +72,20 @@ export function roleOf(heading: string, parties: readonly Party[]): string | nul
   return null;
 }
 
+/** The role of the party whose name ends a sentence's line ("… written. Distributor: Acme, Inc."), or null. */
+function trailingRole(line: string, parties: readonly Party[]): string | null {
+  const lower = line.toLowerCase().replace(/:$/, '');
+  for (const party of parties) {
+    for (const name of [party.name, party.nickname, party.term]) {
+      if (!name || name.length < 3) continue;
+      const n = name.toLowerCase();
+      if (lower.length > n.length && lower.endsWith(n) && /[.:]\s$/.test(lower.slice(0, -n.length).slice(-2)))
+        return party.role;
+    }
+  }
+  return null;
+}
+
 /** A label's variable name, given the role of the block it stands in. */
 function labelName(label: string, role: string | null, value: string): string {
   const key = label.replace(/:$/, '').trim().toLowerCase();
@@ -111,8 +125,9 @@ function labelled(label: string, value: Span, role: string | null, inWording = f
     index += text.indexOf(person);
     text = person;
   }
-  // A sentence is the contract's wording, not a filled-in value.
-  if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s/i.test(text)) return [];
+  // A sentence is the contract's wording, not a filled-in value; nor is a numbered item ("10. Search …").
+  if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s|^\d{1,3}\.\s/i.test(text))
+    return [];
   const name = labelName(label, role, text);
   // A table's value cell is the value as a whole ("$1.2740 per share"); a label line's may be wording.
   const terms = inWording ? termsInWording(text, index) : [];
@@ -232,11 +247,16 @@ function signatoryName(value: string): string {
   if (CAPACITY.test(name.text)) return '';
   if (conformed && name.start > 0) return '';
   const nameWords = name.text.split(' ');
-  // Initials and particles ("A.", "van") make a name longer; four plain words are two names.
+  // Initials and particles ("A.", "van") make a name longer; four plain words are two names, and
+  // an initial after the second word starts the next name ("Tomás Reyes Maria L. Okafor").
+  const initial = (w: string | undefined) => w !== undefined && /^[A-Z]\.$/.test(w);
+  const next = nameWords.findIndex((_, i) => i >= 2 && initial(nameWords[i + 1]));
   const text =
-    nameWords.length >= 4 && !nameWords.some((w) => /^[A-Z]\.$|^[a-z]/.test(w))
-      ? nameWords.slice(0, 2).join(' ')
-      : name.text;
+    next >= 2
+      ? nameWords.slice(0, next).join(' ')
+      : nameWords.length >= 4 && !nameWords.some((w) => initial(w) || /^[a-z]/.test(w))
+        ? nameWords.slice(0, 2).join(' ')
+        : name.text;
   return text.replace(/[-–,]$/, '');
 }
 
@@ -281,17 +301,21 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   // "Effective Date: March 1, 2026", up to a signature label on the same line…
   const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
   const signatureAt = next ? colon + next.index : span.text.length;
-  // …or up to the next upper-case label, which is read as a line of its own.
-  const capital = label === label.toUpperCase() ? nextCapitalLabel(span.text, colon + 1) : -1;
-  if (capital >= 0 && capital < signatureAt)
-    return [
-      ...labelled(label, subSpan(span, colon + 1, capital), role, true),
-      ...labelLine(subSpan(span, capital), context, role),
-    ];
-  return [
-    ...labelled(label, subSpan(span, colon + 1, signatureAt), role, true),
-    ...(next ? signatureFields(subSpan(span, signatureAt), context, role) : []),
-  ];
+  // …and each upper-case label run into the line ("FEE: $10 SUPPORT FEE: $25,000") up to the next.
+  const found: Candidate[] = [];
+  let current = label;
+  let valueStart = colon + 1;
+  for (;;) {
+    const capital = current === current.toUpperCase() ? nextCapitalLabel(span.text, valueStart) : -1;
+    if (capital < 0 || capital >= signatureAt) break;
+    found.push(...labelled(current, subSpan(span, valueStart, capital), role, true));
+    const labelEnd = span.text.indexOf(':', capital);
+    current = span.text.slice(capital, labelEnd);
+    valueStart = labelEnd + 1;
+  }
+  found.push(...labelled(current, subSpan(span, valueStart, signatureAt), role, true));
+  if (next) found.push(...signatureFields(subSpan(span, signatureAt), context, role));
+  return found;
 }
 
 const COLUMN_HEADINGS = new Set([
@@ -324,7 +348,11 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
         ? [{ type: 'party', name: `${role}_name`, named: true, text: line.text, index: line.index }]
         : [];
     }
-    return labelLine(line, context, context.role);
+    const found = labelLine(line, context, context.role);
+    // "… as of the Effective Date. Sphere 3D Corp.": a PDF may run a block's heading into the line before.
+    const trailing = trailingRole(line.text, context.parties);
+    if (trailing) context.role = trailing;
+    return found;
   }
   const filled = cells.filter((cell) => cell.text);
   const headings = filled.map((cell) => roleOf(cell.text, context.parties));

@@ -188,6 +188,10 @@ export function findParties(
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
       if (definition.terms.some((t) => t.text === name.text)) continue;
       if (!name.entity && !(inPreamble && name.words <= 6)) continue;
+      // A person's name stands right before its definition or before a descriptor after a comma
+      // ("Idan Maimon ("Maimon")", "Jane Roe, director of …"); not "… Commission in contemplation of …".
+      const gap = stretch.slice(name.start + name.text.length);
+      if (!name.entity && gap.trim() !== '' && !gap.startsWith(',')) continue;
       addParty(name.text, line.index + start + name.start, definition);
       definedHere += 1;
     }
@@ -217,9 +221,12 @@ function listedParties(line: Span): Span[] {
   if (!keyword) return [];
   const found: Span[] = [];
   let from = keyword.index + keyword[0].length;
-  for (let parts = 0; parts < 6 && from < line.text.length; parts += 1) {
-    const nextAnd = line.text.slice(from).search(/,?\s(?:and|&)\s/);
-    const end = nextAnd < 0 ? line.text.length : from + nextAnd;
+  // The list ends with its sentence ("… between the Sponsor and Promoter. The Sponsor agrees …").
+  const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
+  const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
+  for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
+    const nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    const end = nextAnd < 0 ? listEnd : from + nextAnd;
     const name = nameAt(line.text.slice(from, end));
     if (name && (name.entity || (name.words >= 2 && name.words <= 4))) {
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
@@ -244,7 +251,10 @@ export function organizationsIn(line: Span, parties: readonly Party[]): Candidat
     const end = m.index + m[0].length;
     // "a Delaware limited liability company", "the General Corporation Law": a descriptor or a longer name.
     const next = /^\s*(\S*)/.exec(line.text.slice(end, end + 40))![1]!;
-    if (/^[a-z]/.test(next) || (!m[0].endsWith('.') && !m[0].endsWith(',') && isCapitalised(next))) continue;
+    if (/^(?:liability|partnership|company|corporation|by)$/.test(next)) continue;
+    if (!m[0].endsWith('.') && !m[0].endsWith(',') && isCapitalised(next)) continue;
+    // "Las Vegas NV 89114", "Pueblo, CO 81006": a state before its ZIP code.
+    if (/^\d{5}(?:-\d{4})?\b/.test(next)) continue;
     // "Co., Ltd.", "COMPANY, LLC": the last suffix of a chain reads the name.
     if (isEntitySuffix(next)) continue;
     // Within its cell, from the 200 characters before it.
@@ -253,6 +263,9 @@ export function organizationsIn(line: Span, parties: readonly Party[]): Candidat
     if (!name) continue;
     const trimmed = trimOrganization(name.text);
     if (trimmed.split(' ').length < 2) continue;
+    // "Statement of Work, Company", "the Operating Company": a name cut short, a party's defined term.
+    if (/\b(?:of|and|&)$/i.test(name.text.slice(0, name.text.length - trimmed.length).trim())) continue;
+    if (parties.some((p) => p.term === trimmed || p.nickname === trimmed)) continue;
     const start = from + name.start + name.text.length - trimmed.length;
     // "a Nevada Corporation", "the Operating Company": a descriptor or a defined term.
     if (/(?:^|\s)(?:a|an|the)\s$/i.test(line.text.slice(Math.max(0, start - 5), start))) continue;
@@ -280,7 +293,10 @@ function trimOrganization(name: string): string {
   const words = name.split(' ');
   let first = words.length - 1;
   const upper = (w: string) => w === w.toUpperCase();
-  const allUpper = upper(words[first]!) && /[A-Z]{2}/.test(words[first]!);
+  // Upper case or not is read off the name's own words, not its suffix ("Acme Services, LLC").
+  let own = first;
+  while (own > 0 && (isEntitySuffix(words[own]!) || !/\p{L}/u.test(words[own]!))) own -= 1;
+  const allUpper = upper(words[own]!) && /[A-Z]{2}/.test(words[own]!);
   while (first > 0) {
     const previous = words[first - 1]!;
     if (NOT_ORGANIZATION.test(previous)) break;

@@ -71,7 +71,6 @@ export function titledSignatories(line: Span, role: string | null): Candidate[] 
   for (const m of line.text.matchAll(/\S+/g)) {
     tokens.push(m[0]);
     starts.push(m.index);
-    if (tokens.length >= 400) break;
   }
   const prefix = role ? `${role}_` : '';
   // A name never reaches back into the office found before it.
@@ -83,15 +82,24 @@ export function titledSignatories(line: Span, role: string | null): Candidate[] 
     if (!isCapitalised(tokens[i]!)) continue;
     const length = officeLength(tokens, i);
     if (length === 0) continue;
-    // The name before: two or three words, the last one carrying the comma when there is one.
+    // The name before, the last word carrying the comma when there is one: of a longer run of
+    // name words ("/s/ Henrik Olsen Henrik Olsen"), the name written twice, or its last two
+    // words (three with an initial between them).
     let first = i;
-    while (first > taken && i - first < 3) {
+    while (first > taken && i - first < 6) {
       const token = tokens[first - 1]!;
       const bare = first === i && comma ? token.slice(0, -1) : token;
       if (!isNameWord(bare) || (first < i && token.endsWith(','))) break;
       first -= 1;
     }
-    if (i - first < 2) continue;
+    const run = tokens.slice(first, i).map((t, k) => (k === i - first - 1 && comma ? t.slice(0, -1) : t));
+    if (run.length < 2) continue;
+    if (run.length > 3) {
+      const twice = [3, 2].find(
+        (k) => run.length >= 2 * k && run.slice(-2 * k, -k).join(' ') === run.slice(-k).join(' '),
+      );
+      first = i - (twice ?? (/^[A-Z]\.$/.test(run.at(-2)!) ? 3 : 2));
+    }
     const nameEnd = starts[i - 1]! + tokens[i - 1]!.length - (comma ? 1 : 0);
     const personText = line.text.slice(starts[first]!, nameEnd);
     const officeEnd = starts[i + length - 1]! + word(tokens[i + length - 1]!).length;

@@ -21,7 +21,9 @@ const CURRENCY_AFTER = /\s(?:USD|EUR|GBP|CAD|AUD|CHF|U\.S\. [Dd]ollars|[Dd]ollar
 const PERCENT = /(?<![\w.,])\(?\d{1,3}(?:\.\d{1,4})?\)?\s?(?:%|percent\b|per cent\b)/gi;
 const DURATION =
   /(?<![\w.,])\(?\d{1,4}\)?\s(?:calendar\s|business\s|working\s|consecutive\s)?(?:hours?|days?|weeks?|months?|years?)\b/gi;
-const PHONE = /(?<![\w+])(?:\+?1[ .-])?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}(?!\d)/g;
+/** "(555) 123-4567", "555-123-4567", "555.123.4567": one separator throughout ("252.227-7014" is a citation). */
+const PHONE =
+  /(?<![\w+.-])(?:\+?1[ .-])?(?:\(\d{3}\) ?\d{3}[ .-]|\d{3}-\d{3}-|\d{3}\.\d{3}\.|\d{3} \d{3} )\d{4}(?![\d-])/g;
 const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\d-])/g;
 /** The end of a postal address: a US ZIP code (after its state), or a UK or Canadian postcode. */
 const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
