@@ -332,10 +332,19 @@ const COLUMN_HEADINGS = new Set([
   'response',
 ]);
 
+/**
+ * A sentence of the contract, not a line of a signature block: many words, many of them in lower
+ * case ("By: /s/ JANE DOE By: /s/ JOHN ROE Title: CEO Title: CFO" is long but a block's line).
+ */
+function isClause(text: string): boolean {
+  const words = text.split(' ');
+  return words.length > 12 && words.filter((w) => /^[a-z]/.test(w)).length >= 6;
+}
+
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   const cells = cellsOf(line);
   // A clause ends the signature block (or notice block) whose heading named the role.
-  if (cells.length === 1 && line.text.split(' ').length > 12) context.role = null;
+  if (cells.length === 1 && isClause(line.text)) context.role = null;
   if (cells.length === 1) {
     const role = roleOf(line.text, context.parties);
     if (role) {
