@@ -298,6 +298,17 @@ describe('labels with nothing filled in', () => {
 });
 
 describe('a filled-in contract with a few blanks', () => {
+  it('still answers its values when every page keeps a line for initials', () => {
+    const text = [
+      'This Content License Agreement is made on May 3, 2005 between Orchid Films Inc. and Pacific Reels LLC.',
+      'The license fee is $50,000.00.',
+      'Initialed ORCHID FILMS:______ Initialed PACIFIC REELS:______',
+      'Initials: ____ Initial: ____',
+    ].join('\n');
+    const variables = analyzeOffline(text, []);
+    expect(variables.map((v) => v.text)).toEqual(expect.arrayContaining(['May 3, 2005', '$50,000.00']));
+  });
+
   it('still answers its values when its placeholders are few and far apart (a long signed agreement with a blank exhibit)', () => {
     const body = Array.from(
       { length: 140 },
@@ -415,6 +426,25 @@ describe('detectValues: what real signed contracts write', () => {
       reporting: '15 days',
       license_fee: '$40',
       annual_minimum: '$12,000',
+    });
+  });
+
+  it('takes no descriptor, defined term or statute for a party, nor a defined document’s name for a date', () => {
+    expect(
+      values([
+        'This License Agreement is entered into as of June 2, 2021 (the "Agreement") by Lumen Labs, Inc. and, a Delaware corporation ("Lumen"), and a Nevada corporation (the "Licensee").',
+        '"Affiliate Company" means any Affiliate Company of Lumen; each Affiliate Company is bound under the Foreign Investment Law (the "Investment Law").',
+      ]),
+    ).toEqual({ date: 'June 2, 2021', party_1_name: 'Lumen Labs, Inc.' });
+  });
+
+  it('splits capitalised labels run into one line', () => {
+    expect(
+      values(['Facsimile No: (702) 555-0110 Telephone No: (702) 555-0111 Attention: General Counsel']),
+    ).toEqual({
+      facsimile_no: '(702) 555-0110',
+      telephone_no: '(702) 555-0111',
+      attention: 'General Counsel',
     });
   });
 

@@ -219,6 +219,14 @@ describe('placeholders: square brackets', () => {
     ).toEqual([]);
   });
 
+  it('leaves a caption after its section reference alone, and notes of what was left out', () => {
+    expect(
+      texts(
+        'ARTICLE I [Term]. As set out in Section 2.01 [Calling Card] and Sections 3.1 [Advertising] or 10.2 [Termination for Breach]. [GRAPHIC OMITTED] [Text Redacted] [Confidential Treatment Requested] Payable to [Company Name].',
+      ),
+    ).toEqual(['[Company Name]']);
+  });
+
   it('leaves editorial notes alone', () => {
     expect(
       scan(

@@ -41,7 +41,7 @@ const PREAMBLE_END =
 const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|\/s\//i;
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
-const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed)\b/i;
+const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
 /**
  * From this many placeholders on (signature lines aside), and at least one in every this many
  * characters (about a page), a document is a template. A signed 15-page agreement whose exhibit
@@ -68,6 +68,7 @@ export function detectValues(text: string): Finding[] {
   const { parties, candidates } = findParties(lines, preambleEnd);
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
+  const definedTerms = quotedTerms(lines);
   let signaturePage = false;
   for (const line of lines) {
     if (repeated.has(line.text)) continue;
@@ -79,12 +80,31 @@ export function detectValues(text: string): Finding[] {
     }
     candidates.push(...labelledValues(line, context));
     candidates.push(...clauseValues(line));
-    candidates.push(...organizationsIn(line, parties));
+    candidates.push(...organizationsIn(line, parties, definedTerms));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
     candidates.push(...typed);
   }
   return resolve(candidates);
+}
+
+/**
+ * Every quoted term of up to 60 characters, in lower case ("Group Company" means …, the
+ * “Operating Company”): a name the contract defines and uses as its own word, not a value.
+ */
+function quotedTerms(lines: Span[]): Set<string> {
+  const terms = new Set<string>();
+  for (const { text } of lines) {
+    for (let at = 0; at < text.length; at += 1) {
+      const open = text[at]!;
+      if (open !== '"' && open !== '“') continue;
+      const close = text.indexOf(open === '“' ? '”' : '"', at + 1);
+      if (close < 0) break;
+      if (close - at <= 61) terms.add(text.slice(at + 1, close).toLowerCase());
+      at = close;
+    }
+  }
+  return terms;
 }
 
 /**
@@ -102,10 +122,13 @@ function repeatedLines(lines: Span[]): Set<string> {
   return repeated;
 }
 
+const DOCUMENT_TERM = /\b(?:Agreement|Contract|Amendment|Addendum|Schedule|Exhibit|Order Form|Note)$/i;
+
 /** `March 1, 2026 (the "Effective Date")`: a value right before a definition takes its term's name. */
 function nameByDefinitions(line: Span, typed: Candidate[]): void {
   for (const definition of definitionsIn(line.text)) {
-    if (definition.group) continue;
+    // "… as of October 1, 1999 (the "Agreement")": the document is defined, not the date.
+    if (definition.group || DOCUMENT_TERM.test(definition.terms[0]!.text)) continue;
     // A party's address or e-mail before its definition is the party's, not the defined thing.
     const value = typed.find((c) => {
       if (c.type === 'address' || c.type === 'email' || c.type === 'phone') return false;

@@ -50,10 +50,16 @@ function readBracket(text: string, open: number, close: number): Finding | null 
     return blankFinding(text, start, close + 1);
   }
   if (!isDescription(content)) return null;
+  // "ARTICLE I [Term]", "Section 2.01 [Calling Card].": a caption after its reference, not a blank.
+  if (CAPTION_REFERENCE.test(text.slice(Math.max(0, open - 24), open))) return null;
   const name = descriptionName(content);
   if (!name || !isPlausibleName(name)) return null;
   return { index: open, name, kind: 'placeholder', text: text.slice(open, close + 1) };
 }
+
+/** The end of a section or article reference: "Section 2.01 ", "ARTICLE IV ", "Sec. 5 ", "or 10.2 ". */
+const CAPTION_REFERENCE =
+  /(?:\b(?:Sections?|SECTIONS?|Articles?|ARTICLES?|Sec\.|Clauses?|CLAUSES?|Paragraphs?)\s+[0-9IVXLC]+(?:\.\d+)*|(?:^|\s)\d+(?:\.\d+)+)[.:]?\s*$/;
 
 /** `[________]`, `[＿＿＿]`, `[●]`, `[•]`, `[…]`, `[$____]`, `[__%]`, `[TBD]`, `[XX]`: a blank to fill. */
 function isBlank(content: string): boolean {

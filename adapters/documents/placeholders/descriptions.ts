@@ -10,7 +10,7 @@ const MAX_DESCRIPTION_WORDS = 60;
 
 /** Notes to the reader, not blanks: `[Reserved]`, `[Signature page follows]`, `[sic]`, `[Note: …]`. */
 const EDITORIAL =
-  /^(?:reserved\b|intentionally\b|omitted\b|deleted\b|redacted\b|sic\b|signature pages?\b|signatures? follows?\b|remainder of\b|(?:this )?page (?:is )?intentionally\b|end of (?:document|page|exhibit|schedule|agreement)\b|continued\b|emphasis\b|(?:corporate )?seal$|l\.?s\.?$|page break$|footnote\b|drafting note\b|notes? to (?:draft|drafter|the drafter)\b|ntd\b|notes?:|comments?:|guidance\b|instructions?:|optional:?$|alternatives?(?: [a-z0-9]+)?:?$|options? [a-z0-9]+:?$|if applicable$|\*+$|(?:exhibit|schedule|annex|appendix) [a-z0-9]+ follows|(?:company )?logo$)/i;
+  /^(?:reserved\b|intentionally\b|omitted\b|deleted\b|redacted\b|sic\b|signature pages?\b|signatures? follows?\b|remainder of\b|(?:this )?page (?:is )?intentionally\b|end of (?:document|page|exhibit|schedule|agreement)\b|continued\b|emphasis\b|(?:corporate )?seal$|l\.?s\.?$|page break$|footnote\b|drafting note\b|notes? to (?:draft|drafter|the drafter)\b|ntd\b|notes?:|comments?:|guidance\b|instructions?:|optional:?$|alternatives?(?: [a-z0-9]+)?:?$|options? [a-z0-9]+:?$|if applicable$|\*+$|(?:exhibit|schedule|annex|appendix) [a-z0-9]+ follows|(?:company )?logo$|(?:[a-z]+ ){0,3}(?:omitted|redacted|deleted|removed)$|confidential (?:treatment|portion))/i;
 
 /** Words that begin a clause's continuation rather than a description: `[, provided that …]`, `[and/or]`. */
 const CONNECTIVES = new Set([

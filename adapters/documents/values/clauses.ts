@@ -45,7 +45,7 @@ function placeAt(line: string, start: number): number {
 
 /** A place, not a reference ("Section 9") nor a defined court ("the Chosen Courts"). */
 function isPlace(place: string): boolean {
-  return !/\b(?:Courts?|Section|Article|Clause|Exhibit|Schedule|Appendix|Annex|Paragraph|Agreement)\b/.test(
+  return !/\b(?:Courts?|Section|Article|Clause|Exhibit|Schedule|Appendix|Annex|Paragraph|Agreement|Act|Code|Rules|Regulations?)\b/.test(
     place,
   );
 }

@@ -154,14 +154,16 @@ function termsInWording(text: string, index: number): Candidate[] {
 }
 
 /**
- * Where another upper-case label starts inside a label's value ("EXCHANGE FEE: $10 per CD
- * SUPPORT FEE: $25,000 per year"), or −1. Each colon is looked at once, with the 40 characters
+ * Where another label starts inside a label's value ("EXCHANGE FEE: $10 per CD SUPPORT FEE:
+ * $25,000 per year", "Fax: (702) 555-0110 Telephone No: (702) 555-0111"): up to four words in
+ * capitals or three capitalised words before a colon, or −1. Each colon is looked at once, with the 40 characters
  * before it: linear in the line.
  */
 function nextCapitalLabel(text: string, from: number): number {
   for (let colon = text.indexOf(':', from); colon >= 0; colon = text.indexOf(':', colon + 1)) {
     const before = text.slice(Math.max(from, colon - 40), colon);
-    const label = /(?:^|\s)((?:[A-Z][A-Z'&/-]* ){0,3}[A-Z][A-Z'&/-]+)$/.exec(before);
+    const label =
+      /(?:^|\s)((?:[A-Z][A-Z'&/-]* ){0,3}[A-Z][A-Z'&/-]+|(?:[A-Z][a-z.]* ){0,2}[A-Z][a-z.]+)$/.exec(before);
     if (label) return colon - label[1]!.length;
   }
   return -1;
@@ -227,6 +229,7 @@ const FIELD_WORDS = new Set([
   'printed',
   'signature',
   'attest',
+  'witness',
 ]);
 
 /**
@@ -301,12 +304,12 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   // "Effective Date: March 1, 2026", up to a signature label on the same line…
   const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
   const signatureAt = next ? colon + next.index : span.text.length;
-  // …and each upper-case label run into the line ("FEE: $10 SUPPORT FEE: $25,000") up to the next.
+  // …and each label run into the line ("FEE: $10 SUPPORT FEE: $25,000", "Fax: … Attention: Legal").
   const found: Candidate[] = [];
   let current = label;
   let valueStart = colon + 1;
   for (;;) {
-    const capital = current === current.toUpperCase() ? nextCapitalLabel(span.text, valueStart) : -1;
+    const capital = nextCapitalLabel(span.text, valueStart);
     if (capital < 0 || capital >= signatureAt) break;
     found.push(...labelled(current, subSpan(span, valueStart, capital), role, true));
     const labelEnd = span.text.indexOf(':', capital);

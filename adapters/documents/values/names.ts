@@ -68,7 +68,7 @@ export function nameAt(stretch: string): NameRun | null {
   let words = 0;
   for (let i = 0; i < tokens.length && words < 12; i += 1) {
     const token = tokens[i]!;
-    const bare = withoutTrailing(token.text, ',;:.');
+    const bare = withoutTrailing(token.text, ',;:.\'’"”');
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
     // "EWSD 1, LLC": a number inside a name that a legal-entity suffix ends.
@@ -123,7 +123,8 @@ export function nameAt(stretch: string): NameRun | null {
 export function entityBefore(stretch: string): NameRun | null {
   const words = stretch.trimEnd().split(' ');
   let first = words.length - 1;
-  if (first < 0 || !isEntitySuffix(words[first]!)) return null;
+  // "a Delaware corporation": a suffix in lower case describes, it names nothing.
+  if (first < 0 || !isEntitySuffix(words[first]!) || !isCapitalised(words[first]!)) return null;
   while (first > 0 && words.length - first < 12) {
     const previous = words[first - 1]!;
     const joins = CONNECTORS.has(previous.toLowerCase()) && first > 1 && isCapitalised(words[first - 2]!);

@@ -52,7 +52,7 @@ function quotedTerms(inside: string): { terms: { text: string; at: number }[]; r
 const GROUP = /\b(?:each|collectively|together|individually|jointly|both|respectively)\b/i;
 /** Words that make a definition's subject a document or a date, never a party. */
 const NOT_PARTY_WORDS = new Set(
-  'agreement contract date schedule exhibit order form terms policy plan information services products software'.split(
+  'agreement contract date schedule exhibit order form terms term period territory premises fee fees price law act policy plan information services products software'.split(
     ' ',
   ),
 );
@@ -244,7 +244,11 @@ function listedParties(line: Span): Span[] {
  * Ltd.", "Corporation Service Company"): a party, an agent or a bank a template would name again.
  * Each suffix is read with the 200 characters before it, so a line of many stays linear.
  */
-export function organizationsIn(line: Span, parties: readonly Party[]): Candidate[] {
+export function organizationsIn(
+  line: Span,
+  parties: readonly Party[],
+  definedTerms: ReadonlySet<string> = new Set(),
+): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(/\S+/g)) {
     if (!isEntitySuffix(m[0]) || m.index === 0 || !isCapitalised(m[0])) continue;
@@ -265,7 +269,11 @@ export function organizationsIn(line: Span, parties: readonly Party[]): Candidat
     if (trimmed.split(' ').length < 2) continue;
     // "Statement of Work, Company", "the Operating Company": a name cut short, a party's defined term.
     if (/\b(?:of|and|&)$/i.test(name.text.slice(0, name.text.length - trimmed.length).trim())) continue;
-    if (parties.some((p) => p.term === trimmed || p.nickname === trimmed)) continue;
+    if (
+      definedTerms.has(trimmed.toLowerCase()) ||
+      parties.some((p) => p.term === trimmed || p.nickname === trimmed)
+    )
+      continue;
     const start = from + name.start + name.text.length - trimmed.length;
     // "a Nevada Corporation", "the Operating Company": a descriptor or a defined term.
     if (/(?:^|\s)(?:a|an|the)\s$/i.test(line.text.slice(Math.max(0, start - 5), start))) continue;

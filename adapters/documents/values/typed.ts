@@ -237,8 +237,10 @@ function addressStart(line: string, postcode: number): number {
   let best = -1;
   for (let at = postcode - 1; at >= floor; at -= 1) {
     const char = line[at]!;
-    // Not across a clause or a parenthesis (a period may end "St." inside the address).
+    // Not across a clause, a parenthesis (a period may end "St." inside the address) or a list
+    // of two ("… CA 92009 and ACME located at 1 Main St …").
     if (char === ';' || char === '(' || char === ')') break;
+    if (char === ' ' && /^ and [A-Z]/.test(line.slice(at, at + 6))) break;
     const startsWord = at === 0 || line[at - 1] === ' ';
     if (!startsWord) continue;
     const rest = line.slice(at, at + 12);
