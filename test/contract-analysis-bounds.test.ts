@@ -5,6 +5,8 @@ import { countOccurrences, MAX_VARIABLES, toVariables } from '../adapters/docume
 import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
 import { toSnakeCase } from '../adapters/documents/placeholders.ts';
 import { normalizeLine } from '../adapters/documents/text-format.ts';
+import { organizationsIn } from '../adapters/documents/values/parties.ts';
+import { typedValues } from '../adapters/documents/values/typed.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
 
 /**
@@ -52,6 +54,32 @@ describe('contract analysis: crafted texts stay linear', () => {
     },
     60_000,
   );
+
+  // The scans themselves, on a line four times longer than the analysis ever reads: quadratic work
+  // would take minutes here (a 240,000-character line took 2–5 s before the fixes, growing 3.6×
+  // with each doubling), linear work a second or two.
+  it('finds organizations in a megabyte line of legal-form suffixes', () => {
+    const line = 'SA x '.repeat(200_000);
+    const started = performance.now();
+    organizationsIn({ text: line, index: 0 }, []);
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('reads the dates of a megabyte line of dates (chrono reads it in windows)', () => {
+    const line = 'Jan 1 '.repeat(170_000);
+    const started = performance.now();
+    typedValues({ text: line, index: 0 });
+    expect(performance.now() - started).toBeLessThan(15_000);
+  }, 60_000);
+
+  it('reads 11,000 lines that each define a party (parties are capped, every line is compared with each)', () => {
+    const lines = Array.from({ length: 11_000 }, (_, i) => `Ab${i} Co. ("R${i}")`);
+    lines.push(`Title: ${'A B C D E F G H x '.repeat(2_000)}`);
+    const text = lines.join('\n');
+    const started = performance.now();
+    analyzeOffline(text, []);
+    expect(performance.now() - started).toBeLessThan(10_000);
+  }, 60_000);
 
   it('counts without overlaps, and at least once', () => {
     expect(countOccurrences('aaaa', 'aa')).toBe(2);

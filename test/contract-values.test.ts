@@ -448,6 +448,62 @@ describe('detectValues: what real signed contracts write', () => {
     });
   });
 
+  it('ends an address at its postcode, at the end of its paragraph, and at the next address of a list', () => {
+    expect(
+      values([
+        'Notices to Acme Ltd, with registered office at 22 Fenchurch Street, London EC3M 3BY, marked for the attention of the Company Secretary.',
+        'Between Orion Corp, located at 5 Main St, Anytown, and Vega LLC, located at 7 Oak Ave, Othertown.',
+        'Copies to 1 Main St., New York, NY 10001 or 5 Elm Rd, Charleston, West Virginia 25301; our Paris office is located at 12 Rue de Rivoli, 75004 Paris, France.',
+      ]),
+    ).toEqual({
+      organization_name: 'Acme Ltd',
+      address: '22 Fenchurch Street, London EC3M 3BY',
+      party_1_name: 'Orion Corp',
+      address_2: '5 Main St, Anytown',
+      party_2_name: 'Vega LLC',
+      address_3: '7 Oak Ave, Othertown',
+      address_4: '1 Main St., New York, NY 10001',
+      address_5: '5 Elm Rd, Charleston, West Virginia 25301',
+      address_6: '12 Rue de Rivoli, 75004 Paris, France',
+    });
+  });
+
+  it('reads a signature page only from its start to the next exhibit, and no web address for a signature', () => {
+    expect(
+      values([
+        'The files are at https://app.box.com/s/k2j3h4 for review.',
+        'Changes require approval by the Steering Committee, Chief Financial Officer or the Project Board, Vice President level.',
+        'IN WITNESS WHEREOF, the parties have signed.',
+        'Daniel R. Okafor, Chief Executive Officer\tSofia Marquez, Managing Partner',
+        'Jane Roe, President.',
+        'EXHIBIT A',
+        'Deliverables in Phase One, President approval; escalations to Alex Kim, CEO.',
+      ]),
+    ).toEqual({
+      signatory_name: 'Daniel R. Okafor',
+      signatory_title: 'Chief Executive Officer',
+      signatory_name_2: 'Sofia Marquez',
+      signatory_title_2: 'Managing Partner',
+      signatory_name_3: 'Jane Roe',
+      signatory_title_3: 'President',
+    });
+  });
+
+  it('takes no kind of company for an organization, and knows a party in capitals', () => {
+    expect(
+      values([
+        'This Agreement is between Brightwater Analytics, Inc. (the "Client") and Meridian Systems Group LLC (the "Consultant").',
+        'IN NO EVENT SHALL EITHER PARTY OR ANY AFFILIATED COMPANY, BE LIABLE; its Parent Company, or any Holding Company, shall indemnify.',
+        'BRIGHTWATER ANALYTICS, INC.\tMERIDIAN SYSTEMS GROUP LLC',
+      ]),
+    ).toEqual({
+      client_name: 'Brightwater Analytics, Inc.',
+      consultant_name: 'Meridian Systems Group LLC',
+      client_name_2: 'BRIGHTWATER ANALYTICS, INC.',
+      consultant_name_2: 'MERIDIAN SYSTEMS GROUP LLC',
+    });
+  });
+
   it('takes no citation for a phone number', () => {
     expect(
       values(['Restricted rights under 48 C.F.R. 252.227-7014 apply. Call 312.555.0142 or 312-555-0143.']),

@@ -52,6 +52,15 @@ describe('placeholders: template fields', () => {
     ]);
   });
 
+  it('names an identifier in another alphabet by its transliteration: names stay ASCII for every template engine', () => {
+    expect(scan('{{ покупатель }}, {{名前}}, [Наименование покупателя], «Имя»')).toEqual([
+      ['placeholder', 'pokupatel', '{{ покупатель }}'],
+      ['placeholder', 'ming_qian', '{{名前}}'],
+      ['placeholder', 'naimenovanie_pokupatelya', '[Наименование покупателя]'],
+      ['placeholder', 'imya', '«Имя»'],
+    ]);
+  });
+
   it('gives one spelling of a name two entries under one name, and counts each', () => {
     expect(
       toVariables('{{name}} and {{ name }}, {{name}}', scanPlaceholders('{{name}} and {{ name }}, {{name}}')),

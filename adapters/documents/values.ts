@@ -38,7 +38,10 @@ const PREAMBLE_END =
   /^(?:WHEREAS|W I T N E S S|RECITALS|Recitals|BACKGROUND|Background|NOW,? THEREFORE|(?:ARTICLE|Article|SECTION|Section)\s+(?:1|I)\b|1\.?\s+[A-Z])/;
 
 /** Where the signature page starts: "IN WITNESS WHEREOF", a conformed signature ("/s/ Jane Doe"). */
-const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|\/s\//i;
+const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|(?:^|\s)\/s\/\s*\p{Lu}/u;
+/** An exhibit or schedule after the signature page: its lines are the contract's text again. */
+const AFTER_SIGNATURES =
+  /^(?:EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT|Exhibit|Schedule|Annex|Appendix|Attachment)\b/;
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
@@ -72,7 +75,9 @@ export function detectValues(text: string): Finding[] {
   let signaturePage = false;
   for (const line of lines) {
     if (repeated.has(line.text)) continue;
-    // The page starts within this line or before it; a long paragraph is read from the start.
+    // The page starts within this line or before it, and ends at an exhibit's heading.
+    if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
+      signaturePage = false;
     const pageStart = signaturePage ? 0 : SIGNATURE_PAGE.exec(line.text)?.index;
     if (pageStart !== undefined) {
       signaturePage = true;

@@ -1,14 +1,15 @@
+import anyAscii from 'any-ascii';
 /** `Company Name`, `companyName`, `Company-Name` → `company_name`. */
 export function toSnakeCase(raw: string): string {
-  return raw
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Names are ASCII, for every template engine: "société" → "societe", "покупатель" → "pokupatel".
+  const name = anyAscii(raw)
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/(?<=[A-Z])(?=[A-Z][a-z])/g, '_')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
     .slice(0, 64)
     .replace(/^_|_$/g, '');
+  return name;
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Candidate } from './candidate.ts';
 import { cellsOf, type Span, subSpan } from './lines.ts';
 import { isEntitySuffix, nameAt } from './names.ts';
 import type { Party } from './parties.ts';
+import { titledSignatories } from './signatories.ts';
 import { typedValues } from './typed.ts';
 
 /** What the lines before tell about the one being read. */
@@ -268,7 +269,8 @@ function signatoryName(value: string): string {
  * next party ("President TLP MANAGEMENT SERVICES, LLC"), a page number or a lower-case word.
  */
 function titleAt(value: string, context: LabelContext): string {
-  const words = value.split(' ');
+  // A title is a few words: 200 characters keep a long line linear.
+  const words = value.slice(0, 200).split(' ');
   let count = 0;
   for (; count < Math.min(words.length, 8); count += 1) {
     const word = words[count]!;
@@ -285,6 +287,8 @@ function titleAt(value: string, context: LabelContext): string {
 
 function labelLine(span: Span, context: LabelContext, role: string | null): Candidate[] {
   const colon = span.text.indexOf(':');
+  // "https://…": a web address's colon, not a label's.
+  if (colon > 0 && span.text.startsWith('//', colon + 1)) return signatureFields(span, context, role);
   const signature = /^(?:By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)$/i;
   if (
     colon <= 0 ||
@@ -374,7 +378,9 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   }
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
-  if (cells.length === 2 && isLabel(cells[0]!.text)) {
+  // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
+  const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
+  if (cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!)) {
     return labelled(cells[0]!.text, cells[1]!, context.role);
   }
   const found: Candidate[] = [];

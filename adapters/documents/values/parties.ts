@@ -123,6 +123,8 @@ function isShortName(term: string, name: string): boolean {
  */
 const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s/gi;
 
+const MAX_PARTIES = 20;
+
 /** How far back before a definition its party's name is sought (a long line must stay linear). */
 const MAX_STRETCH = 400;
 
@@ -152,6 +154,8 @@ export function findParties(
     const roleTerm = termOf?.terms.find((t) => t.article || !isShortName(t.text, nameText));
     const short = termOf?.terms.find((t) => t !== roleTerm && !t.article && isShortName(t.text, nameText));
     let party = byName.get(nameText);
+    // A contract has a handful of parties: more would be a list, and every line is compared with each.
+    if (!party && parties.length >= MAX_PARTIES) return;
     if (!party) {
       const role = roleTerm ? toSnakeCase(roleTerm.text) : '';
       party = { role: role || `party_${++unnamed}`, name: nameText, term: roleTerm?.text };
@@ -262,7 +266,8 @@ export function organizationsIn(
     // "Co., Ltd.", "COMPANY, LLC": the last suffix of a chain reads the name.
     if (isEntitySuffix(next)) continue;
     // Within its cell, from the 200 characters before it.
-    const from = Math.max(0, m.index - 200, line.text.lastIndexOf('\t', m.index) + 1);
+    const floor = Math.max(0, m.index - 200);
+    const from = floor + line.text.slice(floor, m.index).lastIndexOf('\t') + 1;
     const name = entityBefore(line.text.slice(from, end));
     if (!name) continue;
     const trimmed = trimOrganization(name.text);
@@ -275,9 +280,11 @@ export function organizationsIn(
     )
       continue;
     const start = from + name.start + name.text.length - trimmed.length;
-    // "a Nevada Corporation", "the Operating Company": a descriptor or a defined term.
-    if (/(?:^|\s)(?:a|an|the)\s$/i.test(line.text.slice(Math.max(0, start - 5), start))) continue;
-    const party = parties.find((p) => p.name === trimmed);
+    // "a Nevada Corporation", "any Holding Company", "its Parent Company": a descriptor or a kind.
+    if (DETERMINER_BEFORE.test(line.text.slice(Math.max(0, start - 10), start))) continue;
+    if (GENERIC_COMPANY.test(trimmed)) continue;
+    const lower = trimmed.toLowerCase();
+    const party = parties.find((p) => p.name.toLowerCase() === lower);
     found.push({
       type: 'party',
       name: party ? `${party.role}_name` : 'organization_name',
@@ -288,6 +295,12 @@ export function organizationsIn(
   }
   return found;
 }
+
+const DETERMINER_BEFORE =
+  /(?:^|\s)(?:a|an|the|any|its|their|each|such|every|no|either|neither|other|our|your|his|her|all)\s$/i;
+/** A kind of company, not a company: "AFFILIATED COMPANY", "Holding Company", "Group Company". */
+const GENERIC_COMPANY =
+  /^(?:affiliated|related|parent|holding|group|subsidiary|operating|successor|subcontractor|member|associated|controlling|controlled|acquiring|surviving|management) (?:company|companies|corporation|entity)$/i;
 
 /** Words that never belong to an organization's name but often stand right before it. */
 const NOT_ORGANIZATION =

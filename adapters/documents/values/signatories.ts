@@ -32,14 +32,38 @@ const LEADING_OFFICES = new Set([
 ]);
 const JOINERS = new Set(['and', 'of', '&', 'to', 'for', '/']);
 
-const word = (token: string) => token.replace(/[,;]$/, '').toLowerCase();
+/** A token without its trailing punctuation, in lower case; a full stop stays on an abbreviation ("dir."). */
+const word = (token: string) => {
+  const bare = token.replace(/[,;]$/, '').toLowerCase();
+  return bare.endsWith('.') && !OFFICE_WORDS.has(bare) ? bare.slice(0, -1) : bare;
+};
 const isOfficeWord = (token: string) =>
   word(token)
     .split('/')
     .every((part) => OFFICE_WORDS.has(part) || OFFICE_WORDS.has(`${part}.`));
-/** A word of a person's name: "Anthony", "K.", "D'Orazio", "Tomás", "van". */
+/** Words that start a reference or name a body, never a person: "Exhibit A", "Phase One", "Steering Committee". */
+const NOT_PERSON = new Set([
+  'exhibit',
+  'schedule',
+  'section',
+  'article',
+  'annex',
+  'appendix',
+  'phase',
+  'committee',
+  'board',
+  'project',
+  'client',
+  'relationship',
+  'contacts',
+  'level',
+]);
+/** A word of a person's name: "Anthony", "K.", "D'Orazio", "Tomás", "van"; a full stop only after an initial. */
 const isNameWord = (token: string) =>
-  /^\p{Lu}(?:[\p{L}'’-]*\p{L})?\.?$/u.test(token) && !isOfficeWord(token) && !isEntitySuffix(token);
+  (/^\p{Lu}(?:[\p{L}'’-]*\p{L})?$/u.test(token) || /^\p{Lu}\.$/u.test(token)) &&
+  !isOfficeWord(token) &&
+  !isEntitySuffix(token) &&
+  !NOT_PERSON.has(token.toLowerCase());
 
 /** The office that starts at `tokens[from]`, as a count of tokens (0: none). */
 function officeLength(tokens: string[], from: number): number {

@@ -113,15 +113,23 @@ function cuedAddresses(line: string): { start: number; end: number }[] {
     const start = m.index + m[0].length;
     const window = line.slice(start, start + 150);
     const stop = ADDRESS_END.exec(window);
-    let text = stop ? window.slice(0, stop.index) : '';
-    // A US address ends with its ZIP code, as the typed scan reads it.
+    // No end in sight: the address ends the line, or is no address (150 characters of anything).
+    let text = stop ? window.slice(0, stop.index) : start + window.length >= line.length ? window : '';
+    // A US address ends with its ZIP code, a UK or Canadian one with its postcode.
+    let end = -1;
     for (const zip of text.matchAll(ZIP)) {
       if (stateBefore(text, zip.index) >= 0) {
-        text = text.slice(0, zip.index + zip[0].length);
+        end = zip.index + zip[0].length;
         break;
       }
     }
-    text = text.replace(/[\s,]+$/, '');
+    const postcode = text.matchAll(POSTCODE).next().value;
+    if (postcode && (end < 0 || postcode.index < end)) end = postcode.index + postcode[0].length;
+    if (end > 0) text = text.slice(0, end);
+    // Trailing spaces and commas off (a loop: a pattern like `[\s,]+$` is quadratic).
+    let trimmed = text.length;
+    while (trimmed > 0 && /[\s,]/.test(text[trimmed - 1]!)) trimmed -= 1;
+    text = text.slice(0, trimmed);
     // A sentence's full stop is not the address's; an abbreviation's ("Ont.", "N.E.") is.
     if (text.endsWith('.') && !/(?:^|\s)[A-Za-z.]{1,4}\.$/.test(text)) text = text.slice(0, -1);
     if (!/^[\p{Lu}\d]/u.test(text) || !/\d/.test(text) || text.split(' ').length < 3) continue;
@@ -130,14 +138,35 @@ function cuedAddresses(line: string): { start: number; end: number }[] {
   return found;
 }
 
-/** Dates with a month (named or numbered): chrono's relative dates ("within 30 days") are durations. */
+/** How much of a line chrono reads at once: its refiners look back over all it was given. */
+const CHRONO_WINDOW = 2_000;
+const CHRONO_OVERLAP = 100;
+
+/**
+ * Dates with a month (named or numbered): chrono's relative dates ("within 30 days") are
+ * durations. A long line is read in overlapping windows cut at spaces (chrono is quadratic in
+ * what it is given: a line of 40,000 dates took seconds).
+ */
 function dates(line: string): { start: number; end: number }[] {
   const found: { start: number; end: number }[] = [];
-  for (const result of chrono.casual.parse(line)) {
-    for (const part of rangeParts(result.text)) {
-      const date = oneDate(line, result.index + part.start, part.text);
-      if (date) found.push(date);
+  const seen = new Set<number>();
+  for (let from = 0; from < line.length; ) {
+    let to = Math.min(line.length, from + CHRONO_WINDOW);
+    if (to < line.length) {
+      const space = line.lastIndexOf(' ', to);
+      if (space > from + CHRONO_WINDOW / 2) to = space;
     }
+    for (const result of chrono.casual.parse(line.slice(from, to))) {
+      for (const part of rangeParts(result.text)) {
+        const date = oneDate(line, from + result.index + part.start, part.text);
+        if (date && !seen.has(date.start)) {
+          seen.add(date.start);
+          found.push(date);
+        }
+      }
+    }
+    if (to >= line.length) break;
+    from = Math.max(from + 1, to - CHRONO_OVERLAP);
   }
   return found;
 }
@@ -210,16 +239,68 @@ function figureBefore(line: string, end: number): number {
   return start;
 }
 
-/** Where the state before a ZIP code starts ("CA 94105", "California 94105", "MA, 02140"), or −1. */
+/** The US states and territories, by postal abbreviation and by name (a ZIP code follows one of them). */
+const US_STATE_CODES = new Set(
+  (
+    'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ' +
+    'ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS MP'
+  ).split(' '),
+);
+const US_STATE_NAMES = new Set(
+  (
+    'alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho ' +
+    'illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota ' +
+    'mississippi missouri montana nebraska nevada ohio oklahoma oregon pennsylvania tennessee texas utah ' +
+    'vermont virginia washington wisconsin wyoming guam'
+  ).split(' '),
+);
+/** Two-word states, by their last word. */
+const US_STATE_PAIRS: Record<string, string[]> = {
+  hampshire: ['new'],
+  jersey: ['new'],
+  mexico: ['new'],
+  york: ['new'],
+  carolina: ['north', 'south'],
+  dakota: ['north', 'south'],
+  island: ['rhode'],
+  virginia: ['west'],
+  columbia: ['district of'],
+  rico: ['puerto'],
+};
+
+/**
+ * Where the state before a ZIP code starts ("CA 94105", "California 94105", "MA, 02140",
+ * "New York 10001"), or −1 when the word there is no US state ("Rue de Rivoli, 75004" is Paris).
+ */
 function stateBefore(line: string, zip: number): number {
   let end = zip;
   if (line[end - 1] !== ' ') return -1;
   end -= 1;
   if (line[end - 1] === ',') end -= 1;
   let start = end;
-  while (start > 0 && /[A-Za-z]/.test(line[start - 1]!) && end - start < 20) start -= 1;
-  const state = line.slice(start, end);
-  return /^[A-Z]{2}$/.test(state) || /^[A-Z][a-z]+$/.test(state) ? start : -1;
+  while (start > 0 && /[A-Za-z.]/.test(line[start - 1]!) && end - start < 20) start -= 1;
+  const state = line.slice(start, end).replace(/\./g, '');
+  if (US_STATE_CODES.has(state)) return start;
+  const name = state.toLowerCase();
+  if (US_STATE_NAMES.has(name) && /^[A-Z]/.test(state)) {
+    // "West Virginia": the first word is the state's too.
+    const before =
+      line[start - 1] === ' '
+        ? line
+            .slice(Math.max(0, start - 12), start - 1)
+            .split(' ')
+            .at(-1)
+        : '';
+    const first = before?.toLowerCase();
+    return first && US_STATE_PAIRS[name]?.includes(first) ? start - first.length - 1 : start;
+  }
+  const firsts = US_STATE_PAIRS[name];
+  if (!firsts || !/^[A-Z]/.test(state)) return -1;
+  for (const first of firsts) {
+    if (line.slice(Math.max(0, start - first.length - 1), start).toLowerCase() === `${first} `)
+      return start - first.length - 1;
+  }
+  return -1;
 }
 
 /** "thirty (30) days": the words before the parenthesised figure are the duration's too. */
@@ -238,15 +319,15 @@ function addressStart(line: string, postcode: number): number {
   for (let at = postcode - 1; at >= floor; at -= 1) {
     const char = line[at]!;
     // Not across a clause, a parenthesis (a period may end "St." inside the address) or a list
-    // of two ("… CA 92009 and ACME located at 1 Main St …").
+    // ("… CA 92009 and ACME located at 1 Main St …", "… NY 10001 or 5 Elm Rd …").
     if (char === ';' || char === '(' || char === ')') break;
-    if (char === ' ' && /^ and [A-Z]/.test(line.slice(at, at + 6))) break;
+    if (char === ' ' && /^ (?:and|or) [A-Z0-9]/.test(line.slice(at, at + 6))) break;
     const startsWord = at === 0 || line[at - 1] === ' ';
     if (!startsWord) continue;
     const rest = line.slice(at, at + 12);
     if (/^\d+[A-Za-z]?(?:-\d+)?,? [A-Z0-9]/.test(rest) || /^P\.? ?O\.? Box/i.test(rest)) {
-      const before = line.slice(Math.max(0, at - 4), at);
-      if (at === 0 || /(?:[,:(]| at| to) $/.test(before) || before.endsWith('\t')) best = at;
+      const before = line.slice(Math.max(0, at - 5), at);
+      if (at === 0 || /(?:[,:(]| at| to| or| and) $/.test(before) || before.endsWith('\t')) best = at;
     }
   }
   return best;
