@@ -196,7 +196,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
             ? {}
             : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
           ...(takesKey ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
-          ...(entry.kind !== 'hand-written' && entry.location
+          ...((entry.kind === 'json' || entry.kind === 'multipart') && entry.location
             ? {
                 Location: {
                   description: `The created resource: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
