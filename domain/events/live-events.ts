@@ -27,8 +27,10 @@ export const GENERATION_CHANNEL = 'generation_job';
 
 /** A keep-alive comment at least this often on every stream (api.md: every 15 s). */
 export const KEEP_ALIVE_MS = 15_000;
-/** Events read per statement, by the reader and by a stream catching up. */
+/** Events read per statement, by the reader and by a stream catching up… */
 const PAGE = 500;
+/** …and at most about this many bytes of them (a page of large payloads would hold the heap). */
+const PAGE_BYTES = 1024 * 1024;
 /** While a notified transaction waits behind an older one still running: first retry, then doubling. */
 const RETRY_MIN_MS = 10;
 
@@ -60,6 +62,13 @@ export interface StreamCaller {
   disconnect?: () => void;
 }
 
+/** Which transactions had committed at one moment: below xmin all, up to xmax all but `running`. */
+interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  running: Set<bigint>;
+}
+
 /** A place in the stream's order: (transaction, sequence). */
 type Key = readonly [tx: bigint, seq: bigint];
 
@@ -80,12 +89,37 @@ export interface LiveEvent {
 }
 
 type EventRow = EventOutput & { organizationId: string; deckId: string | null; tx: string; seq: string };
+/** A row of a page: an event, and whether the page stopped short of what there is (`more`). */
+type PageRow = EventRow & { more: boolean };
+
+/**
+ * A page of events, `where` (on `event e`) in the stream's order: at most PAGE of them and, past the
+ * first, at most PAGE_BYTES of payload; `more` on each row when there may be further events.
+ */
+function pageOf(where: string): string {
+  return `select * from (
+      select p.*, sum(p.size) over (order by p.tx_id, p.seq_order) - p.size as before, count(*) over () as fetched
+        from (select ${EVENT_COLUMNS}, e.tx_id, e.seq as seq_order, octet_length(e.payload::text) as size
+                from event e where ${where} order by e.tx_id, e.seq limit ${PAGE}) p) counted
+    where counted.before < ${PAGE_BYTES}
+    order by counted.tx_id, counted.seq_order`;
+}
+
+/** The events of a page, and whether there may be more after them. */
+function eventsOf(rows: (EventRow & { fetched?: string | number; before?: unknown; size?: unknown })[]) {
+  const events = rows.filter((row) => row.id !== null).map(liveEventOf);
+  const fetched = Number(rows[0]?.fetched ?? 0);
+  return { events, more: fetched === PAGE || events.length < fetched };
+}
 
 const EVENT_COLUMNS = `e.id, e.event_type as "eventType", e.aggregate_type as "aggregateType",
   e.aggregate_id as "aggregateId", ${isoTimestamp('e.occurred_at')} as "occurredAt", e.payload,
-  e.organization_id as "organizationId", e.deck_id as "deckId", e.tx_id::text as tx, e.seq::text as seq`;
+  e.organization_id as "organizationId", e.deck_id as "deckId", e.tx_id::text as tx, e.seq::text as "seq"`;
 
-function liveEventOf({ organizationId, deckId, tx, seq, ...event }: EventRow): LiveEvent {
+function liveEventOf(row: EventRow): LiveEvent {
+  const { id, eventType, aggregateType, aggregateId, occurredAt, payload, organizationId, deckId, tx, seq } =
+    row;
+  const event = { id, eventType, aggregateType, aggregateId, occurredAt, payload } as EventOutput;
   const json = JSON.stringify(event);
   jsonOfEvent.set(event, json);
   return { event, organizationId, deckId, key: [BigInt(tx), BigInt(seq)], size: json.length, json };
@@ -197,6 +231,8 @@ export class LiveEvents {
     this.#eventStreams += 1;
     try {
       await this.#follow();
+      // Live from now: what had committed when the stream opened is not news to it.
+      if (from === null) stream.startAfter(await this.#snapshot());
     } catch (error) {
       stream.end('closed');
       throw error;
@@ -279,7 +315,11 @@ export class LiveEvents {
    * A stream's backlog: its organization's events after `from` that it may see and wants, in the
    * stream's order, committed below the horizon (the same rule as the reader's).
    */
-  async readBacklog(auth: Auth, filter: LiveFilter, from: Key): Promise<LiveEvent[]> {
+  async readBacklog(
+    auth: Auth,
+    filter: LiveFilter,
+    from: Key,
+  ): Promise<{ events: LiveEvent[]; more: boolean }> {
     const values: unknown[] = [
       auth.organizationId,
       from[0].toString(),
@@ -300,17 +340,30 @@ export class LiveEvents {
       conditions.push(`e.aggregate_type = ${add(filter.aggregateType)}`);
     if (filter.aggregateId !== undefined) conditions.push(`e.aggregate_id = ${add(filter.aggregateId)}`);
     if (filter.deckId !== undefined) conditions.push(`e.deck_id = ${add(filter.deckId)}::uuid`);
-    const rows = await readRows<EventRow>(
+    const rows = await readRows<PageRow>(
       this.#em(),
-      `select ${EVENT_COLUMNS} from event e
-        where e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
+      pageOf(`e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
           and e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) and e.aggregate_type <> all($4::text[])
-          ${conditions.map((condition) => `and ${condition}`).join(' ')}
-        order by e.tx_id, e.seq limit ${PAGE}`,
+          ${conditions.map((condition) => `and ${condition}`).join(' ')}`),
       values,
       { planEachCall: true },
     );
-    return rows.map(liveEventOf);
+    return eventsOf(rows);
+  }
+
+  /** The transactions committed as of now (PostgreSQL's `pg_current_snapshot()`). */
+  async #snapshot(): Promise<Snapshot> {
+    const [row] = await readRows<{ snapshot: string }>(
+      this.#em(),
+      'select pg_current_snapshot()::text as snapshot',
+      [],
+    );
+    const [xmin, xmax, running] = row!.snapshot.split(':') as [string, string, string];
+    return {
+      xmin: BigInt(xmin),
+      xmax: BigInt(xmax),
+      running: new Set(running ? running.split(',').map(BigInt) : []),
+    };
   }
 
   /** Starts the reader when the first event stream opens: its place is "now". */
@@ -367,24 +420,21 @@ export class LiveEvents {
   async #readOnce(): Promise<void> {
     const cursor = this.#cursor;
     if (!cursor) return;
-    const rows = await readRows<EventRow & { horizon: string }>(
+    // The horizon first, then the events below it (a statement's snapshot is taken once).
+    const rows = await readRows<PageRow & { horizon: string }>(
       this.#em(),
-      `select h.horizon::text as horizon, ${EVENT_COLUMNS}
-         from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
-         left join lateral (select * from event
-                             where (tx_id, seq) > ($1::xid8, $2::bigint) and tx_id < h.horizon
-                             order by tx_id, seq limit ${PAGE}) e on true
-        order by e.tx_id, e.seq`,
+      `select h.horizon::text as horizon, page.* from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
+         left join lateral (${pageOf('(e.tx_id, e.seq) > ($1::xid8, $2::bigint) and e.tx_id < h.horizon')}) page on true`,
       [cursor[0].toString(), cursor[1].toString()],
     );
     // Stopped following meanwhile (the last stream closed): this read is nobody's.
     if (this.#cursor !== cursor) return;
     const horizon = BigInt(rows[0]!.horizon);
-    const events = rows[0]!.id === null ? [] : rows.map(liveEventOf);
+    const { events, more } = eventsOf(rows);
     for (const live of events) {
       for (const stream of this.#byOrganization.get(live.organizationId) ?? []) stream.offer(live);
     }
-    if (events.length === PAGE) {
+    if (more) {
       this.#cursor = events.at(-1)!.key;
       this.#readAgain = true;
       return;
@@ -485,6 +535,8 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
   #ended: StreamEnd | null = null;
   #hidden: Set<string>;
   #hiddenFor: string;
+  /** A live stream's start: events of transactions committed before it opened are skipped. */
+  #opened: Snapshot | null = null;
 
   constructor(
     hub: LiveEvents,
@@ -501,6 +553,10 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     this.#hiddenFor = caller.auth.access;
     this.#hidden = new Set(hiddenAggregateTypes(caller.auth));
     if (from === null) this.#held = null;
+  }
+
+  startAfter(snapshot: Snapshot): void {
+    this.#opened = snapshot;
   }
 
   get ended(): StreamEnd | null {
@@ -523,6 +579,9 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
       return;
     }
     if (this.#last && !after(live.key, this.#last)) return;
+    const opened = this.#opened;
+    const [tx] = live.key;
+    if (opened && (tx < opened.xmin || (tx < opened.xmax && !opened.running.has(tx)))) return;
     this.#last = live.key;
     this.#queue.push(live);
     this.#queuedBytes += live.size;
@@ -578,12 +637,12 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     if (!this.#held || !this.#last) return;
     for (;;) {
       const page = await this.#hub.readBacklog(this.caller.auth, this.#filter, this.#last);
-      for (const live of page) {
+      for (const live of page.events) {
         if (this.#ended) return;
         this.#last = live.key;
         yield live;
       }
-      if (page.length === PAGE) continue;
+      if (page.more) continue;
       if (!this.#heldOverflowed) break;
       this.#heldOverflowed = false;
     }
