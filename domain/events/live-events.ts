@@ -208,6 +208,22 @@ export class LiveEvents {
     await this.#signals.close();
   }
 
+  /** Statements the reader and the streams have sent (bench:streams: per event, whatever the number of streams). */
+  get statements(): number {
+    return this.#statements;
+  }
+
+  #statements = 0;
+
+  #rows<R extends object>(
+    text: string,
+    values: unknown[],
+    options?: { planEachCall?: boolean },
+  ): Promise<R[]> {
+    this.#statements += 1;
+    return readRows<R>(this.#em(), text, values, options);
+  }
+
   /** Open streams on this instance. */
   get openStreams(): number {
     return this.#followers.size;
@@ -300,8 +316,7 @@ export class LiveEvents {
       { path: ['lastEventId'], message: 'is not an event of the log' },
     ]);
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) throw unknown;
-    const rows = await readRows<{ tx: string; seq: string }>(
-      this.#em(),
+    const rows = await this.#rows<{ tx: string; seq: string }>(
       `select tx_id::text as tx, seq::text as seq from event
         where id = $1 and organization_id = $2 and aggregate_type <> all($3::text[])`,
       [eventId, auth.organizationId, hiddenAggregateTypes(auth)],
@@ -340,8 +355,7 @@ export class LiveEvents {
       conditions.push(`e.aggregate_type = ${add(filter.aggregateType)}`);
     if (filter.aggregateId !== undefined) conditions.push(`e.aggregate_id = ${add(filter.aggregateId)}`);
     if (filter.deckId !== undefined) conditions.push(`e.deck_id = ${add(filter.deckId)}::uuid`);
-    const rows = await readRows<PageRow>(
-      this.#em(),
+    const rows = await this.#rows<PageRow>(
       pageOf(`e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
           and e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) and e.aggregate_type <> all($4::text[])
           ${conditions.map((condition) => `and ${condition}`).join(' ')}`),
@@ -353,8 +367,7 @@ export class LiveEvents {
 
   /** The transactions committed as of now (PostgreSQL's `pg_current_snapshot()`). */
   async #snapshot(): Promise<Snapshot> {
-    const [row] = await readRows<{ snapshot: string }>(
-      this.#em(),
+    const [row] = await this.#rows<{ snapshot: string }>(
       'select pg_current_snapshot()::text as snapshot',
       [],
     );
@@ -370,8 +383,7 @@ export class LiveEvents {
   #follow(): Promise<void> {
     if (this.#cursor) return Promise.resolve();
     this.#following ??= (async () => {
-      const [row] = await readRows<{ horizon: string }>(
-        this.#em(),
+      const [row] = await this.#rows<{ horizon: string }>(
         'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon',
         [],
       );
@@ -421,8 +433,7 @@ export class LiveEvents {
     const cursor = this.#cursor;
     if (!cursor) return;
     // The horizon first, then the events below it (a statement's snapshot is taken once).
-    const rows = await readRows<PageRow & { horizon: string }>(
-      this.#em(),
+    const rows = await this.#rows<PageRow & { horizon: string }>(
       `select h.horizon::text as horizon, page.* from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
          left join lateral (${pageOf('(e.tx_id, e.seq) > ($1::xid8, $2::bigint) and e.tx_id < h.horizon')}) page on true`,
       [cursor[0].toString(), cursor[1].toString()],
@@ -469,8 +480,7 @@ export class LiveEvents {
     }
     let rows: { credential: string; role: string | null; access: string | null }[];
     try {
-      rows = await readRows(
-        this.#em(),
+      rows = await this.#rows(
         `select s.token_hash as credential, u.role, null as access
            from session s join app_user u on u.id = s.user_id
           where s.token_hash = any($1::text[]) and s.expires_at > now()
