@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { isTrackedEnvelope } from '@trpc/server';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { EventOutput } from '../domain/events/event-output.ts';
@@ -33,7 +34,8 @@ export function streamRoute(
     const res = ctx.res;
     const left = new AbortController();
     const closed = once(res, 'close').then(() => left.abort());
-    context.disconnect = () => ctx.req.socket.destroy();
+    const { socket } = ctx.req;
+    context.disconnect = () => socket.destroy();
     const messages = (await deps.call(context, input, left.signal)) as AsyncIterable<unknown>;
 
     ctx.respond = false;
@@ -45,16 +47,31 @@ export function streamRoute(
       'x-accel-buffering': 'no',
     });
     res.write(': stream open\n\n');
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-    try {
-      for await (const message of messages) {
-        if (!res.write(frameOf(message))) await Promise.race([once(res, 'drain'), closed]);
-      }
-    } finally {
-      clearInterval(keepAlive);
-      res.end();
-    }
+    // The stream runs on its own: the middleware chain (and its request log line) ends now, so that an
+    // idle stream holds its connection and its follower, not a dozen suspended middleware frames.
+    const { state } = ctx;
+    pump(messages, res, closed).catch((error: unknown) => {
+      state.logger?.error({ err: error }, 'event stream failed');
+      res.destroy();
+    });
   };
+}
+
+/** Writes each message as the socket takes it, a keep-alive between; ends the answer when the stream ends. */
+async function pump(
+  messages: AsyncIterable<unknown>,
+  res: ServerResponse,
+  closed: Promise<void>,
+): Promise<void> {
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  try {
+    for await (const message of messages) {
+      if (!res.write(frameOf(message))) await Promise.race([once(res, 'drain'), closed]);
+    }
+  } finally {
+    clearInterval(keepAlive);
+    res.end();
+  }
 }
 
 /** One SSE message: a tracked value's id, the event's type as the message's, its JSON as data. */
