@@ -37,6 +37,9 @@ export function streamRoute(
     const { socket } = ctx.req;
     context.disconnect = () => socket.destroy();
     const messages = (await deps.call(context, input, left.signal)) as AsyncIterable<unknown>;
+    // Koa keeps the request's context until the answer ends: the stream needs nothing of its state
+    // (the caller and the session's hash are the stream's own), so it is let go now.
+    ctx.state.context = undefined;
 
     ctx.respond = false;
     res.writeHead(200, {
