@@ -119,14 +119,14 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const database = await openDatabase(config, logger, secrets);
   let url = '';
   const services = createServices(config, logger, secrets, () => url);
-  // The instance's live streams and their one reader, woken by LISTEN on a connection of its own.
+  // The instance's live streams and their one reader, woken by LISTEN on a connection of its own
+  // (opened with the first stream).
   const liveEvents = new LiveEvents({
     em: () => database.orm.em.fork(),
     signals: createCommitSignals(database.url, logger, config.database.timeouts.connectMs),
     settings: config.liveEvents,
     logger,
   });
-  await liveEvents.start();
   const edge = { ...createEdge(config, secrets), liveEvents };
   const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
   await deleteExpiredSessions(database.orm);

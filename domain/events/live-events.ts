@@ -177,9 +177,15 @@ export class LiveEvents {
     this.#logger = options.logger;
   }
 
-  /** Listens for commits; a database that cannot be reached now is retried by the signals. */
-  async start(): Promise<void> {
-    await this.#signals
+  #listening: Promise<void> | null = null;
+
+  /**
+   * Listens for commits from the first stream on (an instance that never holds one keeps no
+   * connection for it); a database that cannot be reached now is retried by the signals, and the
+   * reader's poll covers the meantime.
+   */
+  #listen(): Promise<void> {
+    this.#listening ??= this.#signals
       .start([EVENT_CHANNEL, GENERATION_CHANNEL], {
         onSignal: (channel, payload) => {
           if (channel === EVENT_CHANNEL) {
@@ -196,6 +202,7 @@ export class LiveEvents {
         },
       })
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'event notifications not listening yet'));
+    return this.#listening;
   }
 
   /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
@@ -246,6 +253,7 @@ export class LiveEvents {
     organization.add(stream);
     this.#eventStreams += 1;
     try {
+      await this.#listen();
       await this.#follow();
       // Live from now: what had committed when the stream opened is not news to it.
       if (from === null) stream.startAfter(await this.#snapshot());
@@ -257,12 +265,13 @@ export class LiveEvents {
   }
 
   /** Follows a deck's generation job: `next()` resolves true after each change (false once ended). */
-  openProgress(caller: StreamCaller, deckId: string): ProgressFollower {
+  async openProgress(caller: StreamCaller, deckId: string): Promise<ProgressFollower> {
     const follower = new ProgressFollower(this, caller, deckId);
     this.#add(follower);
     const wakes = this.#byDeck.get(deckId) ?? new Set();
     this.#byDeck.set(deckId, wakes);
     wakes.add(follower.wake);
+    await this.#listen();
     return follower;
   }
 

@@ -15,7 +15,7 @@ export async function followProgress(
   signal?: AbortSignal,
 ): Promise<AsyncIterable<JobOutput>> {
   // Following before the first read: a change between the two is not missed.
-  const follower = liveEventsOf(ctx).openProgress(
+  const follower = await liveEventsOf(ctx).openProgress(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
     deckId,
   );
