@@ -69,10 +69,11 @@ const EventSchema = defineEntity({
     id: p.uuid().primary(),
     /**
      * The transaction that wrote it (xid8) and its place in the sequence: the order of the live
-     * stream, both set by the database (migration `live-events`, decision 049). Not loaded.
+     * stream, both set by the database (migration `live-events`, decision 049; `seq` from the
+     * sequence `event_seq`, which the schema comparison reads as an autoincrement). Not loaded.
      */
     txId: p.string().columnType('xid8').defaultRaw('pg_current_xact_id()').lazy(),
-    seq: p.bigint().defaultRaw(`nextval('event_seq')`).lazy(),
+    seq: p.bigint().autoincrement().lazy(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     eventType: p.string().length(100),
     aggregateType: p.string().length(100),
