@@ -481,9 +481,9 @@ export const environmentSchema = z
         description:
           'Events a live stream may hold for a client that does not read them; past it the client is disconnected (it resumes with `Last-Event-ID`)',
       }),
-    STREAM_AUTH_CHECK_SECONDS: z.coerce.number().positive().max(60).default(30).meta({
+    STREAM_AUTH_CHECK_SECONDS: z.coerce.number().positive().max(50).default(30).meta({
       description:
-        "How often each instance checks its open streams' sessions and API keys: a revoked one's streams end by then",
+        "How often each instance checks its open streams' sessions and API keys: a revoked one's streams end by then (at most 50, so that they end within a minute)",
     }),
     STREAM_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).meta({
       description:

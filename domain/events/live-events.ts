@@ -245,6 +245,7 @@ export class LiveEvents {
     filter: LiveFilter,
     lastEventId: string | undefined,
   ): Promise<EventStream> {
+    this.#refuseOverCap(caller.auth);
     const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
     const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes);
     this.#add(stream);
@@ -275,17 +276,21 @@ export class LiveEvents {
     return follower;
   }
 
-  #add(follower: Follower): void {
+  /** 429 past STREAMS_PER_CALLER (and while shutting down: the client reconnects elsewhere). */
+  #refuseOverCap(auth: Auth): void {
     if (this.#closed) throw tooManyRequests('The service is shutting down; reconnect', 1);
-    const key = callerKey(follower.caller.auth);
-    const open = this.#perCaller.get(key) ?? 0;
-    if (open >= this.#settings.streamsPerCaller) {
+    if ((this.#perCaller.get(callerKey(auth)) ?? 0) >= this.#settings.streamsPerCaller) {
       throw tooManyRequests(
         `At most ${this.#settings.streamsPerCaller} streams may be open at once per caller; close one first`,
         5,
       );
     }
-    this.#perCaller.set(key, open + 1);
+  }
+
+  #add(follower: Follower): void {
+    this.#refuseOverCap(follower.caller.auth);
+    const key = callerKey(follower.caller.auth);
+    this.#perCaller.set(key, (this.#perCaller.get(key) ?? 0) + 1);
     this.#followers.add(follower);
     openStreamCount += 1;
     if (!this.#authTimer) {
@@ -571,11 +576,19 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     this.#bufferBytes = bufferBytes;
     this.#hiddenFor = caller.auth.access;
     this.#hidden = new Set(hiddenAggregateTypes(caller.auth));
-    if (from === null) this.#held = null;
   }
 
+  /**
+   * A live stream's start: what the reader offered while the snapshot was taken is held until now,
+   * then filtered by it. (More than the buffer in that instant: cut off, as a slow consumer is.)
+   */
   startAfter(snapshot: Snapshot): void {
     this.#opened = snapshot;
+    const held = this.#held ?? [];
+    const overflowed = this.#heldOverflowed;
+    this.#held = null;
+    if (overflowed) this.end('too-slow');
+    else for (const live of held) this.offer(live);
   }
 
   get ended(): StreamEnd | null {
