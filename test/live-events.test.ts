@@ -200,6 +200,35 @@ describe('who sees what', () => {
   });
 });
 
+describe('role changes', () => {
+  it('apply to an open stream: a member made admin sees users’ events from then on', async () => {
+    const org = `Org ${randomUUID()}`;
+    const boss = await t.signedInClient(org);
+    const member = await t.signedInClient(org, 'member');
+    const reader = follow(t.url, '', asUser(member));
+    await reader.opened();
+    const addUser = () =>
+      boss.post('/api/users', {
+        email: `r-${randomUUID()}@x.test`,
+        name: 'R',
+        role: 'member',
+        password: 'a-long-password',
+      });
+    await addUser();
+    await boss.patch(`/api/users/${member.userId}`, { role: 'admin' });
+    // Until the stream's next check of its caller, users' events stay hidden; then they arrive.
+    await eventually(async () => {
+      await addUser();
+      const sentinel = (await boss.post('/api/decks', { name: 'Sentinel' })).body;
+      await eventually(() => reader.messages.some((m) => m.data.aggregateId === sentinel.id));
+      return reader.messages.some((m) => m.type === 'user.created');
+    });
+    // The user added before the change (and the change itself, seen before the check) never arrived.
+    expect(reader.messages[0]!.type).toBe('deck.created');
+    reader.close();
+  });
+});
+
 describe('limits', () => {
   it('ends a stream within the check interval once its session or key is revoked', async () => {
     const user = await t.signedInClient();
