@@ -69,8 +69,8 @@ const EventSchema = defineEntity({
     id: p.uuid().primary(),
     /**
      * The transaction that wrote it (xid8) and its place in the sequence: the order of the live
-     * stream, both set by the database (migration `live-events`, decision 049; `seq` from the
-     * sequence `event_seq`, which the schema comparison reads as an autoincrement). Not loaded.
+     * stream, both set by the database (migration `live-events`, decision 049; `seq` a bigserial).
+     * Not loaded.
      */
     txId: p.string().columnType('xid8').defaultRaw('pg_current_xact_id()').lazy(),
     seq: p.bigint().autoincrement().lazy(),

@@ -11,9 +11,7 @@ export class Migration20261126140000_live_events extends Migration {
 
   override up(): void | Promise<void> {
     this.addSql(`alter table "event" add column "tx_id" xid8 not null default pg_current_xact_id();`);
-    this.addSql(`create sequence if not exists "event_seq";`);
-    this.addSql(`alter table "event" add column "seq" bigint not null default nextval('event_seq');`);
-    this.addSql(`alter sequence "event_seq" owned by "event"."seq";`);
+    this.addSql(`alter table "event" add column "seq" bigserial;`);
     this.addSql(`create index "event_stream_index" on "event" ("tx_id", "seq");`);
     this.addSql(
       `create index "event_organization_stream_index" on "event" ("organization_id", "tx_id", "seq");`,
