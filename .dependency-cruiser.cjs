@@ -74,6 +74,8 @@ module.exports = {
     // TypeScript 7 has no compiler API yet: swc parses the sources.
     parser: 'swc',
     doNotFollow: { path: 'node_modules' },
+    // The client package's build output (its declarations name tRPC's types as @trpc/client's do).
+    exclude: { path: '^client/(dist|build)/' },
     tsConfig: { fileName: 'tsconfig.json' },
   },
 };

@@ -2,7 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
+import { createCommitSignals } from '../adapters/database/commit-signals.ts';
 import { deleteExpiredSessions } from '../domain/auth/callers.ts';
+import { LiveEvents } from '../domain/events/live-events.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import { announceCommittedWork } from '../domain/queued-work.ts';
 import type { Services } from '../domain/services.ts';
@@ -117,7 +119,15 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const database = await openDatabase(config, logger, secrets);
   let url = '';
   const services = createServices(config, logger, secrets, () => url);
-  const edge = createEdge(config, secrets);
+  // The instance's live streams and their one reader, woken by LISTEN on a connection of its own
+  // (opened with the first stream).
+  const liveEvents = new LiveEvents({
+    em: () => database.orm.em.fork(),
+    signals: createCommitSignals(database.url, logger, config.database.timeouts.connectMs),
+    settings: config.liveEvents,
+    logger,
+  });
+  const edge = { ...createEdge(config, secrets), liveEvents };
   const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
   await deleteExpiredSessions(database.orm);
 
@@ -154,6 +164,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     close() {
       closing ??= (async () => {
         markShuttingDown();
+        // Streams never finish by themselves: they end now, and their clients reconnect elsewhere.
+        await liveEvents.close();
         // Requests in flight and claimed background jobs share the one timeout; jobs not
         // finished by then are aborted and their leases released for another instance.
         await Promise.all([

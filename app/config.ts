@@ -468,6 +468,27 @@ export const environmentSchema = z
       .min(0)
       .default(10_000)
       .meta({ description: 'How long SIGTERM waits for requests and background jobs in flight' }),
+    STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5).meta({
+      description:
+        'Live event streams (SSE and tRPC subscriptions) one user or API key may hold open on one instance (429 past it)',
+    }),
+    STREAM_BUFFER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(16 * 1024)
+      .default(256 * 1024)
+      .meta({
+        description:
+          'Events a live stream may hold for a client that does not read them; past it the client is disconnected (it resumes with `Last-Event-ID`)',
+      }),
+    STREAM_AUTH_CHECK_SECONDS: z.coerce.number().positive().max(50).default(30).meta({
+      description:
+        "How often each instance checks its open streams' sessions and API keys: a revoked one's streams end by then (at most 50, so that they end within a minute)",
+    }),
+    STREAM_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).meta({
+      description:
+        'While streams are open, how often the instance reads the event log even without a notification (a lost one)',
+    }),
   })
   .superRefine((env, ctx) => {
     if (env.STORAGE_DRIVER === 's3') {
@@ -599,6 +620,13 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       timeoutMs: env.SPEECH_TIMEOUT_MS,
       concurrency: env.SPEECH_CONCURRENCY,
       voicesCacheMs: env.VOICES_CACHE_SECONDS * 1000,
+    },
+    /** The live event streams of this instance (domain/events/live-events.ts). */
+    liveEvents: {
+      streamsPerCaller: env.STREAMS_PER_CALLER,
+      bufferBytes: env.STREAM_BUFFER_BYTES,
+      authCheckMs: env.STREAM_AUTH_CHECK_SECONDS * 1000,
+      pollIntervalMs: env.STREAM_POLL_INTERVAL_MS,
     },
     generation: {
       /** Whether this instance runs the narration generation worker. */

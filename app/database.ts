@@ -11,6 +11,8 @@ import type { Secrets } from './secrets.ts';
 
 export interface Database {
   orm: MikroORM;
+  /** The connection URL (the embedded server's when none was configured): for LISTEN. */
+  url: string;
   /** True when the database answers `select 1` within `timeoutMs` (for /readyz). */
   ping(timeoutMs: number): Promise<boolean>;
   /** Closes the pool, then stops the embedded server if this process started it. */
@@ -127,6 +129,7 @@ export async function openDatabase(config: AppConfig, logger: Logger, secrets: S
     );
     return {
       orm,
+      url,
       async ping(timeoutMs) {
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<false>((resolve) => (timer = setTimeout(resolve, timeoutMs, false)));

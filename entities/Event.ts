@@ -17,6 +17,9 @@ const EventSchema = defineEntity({
     { properties: ['organization', 'eventType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateId', 'occurredAt', 'id'] },
+    // The live stream's order (txId, seq): the instance's reader, and a resume within one organization.
+    { name: 'event_stream_index', properties: ['txId', 'seq'] },
+    { name: 'event_organization_stream_index', properties: ['organization', 'txId', 'seq'] },
     // The outbox: only events the dispatcher has not handled yet, in the order it takes them.
     {
       name: 'event_undispatched_index',
@@ -28,6 +31,15 @@ const EventSchema = defineEntity({
   // truncate trigger are in the migration `event-counts`. Declared here so that a generated
   // migration knows them (and does not drop them).
   triggers: [
+    // Every commit that wrote events wakes each instance's stream reader (domain/events/live-events.ts).
+    {
+      name: 'event_log_notify',
+      timing: 'after',
+      events: ['insert'],
+      forEach: 'statement',
+      expression:
+        'create trigger "event_log_notify" after insert on "event" for each statement execute function "event_log_notify"()',
+    },
     {
       name: 'event_count_insert',
       timing: 'after',
@@ -55,6 +67,13 @@ const EventSchema = defineEntity({
   ],
   properties: {
     id: p.uuid().primary(),
+    /**
+     * The transaction that wrote it (xid8) and its place in the sequence: the order of the live
+     * stream, both set by the database (migration `live-events`, decision 049; `seq` a bigserial).
+     * Not loaded.
+     */
+    txId: p.string().columnType('xid8').defaultRaw('pg_current_xact_id()').lazy(),
+    seq: p.bigint().autoincrement().lazy(),
     organization: () => p.manyToOne(Organization).deleteRule('cascade'),
     eventType: p.string().length(100),
     aggregateType: p.string().length(100),

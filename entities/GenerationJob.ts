@@ -24,6 +24,17 @@ const GenerationJobSchema = defineEntity({
         'create unique index "generation_job_one_active_per_deck" on "generation_job" ("deck_id") where "status" in (\'pending\', \'processing\')',
     },
   ],
+  // Each change wakes the instances following the deck's progress (generation.onProgress).
+  triggers: [
+    {
+      name: 'generation_job_notify',
+      timing: 'after',
+      events: ['insert', 'update'],
+      forEach: 'row',
+      expression:
+        'create trigger "generation_job_notify" after insert or update on "generation_job" for each row execute function "generation_job_notify"()',
+    },
+  ],
   properties: {
     deck: () => p.manyToOne(Deck).deleteRule('cascade'),
     status: p.enum(JOB_STATUSES).default('pending'),

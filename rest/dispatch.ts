@@ -8,6 +8,7 @@ import { InMemoryFile } from '../domain/uploaded-file.ts';
 import { createCaller } from '../routers/app-router.ts';
 import { inputIssues } from '../routers/shared.schema.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
+import { streamRoute } from './event-stream.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
 import { countRequest } from './rate-limit.ts';
 import {
@@ -17,7 +18,7 @@ import {
   readJsonObjectBody,
   readQuery,
 } from './request-input.ts';
-import type { HandWrittenRoute, ProcedureRoute, RestRoute } from './route.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute, StreamRoute } from './route.ts';
 import { UploadIntake } from './upload-budget.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -44,9 +45,11 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
     const handler =
       route.kind === 'hand-written'
         ? handWrittenRoute(route, options)
-        : route.kind === 'multipart'
-          ? multipartRoute(route, options)
-          : jsonRoute(route, options);
+        : route.kind === 'stream'
+          ? streamRoute(route, { contextOf: (ctx) => contextOf(ctx, options), call: procedureCall(route) })
+          : route.kind === 'multipart'
+            ? multipartRoute(route, options)
+            : jsonRoute(route, options);
     router.register(
       route.route.path.replace(/\{(\w+)\}/g, ':$1'),
       [route.route.method],
@@ -66,7 +69,7 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
  * (400 when malformed).
  */
 function admit(route: RestRoute, options: DispatchOptions): Middleware {
-  const heavyCalls = route.kind !== 'hand-written' && route.heavy ? 1 : 0;
+  const heavyCalls = (route.kind === 'json' || route.kind === 'multipart') && route.heavy ? 1 : 0;
   // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
   const procedurePath = route.kind === 'hand-written' ? null : route.procedurePath;
@@ -119,10 +122,12 @@ type CallerNode = ((input: unknown) => Promise<unknown>) & { [name: string]: Cal
  * How a route calls its procedure: through tRPC's public caller (one per request context),
  * reached by its path; a failure is thrown as its tRPC error.
  */
-function procedureCall(route: ProcedureRoute): (context: Context, input: unknown) => Promise<unknown> {
+export type ProcedureCall = (context: Context, input: unknown, signal?: AbortSignal) => Promise<unknown>;
+
+function procedureCall(route: ProcedureRoute | StreamRoute): ProcedureCall {
   const names = route.procedurePath.split('.');
-  return (context, input) => {
-    let node = createCaller(context) as unknown as CallerNode;
+  return (context, input, signal) => {
+    let node = createCaller(context, { signal }) as unknown as CallerNode;
     for (const name of names) node = node[name]!;
     return node(input);
   };

@@ -1,4 +1,5 @@
 import type { DomainError } from '../domain/errors.ts';
+import type { LiveEvents } from '../domain/events/live-events.ts';
 import type { Context } from '../routers/context.ts';
 import type { BodyFingerprint } from './body-fingerprint.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';
@@ -25,6 +26,8 @@ export interface Edge {
   uploadBudget: UploadBudget;
   /** Keyed fingerprint of a request's input, for Idempotency-Key comparisons. */
   bodyFingerprint: BodyFingerprint;
+  /** The instance's live streams and their reader (set once the database is open, app/app.ts). */
+  liveEvents?: LiveEvents;
 }
 
 /** A procedure's context as the facade makes it: with the edge it was made under. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { appRouter } from '../routers/app-router.ts';
 import { addWebhooks } from './openapi-webhooks.ts';
 import { problemSchema } from './problem.ts';
-import type { HandWrittenRoute, ProcedureRoute } from './route.ts';
+import type { HandWrittenRoute, ProcedureRoute, StreamRoute } from './route.ts';
 import { restRoutes } from './route-table.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -136,8 +136,8 @@ export function buildOpenApiDocument(): OpenAPIObject {
     version,
     baseUrl: '/api',
     securitySchemes: SECURITY_SCHEMES,
-    // The routes that are not procedures, from the same table the dispatcher serves.
-    paths: handWrittenPaths(),
+    // The routes that are not procedures, and the streams, from the same table the dispatcher serves.
+    paths: { ...handWrittenPaths(), ...streamPaths() },
   });
 
   const problemJsonSchema = z.toJSONSchema(problemSchema) as Record<string, unknown>;
@@ -196,7 +196,7 @@ export function buildOpenApiDocument(): OpenAPIObject {
             ? {}
             : Object.fromEntries(RATE_LIMIT_HEADERS.map((name) => [name, headerRef(name)]))),
           ...(takesKey ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
-          ...(entry.kind !== 'hand-written' && entry.location
+          ...((entry.kind === 'json' || entry.kind === 'multipart') && entry.location
             ? {
                 Location: {
                   description: `The created resource: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
@@ -268,6 +268,48 @@ function handWrittenPaths() {
           [entry.successStatus]: {
             description: response.description,
             content: { [response.contentType]: { schema: { type: 'string', format: 'binary' } } },
+          },
+        },
+      },
+    };
+  }
+  return paths as NonNullable<Parameters<typeof generateOpenApiDocument>[1]['paths']>;
+}
+
+/** The stream routes' operations (`meta.stream`): query parameters, `Last-Event-ID`, and SSE. */
+function streamPaths() {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const entry of restRoutes.filter((r): r is StreamRoute => r.kind === 'stream')) {
+    const { route } = entry;
+    paths[route.path] = {
+      get: {
+        operationId: route.operationId,
+        summary: route.summary,
+        description: route.description,
+        tags: route.tags,
+        security: Object.keys(SECURITY_SCHEMES).map((name) => ({ [name]: [] })),
+        requestParams: {
+          query: z.object(entry.shape as Record<string, z.ZodType>),
+          header: z.object({
+            'Last-Event-ID': z.string().max(100).optional().meta({
+              description:
+                'The id of the last event received (a browser’s EventSource sends it when it reconnects): resume after it; wins over `lastEventId`',
+            }),
+          }),
+        },
+        responses: {
+          200: {
+            description:
+              'Server-Sent Events, one per event: `id: <event id>`, `event: <eventType>`, `data: <the Event, as JSON>`; a `: keep-alive` comment at least every 15 s',
+            content: {
+              'text/event-stream': {
+                schema: {
+                  type: 'string',
+                  example:
+                    'id: 0190f3c4-5a6b-7c8d-9e0f-112233445566\nevent: deck.created\ndata: {"id":"0190f3c4-5a6b-7c8d-9e0f-112233445566","eventType":"deck.created",…}\n\n',
+                },
+              },
+            },
           },
         },
       },

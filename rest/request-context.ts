@@ -50,6 +50,7 @@ export function createRequestContextFactory(orm: MikroORM, services: Services, e
       operator: false,
       session: new CookieSession(ctx),
       accessDecisions: new Map(),
+      liveEvents: edge.liveEvents,
     };
   };
 }

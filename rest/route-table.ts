@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { PROCEDURE_ACCESS } from '../domain/auth/access.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Meta } from '../routers/trpc.ts';
-import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema } from './route.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema, StreamRoute } from './route.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
 
 /** The routes written by hand (not procedures). Add new ones here, nowhere else. */
@@ -42,10 +42,11 @@ export function checkDeclaredAccess(procedures: Record<string, AnyTRPCProcedure>
 }
 
 /** Every procedure with a REST route, read once at start (trpc-to-openapi reads their metadata). */
-function procedureRoutes(): ProcedureRoute[] {
-  const routes: ProcedureRoute[] = [];
+function procedureRoutes(): (ProcedureRoute | StreamRoute)[] {
+  const routes: (ProcedureRoute | StreamRoute)[] = [];
   const procedures = flatProcedures(appRouter);
   checkDeclaredAccess(procedures);
+  routes.push(...streamRoutes(procedures));
   forEachOpenApiProcedure<Meta>(
     procedures as unknown as OpenApiProcedureRecord,
     ({ path, type, procedure, meta }) => {
@@ -78,6 +79,32 @@ function procedureRoutes(): ProcedureRoute[] {
       }
     },
   );
+  return routes;
+}
+
+/** Subscriptions with `meta.stream`: `GET /api<path>` as Server-Sent Events. */
+function streamRoutes(procedures: Record<string, AnyTRPCProcedure>): StreamRoute[] {
+  const routes: StreamRoute[] = [];
+  for (const [path, procedure] of Object.entries(procedures)) {
+    const meta = procedure._def.meta as Meta | undefined;
+    if (!meta?.stream) continue;
+    if (procedure._def.type !== 'subscription') throw new Error(`${path}: only a subscription is a stream`);
+    const shape = (getInputOutputParsers(procedure).inputParser as unknown as Schema)._zod.def as {
+      shape?: Record<string, Schema>;
+    };
+    if (!shape.shape) throw new Error(`stream ${path} needs exactly one z.object input`);
+    const [router, name] = [path.slice(0, path.lastIndexOf('.')), path.slice(path.lastIndexOf('.') + 1)];
+    routes.push({
+      kind: 'stream',
+      route: { method: 'GET', operationId: `${router.replaceAll('.', '-')}-${name}`, ...meta.stream },
+      access: meta.access!,
+      successStatus: 200,
+      pathParameters: pathParametersOf(meta.stream.path),
+      parameters: shape.shape,
+      procedurePath: path,
+      shape: shape.shape,
+    });
+  }
   return routes;
 }
 

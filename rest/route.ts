@@ -69,4 +69,15 @@ export interface HandWrittenRoute extends RouteBase {
   ): Promise<void>;
 }
 
-export type RestRoute = ProcedureRoute | HandWrittenRoute;
+/**
+ * A subscription served as Server-Sent Events (`meta.stream`): its input from the query string
+ * (and `Last-Event-ID`), each value it yields one SSE message (rest/event-stream.ts).
+ */
+export interface StreamRoute extends RouteBase {
+  kind: 'stream';
+  procedurePath: string;
+  /** The input object's fields (query parameters). */
+  shape: Record<string, Schema>;
+}
+
+export type RestRoute = ProcedureRoute | HandWrittenRoute | StreamRoute;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { getHTTPStatusCodeFromError, resolveResponse } from '@trpc/server/http';
@@ -83,9 +84,13 @@ export function createTrpcEndpoint(options: {
     for (const [name, value] of Object.entries(ctx.headers)) {
       if (typeof value === 'string') headers.set(name, value);
     }
+    // Aborts when the client goes: a subscription (SSE) then ends.
+    const left = new AbortController();
+    ctx.res.once('close', () => left.abort());
     const request = new Request(`http://localhost${ctx.originalUrl}`, {
       method: ctx.method,
       headers,
+      signal: left.signal,
       // A view of the bytes read, not a copy.
       body: body ? new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength) : undefined,
     });
@@ -114,6 +119,8 @@ export function createTrpcEndpoint(options: {
         const context = await contextMade.catch((error: unknown) => {
           throw trpcErrorOf(error);
         });
+        // A stream whose consumer is too slow (or whose caller was revoked) is cut off here.
+        context.disconnect = () => ctx.req.socket.destroy();
         // Each call's access, decided once, here: it says which calls count as heavy, and the
         // procedure's middleware takes it from the context (an unknown path is tRPC's 404).
         for (const call of info.calls) {
@@ -196,12 +203,21 @@ function retryAfterOf({ errors }: { errors: TRPCError[] }) {
   return retryAfter !== undefined ? { headers: { 'Retry-After': String(retryAfter) } } : {};
 }
 
-/** tRPC's answer as the Koa response (headers set earlier, such as RateLimit-*, stay). */
+/**
+ * tRPC's answer as the Koa response (headers set earlier, such as RateLimit-*, stay). A
+ * subscription's Server-Sent Events are piped as tRPC writes them, pulled only as fast as the
+ * client reads (the stream's own buffer is bounded: live-events.ts).
+ */
 async function answerWith(ctx: KoaContext, response: Response): Promise<void> {
   ctx.status = response.status;
   response.headers.forEach((value, name) => {
     if (name !== 'content-length') ctx.set(name, value);
   });
+  if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    ctx.set('x-accel-buffering', 'no');
+    ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    return;
+  }
   ctx.body = Buffer.from(await response.arrayBuffer());
 }
 

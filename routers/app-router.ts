@@ -5,6 +5,7 @@ import { authRouter } from './auth/auth.router.ts';
 import { brandingRouter } from './branding/branding.router.ts';
 import { contractsRouter } from './contracts/contracts.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
+import { eventsRouter } from './events/events.router.ts';
 import { faqsRouter } from './faqs/faqs.router.ts';
 import { generationRouter } from './generation/generation.router.ts';
 import { imagesRouter } from './images/images.router.ts';
@@ -25,6 +26,7 @@ const httpRouters = {
   actionConfigs: actionConfigsRouter,
   intro: introRouter,
   notifications: notificationsRouter,
+  events: eventsRouter,
   images: imagesRouter,
   kb: kbRouter,
   contracts: contractsRouter,

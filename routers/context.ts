@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../domain/context.ts';
 import type { DomainError } from '../domain/errors.ts';
+import type { LiveEvents } from '../domain/events/live-events.ts';
 import type { Services } from '../domain/services.ts';
 
 /**
@@ -32,6 +33,10 @@ export interface Context {
    * (`decidedAccess`, routers/trpc.ts). None for in-process callers: decided at the call.
    */
   accessDecisions?: ReadonlyMap<string, DomainError | null>;
+  /** The instance's live streams (subscriptions); HTTP transports only. */
+  liveEvents?: LiveEvents;
+  /** Ends the request's connection at once (a stream whose consumer is too slow); HTTP transports only. */
+  disconnect?: () => void;
 }
 
 export const noSession: SessionControl = {

@@ -10,6 +10,7 @@ import {
   UNEXPECTED_ERROR,
   unauthorized,
 } from '../domain/errors.ts';
+import { KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
@@ -38,12 +39,23 @@ export type Meta = OpenApiMeta<{
    * filled from the answer (`{id}`, or a nested `{apiKey.id}`).
    */
   location?: `/${string}`;
+  /**
+   * A subscription served on /api as Server-Sent Events too (`GET <path>`, its input from the query
+   * string and `Last-Event-ID`): what the route table and the OpenAPI document say of it.
+   */
+  stream?: { path: `/${string}`; tags: string[]; summary: string; description: string };
 }>;
 
 const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
+    // Subscriptions over SSE (httpSubscriptionLink): a ping at least every 15 s (api.md), and the
+    // client reconnects (resuming from its last event) when it hears nothing for twice that.
+    sse: {
+      ping: { enabled: true, intervalMs: KEEP_ALIVE_MS },
+      client: { reconnectAfterInactivityMs: KEEP_ALIVE_MS * 2 },
+    },
     // tRPC clients get tRPC's own error shape, with field issues added and no stack trace. A
     // validation error's message is short (zod's own lists every issue, pretty-printed) and
     // every message bounded, like a problem's detail: no answer grows with its input.

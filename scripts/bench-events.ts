@@ -1,7 +1,8 @@
 /**
  * `npm run bench:events`: loads 1,000,000 events into one organization (plus 200,000 in
  * another) and times first pages of GET /api/notifications/events through the procedure,
- * total count included, for each filter. BENCH_TRACE=1 prints every timing (p95 of 20 runs is
+ * total count included, for each filter, and the page at depth 500,000 through `after` (a cursor
+ * page costs what the first one does). BENCH_TRACE=1 prints every timing (p95 of 20 runs is
  * their maximum: one stall of a shared machine shows there).
  */
 import { summarise, withBenchDatabase } from './bench-setup.ts';
@@ -67,6 +68,13 @@ await withBenchDatabase(async ({ orm, newOrganization }) => {
     ['eventType + one day', { eventType: 'deck.updated', since, until }],
     ['aggregateType=deck, offset 5000', { aggregateType: 'deck', offset: 5000 }],
   ];
+  // The event at depth 500,000 of the log (the previous page's nextAfter there).
+  const depth = Math.min(500_000, EVENTS);
+  const [deep] = await connection.execute<{ id: string }[]>(
+    'select id from event where organization_id = ? order by occurred_at desc, id desc offset ? limit 1',
+    [measured.organizationId, depth - 1],
+  );
+  cases.push([`after the ${depth.toLocaleString('en')}th event`, { after: deep!.id }]);
   console.log(`first page (limit 50) with total, ${RUNS} runs each, ms:`);
   for (const [label, filter] of cases) {
     const timings: number[] = [];

@@ -22,7 +22,13 @@ const client = path.join(root, 'client');
 const build = path.join(client, 'build');
 const dist = path.join(client, 'dist');
 /** What the package's files may import: its dependencies, nothing else. */
-const ALLOWED_IMPORTS = new Set(['@trpc/client', '@trpc/server', 'openapi-fetch']);
+// (tRPC's own declarations name its subscriptions' tracked data from its core subpath, as @trpc/client's do.)
+const ALLOWED_IMPORTS = new Set([
+  '@trpc/client',
+  '@trpc/server',
+  '@trpc/server/unstable-core-do-not-import',
+  'openapi-fetch',
+]);
 const ENTRIES = ['index', 'rest'];
 
 execFileSync('bash', [path.join(root, 'scripts/install-rest-client.sh')], { stdio: 'inherit' });

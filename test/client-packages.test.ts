@@ -148,8 +148,10 @@ describe('@deck-service/client (the TypeScript client package)', () => {
         .filter((name) => name !== undefined)
         .map((name) => name.slice(1, name.indexOf("'", 1)));
       expect(imported.length).toBeGreaterThan(0);
+      // (tRPC's subscription types come from its core subpath, as @trpc/client's own do.)
+      const allowed = [...CLIENT_LIBRARIES, '@trpc/server/unstable-core-do-not-import'];
       expect(
-        imported.every((name) => CLIENT_LIBRARIES.includes(name)),
+        imported.every((name) => allowed.includes(name)),
         `${file}: ${imported}`,
       ).toBe(true);
       expect(text).not.toContain('import(');
@@ -163,14 +165,28 @@ describe('@deck-service/client (the TypeScript client package)', () => {
         name: 'consumer',
         private: true,
         type: 'module',
-        devDependencies: { typescript: '5.9.3' },
+        // …and, for subscriptions in Node, an EventSource that takes a fetch (for the key's header).
+        devDependencies: { typescript: '5.9.3', eventsource: '4.1.1' },
       }),
       'tsconfig.json': consumerTsconfig(['main.ts'], false),
       'main.ts': `import { createDeckClient, TRPCClientError, type RouterInputs, type RouterOutputs } from '@deck-service/client';
 import { createDeckRestClient, type Schema } from '@deck-service/client/rest';
+import { EventSource } from 'eventsource';
 
 declare const process: { env: Record<string, string | undefined> };
 const options = { baseUrl: process.env.DECK_URL!, apiKey: process.env.DECK_API_KEY! };
+
+// A subscription: the event log, live, typed (splitLink sends it over SSE, the rest batched).
+const live = createDeckClient({ ...options, EventSource });
+type Streamed = RouterOutputs['events']['onEvent'] extends AsyncIterable<infer E> ? E : never;
+const arrived: Streamed[] = [];
+let opened: () => void = () => {};
+const started = new Promise<void>((resolve) => (opened = resolve));
+const subscription = live.events.onEvent.subscribe(
+  { eventType: 'deck.created' },
+  { onStarted: () => opened(), onData: (event) => arrived.push(event) },
+);
+await started;
 
 // tRPC
 const client = createDeckClient(options);
@@ -208,8 +224,17 @@ export function neverSent() {
   return api.GET('/no-such-route');
 }
 
+const liveDeck = await live.decks.createDeck.mutate({ name: 'Followed' });
+while (!arrived.some((event) => event.data.aggregateId === liveDeck.id)) await new Promise((r) => setTimeout(r, 20));
+subscription.unsubscribe();
+export function wrongFilter() {
+  // @ts-expect-error the filter's fields are the procedure's
+  return live.events.onEvent.subscribe({ nonsense: 1 }, {});
+}
+
 console.log(
   JSON.stringify({
+    live: arrived.map((event) => [event.data.eventType, event.id === event.data.id]),
     organization: me.organization.id,
     id: deck.id,
     name: fetched.name,
@@ -231,7 +256,9 @@ console.log(
     const beyondTypeScript = installed.filter(
       (name) => name !== 'typescript' && !name.startsWith('@typescript/'),
     );
-    expect(beyondTypeScript).toEqual(['@deck-service/client', ...CLIENT_LIBRARIES].sort());
+    expect(beyondTypeScript).toEqual(
+      ['@deck-service/client', ...CLIENT_LIBRARIES, 'eventsource', 'eventsource-parser'].sort(),
+    );
     const tree = await sizeOf(path.join(consumer, 'node_modules'));
     const typescript = await sizeOf(path.join(consumer, 'node_modules/typescript'));
     console.log(`installed: ${installed.join(', ')}; ${tree} bytes, of which TypeScript ${typescript}`);
@@ -244,6 +271,11 @@ console.log(
       }),
     );
     expect(output).toEqual({
+      live: [
+        ['deck.created', true],
+        ['deck.created', true],
+        ['deck.created', true],
+      ],
       organization: owner.organizationId,
       id: expect.any(String),
       name: 'Typed from afar',

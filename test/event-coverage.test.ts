@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest/route-table.ts';
 import { pdf } from './helpers/documents.ts';
+import { StreamReader } from './helpers/event-stream.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import type { HttpClient } from './helpers/http-client.ts';
@@ -14,13 +15,21 @@ import { eventually } from './helpers/webhook-receiver.ts';
  */
 let t: TestApp;
 let user: HttpClient & { organizationId: string; userId: string; email: string; password: string };
+/** The organization's live stream, held by a second owner the walk never touches (a real SSE client). */
+let stream: StreamReader;
 
 beforeAll(async () => {
   // No background generation: only the events the routes themselves write are counted.
   t = await startTestApp({ GENERATION_ENABLED: 'false' });
-  user = await t.signedInClient();
+  user = await t.signedInClient('Coverage Org');
+  const watcher = await t.signedInClient('Coverage Org', 'owner');
+  stream = new StreamReader(t.url, '', { cookie: watcher.cookieHeader });
+  await stream.opened();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  stream?.close();
+  await t.close();
+});
 
 const newDeck = async () => (await user.post('/api/decks', { name: 'Walk' })).body.id as string;
 const newSlide = async (body: Record<string, unknown> = {}) =>
@@ -304,4 +313,21 @@ describe('every mutating route writes its event', () => {
         await user.post('/api/auth/login', { email: user.email, password: user.password });
     },
   );
+});
+
+describe('the live stream', () => {
+  it('has carried every event the walk wrote, each once, in the stream’s order', async () => {
+    const written = await t.app.database.orm.em
+      .getConnection()
+      .execute<{ id: string; event_type: string }[]>(
+        'select id, event_type from event where organization_id = ? order by tx_id, seq',
+        [user.organizationId],
+      );
+    // After the second owner's sign-in, which opened the stream.
+    const since = written.findIndex((event) => event.id === stream.ids[0]);
+    const expected = written.slice(since);
+    await eventually(() => stream.messages.length >= expected.length);
+    // Every type the walk produced (one per mutating route), each event once, as committed.
+    expect(stream.messages.map((m) => [m.id, m.type])).toEqual(expected.map((e) => [e.id, e.event_type]));
+  });
 });

@@ -57,7 +57,7 @@ describe('GET /api/notifications/events', () => {
   it('answers newest first, 50 by default, with the total', async () => {
     const response = await query(seeded);
     expect(response.status).toBe(200);
-    expect(response.body.pagination).toEqual({ total: 30, limit: 50, offset: 0 });
+    expect(response.body.pagination).toEqual({ total: 30, limit: 50, offset: 0, nextAfter: null });
     const times = response.body.events.map((e: { occurredAt: string }) => e.occurredAt);
     expect(times).toEqual([...times].sort().reverse());
     expect(Object.keys(response.body.events[0]).sort()).toEqual(
@@ -98,13 +98,60 @@ describe('GET /api/notifications/events', () => {
     const pages = [];
     for (let offset = 0; offset < 30; offset += 7) {
       const response = await query({ ...seeded, aggregateType: 'slide', limit: 7, offset });
-      expect(response.body.pagination).toEqual({ total: 20, limit: 7, offset });
+      const last = response.body.events.at(-1)?.id;
+      expect(response.body.pagination).toEqual({
+        total: 20,
+        limit: 7,
+        offset,
+        nextAfter: offset + 7 < 20 ? last : null,
+      });
       pages.push(...response.body.events.map((e: { id: string }) => e.id));
     }
     expect(pages).toHaveLength(20);
     expect(new Set(pages).size).toBe(20);
     const past = await query({ ...seeded, offset: 100 });
-    expect(past.body).toEqual({ events: [], pagination: { total: 30, limit: 50, offset: 100 } });
+    expect(past.body).toEqual({
+      events: [],
+      pagination: { total: 30, limit: 50, offset: 100, nextAfter: null },
+    });
+  });
+
+  it('pages with after: the same events as offset pages, nextAfter null on the last page', async () => {
+    const byOffset = (await query({ ...seeded, aggregateType: 'slide', limit: 100 })).body.events;
+    const pages: { id: string }[] = [];
+    let after: string | null = null;
+    for (let page = 0; page < 10; page++) {
+      const response = await query({
+        ...seeded,
+        aggregateType: 'slide',
+        limit: 7,
+        ...(after ? { after } : {}),
+      });
+      expect(response.body.pagination.total).toBe(20);
+      pages.push(...response.body.events);
+      after = response.body.pagination.nextAfter;
+      if (after === null) break;
+      expect(after).toBe(response.body.events.at(-1).id);
+    }
+    expect(after).toBeNull();
+    expect(pages).toEqual(byOffset);
+    // Exactly a page left: the page that ends the log says so.
+    const lastButOne = byOffset[byOffset.length - 8]!.id;
+    const last = await query({ ...seeded, aggregateType: 'slide', limit: 7, after: lastButOne });
+    expect(last.body.events).toEqual(byOffset.slice(-7));
+    expect(last.body.pagination.nextAfter).toBeNull();
+  });
+
+  it('refuses after with a non-zero offset, and an after the caller cannot see, with 400', async () => {
+    const [first] = (await query({ ...seeded, limit: 1 })).body.events;
+    const both = expectProblem(await query({ after: first.id, offset: 7 }), 400, 'BAD_REQUEST');
+    expect(both.issues?.map((i) => i.path.join('.'))).toEqual(['offset']);
+    expect((await query({ after: first.id, offset: 0 })).status).toBe(200);
+    const unknown = expectProblem(await query({ after: newId() }), 400, 'BAD_REQUEST');
+    expect(unknown.issues?.map((i) => i.path.join('.'))).toEqual(['after']);
+    const foreign = await other.get(`/api/notifications/events?after=${first.id}`);
+    expect(expectProblem(foreign, 400, 'BAD_REQUEST').issues).toEqual(unknown.issues);
+    expectProblem(await query({ after: 'not-a-uuid' }), 400, 'BAD_REQUEST');
   });
 
   it.each([

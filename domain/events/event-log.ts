@@ -20,6 +20,8 @@ export interface EventLogFilter {
   until?: string;
   limit: number;
   offset: number;
+  /** The page after this event, in log order (keyset: costs the same at any depth). */
+  after?: string;
 }
 
 /**
@@ -44,6 +46,11 @@ export interface Page {
   offset: number;
 }
 
+/** The event log's page: also the `after` of the next one (the page's last event, null on the last page). */
+export interface EventPage extends Page {
+  nextAfter: string | null;
+}
+
 /**
  * The organization's event log, newest first (occurredAt, then id), filtered and paged: the page
  * and its total in one statement (one round trip), as plain rows (building the page as one JSON
@@ -55,40 +62,75 @@ export interface Page {
 export async function listEvents(
   { em, auth }: DomainContext,
   input: EventLogFilter,
-): Promise<{ events: EventOutput[]; pagination: Page }> {
+): Promise<{ events: EventOutput[]; pagination: EventPage }> {
   if (input.since && input.until && Date.parse(input.since) >= Date.parse(input.until)) {
     throw badRequest('since must be earlier than until', [
       { path: ['until'], message: 'must be later than since' },
+    ]);
+  }
+  if (input.after !== undefined && input.offset !== 0) {
+    throw badRequest('Page with after or with offset, not both', [
+      { path: ['offset'], message: 'must be 0 (or left out) with after' },
     ]);
   }
   const hidden = hiddenAggregateTypes(auth);
   const params = new Parameters();
   const where = whereOf(params, auth.organizationId, input, hidden);
   const total = totalOf(params, where, auth.organizationId, input, hidden);
+  // `after`: the events that follow it in log order, along the same index as any page. The
+  // event must be one the caller may see (its organization's, not hidden): else a 400.
+  let pageWhere = where;
+  let afterFound = 'true';
+  if (input.after !== undefined) {
+    const after = `(select occurred_at, id from event where id = ${params.add(input.after)}::uuid
+                      and organization_id = ${params.add(auth.organizationId)}
+                      and aggregate_type <> all(${params.add(hidden)}::text[]))`;
+    pageWhere = `${where} and (occurred_at, id) < (select occurred_at, id from ${after} a)`;
+    afterFound = `exists ${after}`;
+  }
   // The total is computed once (an uncorrelated subquery) and repeated on each row of the page;
-  // the outer join keeps one row, with no event, when the page is empty.
+  // the outer join keeps one row, with no event, when the page is empty. One row more than the
+  // page says whether there is a next one.
   const rows = await readRows<PageRow>(
     em,
-    `select counted.total, page.id, page.event_type as "eventType", page.aggregate_type as "aggregateType",
-            page.aggregate_id as "aggregateId", ${isoTimestamp('page.occurred_at')} as "occurredAt", page.payload
-       from (select (${total})::int as total) counted
+    `select counted.total, counted.after_found as "afterFound", page.id, page.event_type as "eventType",
+            page.aggregate_type as "aggregateType", page.aggregate_id as "aggregateId",
+            ${isoTimestamp('page.occurred_at')} as "occurredAt", page.payload
+       from (select (${total})::int as total, ${afterFound} as after_found) counted
        left join lateral (select id, event_type, aggregate_type, aggregate_id, occurred_at, payload
-                            from event where ${where} order by occurred_at desc, id desc
-                           limit ${params.add(input.limit)} offset ${params.add(input.offset)}) page on true
+                            from event where ${pageWhere} order by occurred_at desc, id desc
+                           limit ${params.add(input.limit + 1)} offset ${params.add(input.offset)}) page on true
       order by page.occurred_at desc, page.id desc`,
     params.values,
     PLAN_EACH_CALL,
   );
+  if (!rows[0]!.afterFound) {
+    throw badRequest(`Event ${input.after} is not in the event log`, [
+      { path: ['after'], message: 'is not an event of the log' },
+    ]);
+  }
   const events: EventOutput[] = [];
-  for (const { total: _total, ...event } of rows) if (event.id !== null) events.push(event as EventOutput);
+  for (const { total: _total, afterFound: _found, ...event } of rows) {
+    if (event.id !== null) events.push(event as EventOutput);
+  }
+  const more = events.length > input.limit;
+  if (more) events.pop();
   return {
     events,
-    pagination: { total: rows[0]!.total, limit: input.limit, offset: input.offset },
+    pagination: {
+      total: rows[0]!.total,
+      limit: input.limit,
+      offset: input.offset,
+      nextAfter: more ? events.at(-1)!.id : null,
+    },
   };
 }
 
-/** A row of the page statement: the total, and an event in the answer's shape (null when the page is empty). */
-type PageRow = { total: number } & { [K in keyof EventOutput]: EventOutput[K] | null };
+/**
+ * A row of the page statement: the total, whether `after` named a visible event, and an event in
+ * the answer's shape (null when the page is empty).
+ */
+type PageRow = { total: number; afterFound: boolean } & { [K in keyof EventOutput]: EventOutput[K] | null };
 
 /** The parameters of one statement: `add` gives the placeholder of a value. */
 class Parameters {

@@ -13,8 +13,20 @@ export const listEventsInput = z
     since: timestamp().optional().meta({ description: 'Inclusive lower bound on occurredAt' }),
     until: timestamp().optional().meta({ description: 'Exclusive upper bound on occurredAt' }),
     ...paginationInput,
+    after: z.uuid().optional().meta({
+      description:
+        'The page after this event, in log order (the previous page’s `pagination.nextAfter`); not with a non-zero `offset`',
+    }),
   })
   .meta({ description: 'Filters of the event log' });
+
+const eventPagination = paginationOutput
+  .extend({
+    nextAfter: z.uuid().nullable().meta({
+      description: 'Pass as `after` for the next page; null on the last page',
+    }),
+  })
+  .meta({ id: 'EventPagination' });
 
 export const listEvents = authedProcedure
   .meta({
@@ -30,9 +42,9 @@ export const listEvents = authedProcedure
   })
   .input(listEventsInput)
   .output(
-    compiledOutput(z.object({ events: z.array(eventOutput), pagination: paginationOutput }), {
+    compiledOutput(z.object({ events: z.array(eventOutput), pagination: eventPagination }), {
       // Events are history: served as they were written (see storedEventOutput).
-      checkedAs: z.object({ events: z.array(storedEventOutput), pagination: paginationOutput }),
+      checkedAs: z.object({ events: z.array(storedEventOutput), pagination: eventPagination }),
     }),
   )
   .query(({ ctx, input }) => eventLog.listEvents(ctx, input));

@@ -51,7 +51,10 @@ export class HttpClient {
       if (value === '' || /expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    const text = await response.text();
+    // A stream (Server-Sent Events) never ends: its first chunk (the opening comment) stands for it.
+    const text = response.headers.get('content-type')?.startsWith('text/event-stream')
+      ? await firstChunk(response)
+      : await response.text();
     // Every answer must be one the OpenAPI document describes: a mismatch fails the test that asked.
     const mismatch = this.uncheckedBecause
       ? null
@@ -97,6 +100,13 @@ export class HttpClient {
     );
     return this.request('POST', path, { body: form });
   }
+}
+
+async function firstChunk(response: Response): Promise<string> {
+  const reader = response.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(value);
 }
 
 /** Asserts the RFC 9457 shape every error shares; returns the body for further checks. */

@@ -233,7 +233,15 @@ export function send(base: string, request: WireRequest, timeoutMs: number): Pro
       (response) => {
         status = response.statusCode;
         headers = response.headers;
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        // A stream (Server-Sent Events) never ends: its first chunk stands for the answer.
+        const stream = String(response.headers['content-type']).startsWith('text/event-stream');
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          if (stream) {
+            outgoing.destroy();
+            finish();
+          }
+        });
         response.on('end', finish);
         response.on('error', finish);
       },

@@ -1,0 +1,784 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { accessOfRole } from '../auth/access.ts';
+import type { Auth, DomainContext } from '../context.ts';
+import { badRequest, tooManyRequests, unavailable } from '../errors.ts';
+import { isoTimestamp } from '../iso-timestamp.ts';
+import type { CommitSignals } from '../ports/commit-signals.ts';
+import type { Logger } from '../ports/logger.ts';
+import { readRows } from '../prepared-statements.ts';
+import { hiddenAggregateTypes } from './event-log.ts';
+import type { EventOutput } from './event-output.ts';
+
+/**
+ * The event log, live (api.md, "Live events"; decisions 049 and 050). One `LiveEvents` per
+ * instance holds every open stream (REST's SSE and tRPC's subscriptions alike), and ONE reader:
+ * woken by PostgreSQL's NOTIFY at each commit that wrote events, it reads the new events of every
+ * organization once, in the stream's order, and offers each to the streams of its organization.
+ * A stream that resumes (`Last-Event-ID`) first reads its own backlog from the log, then joins.
+ *
+ * The order is (`tx_id`, `seq`): the writing transaction, then the event's place in it; the reader
+ * reads only below the oldest transaction still running, so a transaction that commits late is
+ * never overtaken and skipped (decision 049).
+ */
+
+/** The notification channels (migration `live-events`). */
+export const EVENT_CHANNEL = 'event_log';
+export const GENERATION_CHANNEL = 'generation_job';
+
+/** A keep-alive comment at least this often on every stream (api.md: every 15 s). */
+export const KEEP_ALIVE_MS = 15_000;
+/** Events read per statement, by the reader and by a stream catching up… */
+const PAGE = 500;
+/** …and at most about this many bytes of them (a page of large payloads would hold the heap). */
+const PAGE_BYTES = 1024 * 1024;
+/** While a notified transaction waits behind an older one still running: first retry, then doubling. */
+const RETRY_MIN_MS = 10;
+
+export interface LiveSettings {
+  /** STREAMS_PER_CALLER: open streams per user or API key on this instance (429 past it). */
+  streamsPerCaller: number;
+  /** STREAM_BUFFER_BYTES: what a stream may hold for a consumer that does not read; past it, it is cut off. */
+  bufferBytes: number;
+  /** STREAM_AUTH_CHECK_SECONDS: how often the open streams' sessions and keys are checked. */
+  authCheckMs: number;
+  /** The reader's safety net: it reads this often while streams are open, notified or not. */
+  pollIntervalMs: number;
+}
+
+/** The log's filters (`eventType` also `<aggregate>.*` or `*`). */
+export interface LiveFilter {
+  eventType?: string;
+  aggregateType?: string;
+  aggregateId?: string;
+  deckId?: string;
+}
+
+/** Who holds a stream, and what ends it: its session (by token hash) or its API key. */
+export interface StreamCaller {
+  auth: Auth;
+  /** SHA-256 of the session token; null for an API key (or an in-process caller). */
+  sessionTokenHash: string | null;
+  /** Ends the connection at once (a consumer too slow, or a revoked caller): the transport's. */
+  disconnect?: () => void;
+}
+
+/** Which transactions had committed at one moment: below xmin all, up to xmax all but `running`. */
+interface Snapshot {
+  xmin: bigint;
+  xmax: bigint;
+  running: Set<bigint>;
+}
+
+/** A place in the stream's order: (transaction, sequence). */
+type Key = readonly [tx: bigint, seq: bigint];
+
+function after(a: Key, b: Key): boolean {
+  return a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+}
+
+/** An event as the stream carries it: the log's entry, and what the stream needs around it. */
+export interface LiveEvent {
+  event: EventOutput;
+  organizationId: string;
+  deckId: string | null;
+  key: Key;
+  /** Bytes it holds in a stream's buffer (its JSON). */
+  size: number;
+  /** Its JSON, made once for every stream. */
+  json: string;
+}
+
+type EventRow = EventOutput & { organizationId: string; deckId: string | null; tx: string; seq: string };
+/** A row of a page: an event, and whether the page stopped short of what there is (`more`). */
+type PageRow = EventRow & { more: boolean };
+
+/**
+ * A page of events, `where` (on `event e`) in the stream's order: at most PAGE of them and, past the
+ * first, at most PAGE_BYTES of payload; `more` on each row when there may be further events.
+ */
+function pageOf(where: string): string {
+  return `select * from (
+      select p.*, sum(p.size) over (order by p.tx_id, p.seq_order) - p.size as before, count(*) over () as fetched
+        from (select ${EVENT_COLUMNS}, e.tx_id, e.seq as seq_order, octet_length(e.payload::text) as size
+                from event e where ${where} order by e.tx_id, e.seq limit ${PAGE}) p) counted
+    where counted.before < ${PAGE_BYTES}
+    order by counted.tx_id, counted.seq_order`;
+}
+
+/** The events of a page, and whether there may be more after them. */
+function eventsOf(rows: (EventRow & { fetched?: string | number; before?: unknown; size?: unknown })[]) {
+  const events = rows.filter((row) => row.id !== null).map(liveEventOf);
+  const fetched = Number(rows[0]?.fetched ?? 0);
+  return { events, more: fetched === PAGE || events.length < fetched };
+}
+
+const EVENT_COLUMNS = `e.id, e.event_type as "eventType", e.aggregate_type as "aggregateType",
+  e.aggregate_id as "aggregateId", ${isoTimestamp('e.occurred_at')} as "occurredAt", e.payload,
+  e.organization_id as "organizationId", e.deck_id as "deckId", e.tx_id::text as tx, e.seq::text as "seq"`;
+
+function liveEventOf(row: EventRow): LiveEvent {
+  const { id, eventType, aggregateType, aggregateId, occurredAt, payload, organizationId, deckId, tx, seq } =
+    row;
+  const event = { id, eventType, aggregateType, aggregateId, occurredAt, payload } as EventOutput;
+  const json = JSON.stringify(event);
+  jsonOfEvent.set(event, json);
+  return { event, organizationId, deckId, key: [BigInt(tx), BigInt(seq)], size: json.length, json };
+}
+
+/** Why a stream ended. */
+export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'shutting-down';
+
+/** What the registry holds of any open stream (events or generation progress). */
+interface Follower {
+  readonly caller: StreamCaller;
+  end(reason: StreamEnd): void;
+}
+
+/** The streams open on this process, SSE and tRPC alike: the metrics gauge "open event streams". */
+let openStreamCount = 0;
+export function openEventStreams(): number {
+  return openStreamCount;
+}
+
+export class LiveEvents {
+  readonly #em: () => EntityManager;
+  readonly #signals: CommitSignals;
+  readonly #settings: LiveSettings;
+  readonly #logger: Logger;
+  readonly #followers = new Set<Follower>();
+  readonly #perCaller = new Map<string, number>();
+  /** Event streams by organization: an event is offered to its organization's only. */
+  readonly #byOrganization = new Map<string, Set<EventStream>>();
+  #eventStreams = 0;
+  /** Generation progress followers by deck. */
+  readonly #byDeck = new Map<string, Set<() => void>>();
+  /** The reader's place: null while no event stream is open (it reads nothing then). */
+  #cursor: Key | null = null;
+  #following: Promise<void> | null = null;
+  #reading: Promise<void> | null = null;
+  #readAgain = false;
+  /** The newest transaction a notification named: read until the horizon passes it. */
+  #notified = 0n;
+  #retryMs = RETRY_MIN_MS;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #authTimer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: {
+    em: () => EntityManager;
+    signals: CommitSignals;
+    settings: LiveSettings;
+    logger: Logger;
+  }) {
+    this.#em = options.em;
+    this.#signals = options.signals;
+    this.#settings = options.settings;
+    this.#logger = options.logger;
+  }
+
+  #listening: Promise<void> | null = null;
+
+  /**
+   * Listens for commits from the first stream on (an instance that never holds one keeps no
+   * connection for it); a database that cannot be reached now is retried by the signals, and the
+   * reader's poll covers the meantime.
+   */
+  #listen(): Promise<void> {
+    this.#listening ??= this.#signals
+      .start([EVENT_CHANNEL, GENERATION_CHANNEL], {
+        onSignal: (channel, payload) => {
+          if (channel === EVENT_CHANNEL) {
+            const tx = /^\d+$/.test(payload) ? BigInt(payload) : 0n;
+            if (tx > this.#notified) this.#notified = tx;
+            this.#read();
+          } else if (channel === GENERATION_CHANNEL) {
+            for (const wake of this.#byDeck.get(payload) ?? []) wake();
+          }
+        },
+        onGap: () => {
+          this.#read();
+          for (const wakes of this.#byDeck.values()) for (const wake of wakes) wake();
+        },
+      })
+      .catch((error: unknown) => this.#logger.warn({ err: error }, 'event notifications not listening yet'));
+    return this.#listening;
+  }
+
+  /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const follower of [...this.#followers]) follower.end('shutting-down');
+    clearTimeout(this.#retryTimer);
+    clearInterval(this.#pollTimer);
+    clearInterval(this.#authTimer);
+    await this.#signals.close();
+  }
+
+  /** Statements the reader and the streams have sent (bench:streams: per event, whatever the number of streams). */
+  get statements(): number {
+    return this.#statements;
+  }
+
+  #statements = 0;
+
+  #rows<R extends object>(
+    text: string,
+    values: unknown[],
+    options?: { planEachCall?: boolean },
+  ): Promise<R[]> {
+    this.#statements += 1;
+    return readRows<R>(this.#em(), text, values, options);
+  }
+
+  /** Open streams on this instance. */
+  get openStreams(): number {
+    return this.#followers.size;
+  }
+
+  /**
+   * Opens an event stream: live from now, or from just after `lastEventId` (which the caller
+   * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER.
+   */
+  async openEventStream(
+    caller: StreamCaller,
+    filter: LiveFilter,
+    lastEventId: string | undefined,
+  ): Promise<EventStream> {
+    this.#refuseOverCap(caller.auth);
+    const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
+    const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes);
+    this.#add(stream);
+    const organization = this.#byOrganization.get(caller.auth.organizationId) ?? new Set();
+    this.#byOrganization.set(caller.auth.organizationId, organization);
+    organization.add(stream);
+    this.#eventStreams += 1;
+    try {
+      await this.#listen();
+      await this.#follow();
+      // Live from now: what had committed when the stream opened is not news to it.
+      if (from === null) stream.startAfter(await this.#snapshot());
+    } catch (error) {
+      stream.end('closed');
+      throw error;
+    }
+    return stream;
+  }
+
+  /** Follows a deck's generation job: `next()` resolves true after each change (false once ended). */
+  async openProgress(caller: StreamCaller, deckId: string): Promise<ProgressFollower> {
+    const follower = new ProgressFollower(this, caller, deckId);
+    this.#add(follower);
+    const wakes = this.#byDeck.get(deckId) ?? new Set();
+    this.#byDeck.set(deckId, wakes);
+    wakes.add(follower.wake);
+    await this.#listen();
+    return follower;
+  }
+
+  /** 429 past STREAMS_PER_CALLER (and while shutting down: the client reconnects elsewhere). */
+  #refuseOverCap(auth: Auth): void {
+    if (this.#closed) throw tooManyRequests('The service is shutting down; reconnect', 1);
+    if ((this.#perCaller.get(callerKey(auth)) ?? 0) >= this.#settings.streamsPerCaller) {
+      throw tooManyRequests(
+        `At most ${this.#settings.streamsPerCaller} streams may be open at once per caller; close one first`,
+        5,
+      );
+    }
+  }
+
+  #add(follower: Follower): void {
+    this.#refuseOverCap(follower.caller.auth);
+    const key = callerKey(follower.caller.auth);
+    this.#perCaller.set(key, (this.#perCaller.get(key) ?? 0) + 1);
+    this.#followers.add(follower);
+    openStreamCount += 1;
+    if (!this.#authTimer) {
+      this.#authTimer = setInterval(() => this.#checkCallers(), this.#settings.authCheckMs);
+      this.#authTimer.unref();
+    }
+  }
+
+  /** A stream has ended: it leaves the registry. */
+  remove(follower: Follower): void {
+    if (!this.#followers.delete(follower)) return;
+    openStreamCount -= 1;
+    const key = callerKey(follower.caller.auth);
+    const open = (this.#perCaller.get(key) ?? 1) - 1;
+    if (open === 0) this.#perCaller.delete(key);
+    else this.#perCaller.set(key, open);
+    if (follower instanceof EventStream) {
+      const organization = this.#byOrganization.get(follower.caller.auth.organizationId);
+      organization?.delete(follower);
+      if (organization?.size === 0) this.#byOrganization.delete(follower.caller.auth.organizationId);
+      this.#eventStreams -= 1;
+      if (this.#eventStreams === 0) this.#stopFollowing();
+    } else if (follower instanceof ProgressFollower) {
+      const wakes = this.#byDeck.get(follower.deckId);
+      wakes?.delete(follower.wake);
+      if (wakes?.size === 0) this.#byDeck.delete(follower.deckId);
+    }
+    if (this.#followers.size === 0) {
+      clearInterval(this.#authTimer);
+      this.#authTimer = undefined;
+    }
+  }
+
+  /** Where `eventId` is in the stream's order, if the caller may see it in the log; else a 400. */
+  async #placeOf(auth: Auth, eventId: string): Promise<Key> {
+    const unknown = badRequest(`Event ${eventId} is not in the event log`, [
+      { path: ['lastEventId'], message: 'is not an event of the log' },
+    ]);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(eventId)) throw unknown;
+    const rows = await this.#rows<{ tx: string; seq: string }>(
+      `select tx_id::text as tx, seq::text as seq from event
+        where id = $1 and organization_id = $2 and aggregate_type <> all($3::text[])`,
+      [eventId, auth.organizationId, hiddenAggregateTypes(auth)],
+    );
+    const row = rows[0];
+    if (!row) throw unknown;
+    return [BigInt(row.tx), BigInt(row.seq)];
+  }
+
+  /**
+   * A stream's backlog: its organization's events after `from` that it may see and wants, in the
+   * stream's order, committed below the horizon (the same rule as the reader's).
+   */
+  async readBacklog(
+    auth: Auth,
+    filter: LiveFilter,
+    from: Key,
+  ): Promise<{ events: LiveEvent[]; more: boolean }> {
+    const values: unknown[] = [
+      auth.organizationId,
+      from[0].toString(),
+      from[1].toString(),
+      hiddenAggregateTypes(auth),
+    ];
+    const add = (value: unknown) => `$${values.push(value)}`;
+    const conditions: string[] = [];
+    const type = filter.eventType;
+    if (type !== undefined && type !== '*') {
+      conditions.push(
+        type.endsWith('.*')
+          ? `starts_with(e.event_type, ${add(type.slice(0, -1))})`
+          : `e.event_type = ${add(type)}`,
+      );
+    }
+    if (filter.aggregateType !== undefined)
+      conditions.push(`e.aggregate_type = ${add(filter.aggregateType)}`);
+    if (filter.aggregateId !== undefined) conditions.push(`e.aggregate_id = ${add(filter.aggregateId)}`);
+    if (filter.deckId !== undefined) conditions.push(`e.deck_id = ${add(filter.deckId)}::uuid`);
+    const rows = await this.#rows<PageRow>(
+      pageOf(`e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
+          and e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) and e.aggregate_type <> all($4::text[])
+          ${conditions.map((condition) => `and ${condition}`).join(' ')}`),
+      values,
+      { planEachCall: true },
+    );
+    return eventsOf(rows);
+  }
+
+  /** The transactions committed as of now (PostgreSQL's `pg_current_snapshot()`). */
+  async #snapshot(): Promise<Snapshot> {
+    const [row] = await this.#rows<{ snapshot: string }>(
+      'select pg_current_snapshot()::text as snapshot',
+      [],
+    );
+    const [xmin, xmax, running] = row!.snapshot.split(':') as [string, string, string];
+    return {
+      xmin: BigInt(xmin),
+      xmax: BigInt(xmax),
+      running: new Set(running ? running.split(',').map(BigInt) : []),
+    };
+  }
+
+  /** Starts the reader when the first event stream opens: its place is "now". */
+  #follow(): Promise<void> {
+    if (this.#cursor) return Promise.resolve();
+    this.#following ??= (async () => {
+      const [row] = await this.#rows<{ horizon: string }>(
+        'select pg_snapshot_xmin(pg_current_snapshot())::text as horizon',
+        [],
+      );
+      this.#following = null;
+      if (this.#eventStreams === 0) return;
+      this.#cursor = [BigInt(row!.horizon), 0n];
+      this.#pollTimer = setInterval(() => this.#read(), this.#settings.pollIntervalMs);
+      this.#pollTimer.unref();
+      // Whatever committed while the place was taken.
+      this.#read();
+    })().finally(() => {
+      this.#following = null;
+    });
+    return this.#following;
+  }
+
+  #stopFollowing(): void {
+    this.#cursor = null;
+    clearInterval(this.#pollTimer);
+    clearTimeout(this.#retryTimer);
+    this.#pollTimer = undefined;
+    this.#retryTimer = undefined;
+  }
+
+  /** Reads now, or right after the read in progress. */
+  #read(): void {
+    if (!this.#cursor || this.#closed) return;
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = this.#readOnce()
+      .catch((error: unknown) => {
+        this.#logger.warn({ err: error }, 'reading the event log for live streams failed; retrying');
+        this.#scheduleRetry();
+      })
+      .finally(() => {
+        this.#reading = null;
+        if (this.#readAgain) {
+          this.#readAgain = false;
+          this.#read();
+        }
+      });
+  }
+
+  async #readOnce(): Promise<void> {
+    const cursor = this.#cursor;
+    if (!cursor) return;
+    // The horizon first, then the events below it (a statement's snapshot is taken once).
+    const rows = await this.#rows<PageRow & { horizon: string }>(
+      `select h.horizon::text as horizon, page.* from (select pg_snapshot_xmin(pg_current_snapshot()) as horizon) h
+         left join lateral (${pageOf('(e.tx_id, e.seq) > ($1::xid8, $2::bigint) and e.tx_id < h.horizon')}) page on true`,
+      [cursor[0].toString(), cursor[1].toString()],
+    );
+    // Stopped following meanwhile (the last stream closed): this read is nobody's.
+    if (this.#cursor !== cursor) return;
+    const horizon = BigInt(rows[0]!.horizon);
+    const { events, more } = eventsOf(rows);
+    for (const live of events) {
+      for (const stream of this.#byOrganization.get(live.organizationId) ?? []) stream.offer(live);
+    }
+    if (more) {
+      this.#cursor = events.at(-1)!.key;
+      this.#readAgain = true;
+      return;
+    }
+    // Every event below the horizon has been read: the next read starts there.
+    this.#cursor = [horizon, 0n];
+    if (this.#notified >= horizon) this.#scheduleRetry();
+    else this.#retryMs = RETRY_MIN_MS;
+  }
+
+  /** A notified transaction is still behind an older one that runs: look again shortly. */
+  #scheduleRetry(): void {
+    if (this.#retryTimer) return;
+    const delay = this.#retryMs;
+    this.#retryMs = Math.min(this.#retryMs * 2, this.#settings.pollIntervalMs);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.#read();
+    }, delay);
+  }
+
+  /**
+   * Every open stream's session or key, checked in one statement: a revoked, expired or deleted
+   * one ends its streams; a changed role applies to what its streams may see from now on.
+   */
+  async #checkCallers(): Promise<void> {
+    const sessions = new Set<string>();
+    const keys = new Set<string>();
+    for (const { caller } of this.#followers) {
+      if (caller.auth.apiKey) keys.add(caller.auth.apiKey.id);
+      else if (caller.sessionTokenHash) sessions.add(caller.sessionTokenHash);
+    }
+    let rows: { credential: string; role: string | null; access: string | null }[];
+    try {
+      rows = await this.#rows(
+        `select s.token_hash as credential, u.role, null as access
+           from session s join app_user u on u.id = s.user_id
+          where s.token_hash = any($1::text[]) and s.expires_at > now()
+         union all
+         select k.id::text, null, k.access::text from api_key k
+          where k.id = any($2::uuid[]) and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`,
+        [[...sessions], [...keys]],
+      );
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'checking the streams’ callers failed; trying again later');
+      return;
+    }
+    const valid = new Map(rows.map((row) => [row.credential, row]));
+    for (const follower of [...this.#followers]) {
+      const { auth, sessionTokenHash } = follower.caller;
+      const credential = auth.apiKey?.id ?? sessionTokenHash;
+      if (credential === null) continue;
+      const row = valid.get(credential);
+      if (!row) follower.end('revoked');
+      else auth.access = row.role ? accessOfRole(row.role as never) : (row.access as Auth['access']);
+    }
+  }
+}
+
+function callerKey(auth: Auth): string {
+  return `${auth.actor.type}:${auth.actor.id}`;
+}
+
+/** Whether a stream with `filter` wants `live` (the same rule as `readBacklog`'s SQL). */
+function wants(filter: LiveFilter, live: LiveEvent): boolean {
+  const { eventType, aggregateType, aggregateId, deckId } = filter;
+  const type = live.event.eventType;
+  if (eventType !== undefined && eventType !== '*') {
+    if (eventType.endsWith('.*') ? !type.startsWith(eventType.slice(0, -1)) : type !== eventType)
+      return false;
+  }
+  if (aggregateType !== undefined && live.event.aggregateType !== aggregateType) return false;
+  if (aggregateId !== undefined && live.event.aggregateId !== aggregateId) return false;
+  if (deckId !== undefined && live.deckId !== deckId) return false;
+  return true;
+}
+
+/**
+ * One open event stream: its backlog (when resuming), then what the reader offers it, through
+ * a buffer of at most STREAM_BUFFER_BYTES. A consumer that lets it fill is cut off: it resumes
+ * from its last event, and the server's memory never grows with its slowness.
+ */
+export class EventStream implements Follower, AsyncIterable<LiveEvent> {
+  readonly caller: StreamCaller;
+  readonly #hub: LiveEvents;
+  readonly #filter: LiveFilter;
+  readonly #bufferBytes: number;
+  /** The last event given out (or resumed from). */
+  #last: Key | null;
+  readonly #queue: LiveEvent[] = [];
+  #queuedBytes = 0;
+  /** While catching up: what the reader offered meanwhile (null once live). */
+  #held: LiveEvent[] | null = [];
+  #heldBytes = 0;
+  #heldOverflowed = false;
+  #wake: (() => void) | null = null;
+  #ended: StreamEnd | null = null;
+  #hidden: Set<string>;
+  #hiddenFor: string;
+  /** A live stream's start: events of transactions committed before it opened are skipped. */
+  #opened: Snapshot | null = null;
+
+  constructor(
+    hub: LiveEvents,
+    caller: StreamCaller,
+    filter: LiveFilter,
+    from: Key | null,
+    bufferBytes: number,
+  ) {
+    this.#hub = hub;
+    this.caller = caller;
+    this.#filter = filter;
+    this.#last = from;
+    this.#bufferBytes = bufferBytes;
+    this.#hiddenFor = caller.auth.access;
+    this.#hidden = new Set(hiddenAggregateTypes(caller.auth));
+  }
+
+  /**
+   * A live stream's start: what the reader offered while the snapshot was taken is held until now,
+   * then filtered by it. (More than the buffer in that instant: cut off, as a slow consumer is.)
+   */
+  startAfter(snapshot: Snapshot): void {
+    this.#opened = snapshot;
+    const held = this.#held ?? [];
+    const overflowed = this.#heldOverflowed;
+    this.#held = null;
+    if (overflowed) this.end('too-slow');
+    else for (const live of held) this.offer(live);
+  }
+
+  get ended(): StreamEnd | null {
+    return this.#ended;
+  }
+
+  /** The reader offers an event of the stream's organization. */
+  offer(live: LiveEvent): void {
+    if (this.#ended || !this.#visible(live) || !wants(this.#filter, live)) return;
+    if (this.#held) {
+      if (this.#heldOverflowed) return;
+      this.#heldBytes += live.size;
+      this.#held.push(live);
+      if (this.#heldBytes > this.#bufferBytes) {
+        // The backlog read that follows covers them (the log has them all).
+        this.#heldOverflowed = true;
+        this.#held = [];
+        this.#heldBytes = 0;
+      }
+      return;
+    }
+    if (this.#last && !after(live.key, this.#last)) return;
+    const opened = this.#opened;
+    const [tx] = live.key;
+    if (opened && (tx < opened.xmin || (tx < opened.xmax && !opened.running.has(tx)))) return;
+    this.#last = live.key;
+    this.#queue.push(live);
+    this.#queuedBytes += live.size;
+    if (this.#queuedBytes > this.#bufferBytes) this.end('too-slow');
+    else this.#wakeUp();
+  }
+
+  /** What the caller's access hides (recomputed when a check finds its role changed). */
+  #visible(live: LiveEvent): boolean {
+    if (this.caller.auth.access !== this.#hiddenFor) {
+      this.#hiddenFor = this.caller.auth.access;
+      this.#hidden = new Set(hiddenAggregateTypes(this.caller.auth));
+    }
+    return !this.#hidden.has(live.event.aggregateType);
+  }
+
+  end(reason: StreamEnd): void {
+    if (this.#ended) return;
+    this.#ended = reason;
+    this.#queue.length = 0;
+    this.#queuedBytes = 0;
+    this.#held = null;
+    this.#hub.remove(this);
+    this.#wakeUp();
+    if (reason !== 'closed') this.caller.disconnect?.();
+  }
+
+  #wakeUp(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<LiveEvent, void> {
+    try {
+      yield* this.#backlog();
+      while (!this.#ended) {
+        const live = this.#queue.shift();
+        if (live) {
+          this.#queuedBytes -= live.size;
+          yield live;
+          continue;
+        }
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+      }
+    } finally {
+      this.end('closed');
+    }
+  }
+
+  /** Resuming: the log after the last event, page by page, then what was offered meanwhile. */
+  async *#backlog(): AsyncGenerator<LiveEvent, void> {
+    if (!this.#held || !this.#last) return;
+    for (;;) {
+      const page = await this.#hub.readBacklog(this.caller.auth, this.#filter, this.#last);
+      for (const live of page.events) {
+        if (this.#ended) return;
+        this.#last = live.key;
+        yield live;
+      }
+      if (page.more) continue;
+      if (!this.#heldOverflowed) break;
+      this.#heldOverflowed = false;
+    }
+    const held = this.#held ?? [];
+    this.#held = null;
+    this.#heldBytes = 0;
+    for (const live of held) this.offer(live);
+  }
+}
+
+/** One follower of a deck's generation job: woken by each change of its row. */
+export class ProgressFollower implements Follower {
+  readonly caller: StreamCaller;
+  readonly deckId: string;
+  readonly #hub: LiveEvents;
+  #changed = false;
+  #ended = false;
+  #waiter: ((changed: boolean) => void) | null = null;
+
+  constructor(hub: LiveEvents, caller: StreamCaller, deckId: string) {
+    this.#hub = hub;
+    this.caller = caller;
+    this.deckId = deckId;
+  }
+
+  readonly wake = (): void => {
+    this.#changed = true;
+    this.#settle();
+  };
+
+  /** Resolves true once the job changed since the last call, false when the stream has ended. */
+  next(): Promise<boolean> {
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+      this.#settle();
+    });
+  }
+
+  #settle(): void {
+    const waiter = this.#waiter;
+    if (!waiter || !(this.#changed || this.#ended)) return;
+    this.#waiter = null;
+    const changed = this.#changed && !this.#ended;
+    this.#changed = false;
+    waiter(changed);
+  }
+
+  end(reason: StreamEnd): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#hub.remove(this);
+    this.#settle();
+    if (reason !== 'closed') this.caller.disconnect?.();
+  }
+}
+
+/** Each event's JSON, made once by the reader for every stream that writes it as text (SSE). */
+const jsonOfEvent = new WeakMap<EventOutput, string>();
+export function eventJson(event: EventOutput): string {
+  return jsonOfEvent.get(event) ?? JSON.stringify(event);
+}
+
+/** What a procedure that opens a stream has: the domain's context, and what its transport adds. */
+export interface StreamContext extends DomainContext {
+  /** The instance's streams: HTTP transports only (in-process callers hold none). */
+  liveEvents?: LiveEvents;
+  /** SHA-256 of the session token presented, if any (the stream ends when that session does). */
+  sessionTokenHash: string | null;
+  disconnect?: () => void;
+}
+
+/** The instance's streams: only HTTP transports have them. */
+export function liveEventsOf(ctx: StreamContext): LiveEvents {
+  if (!ctx.liveEvents) throw unavailable('Live streams are served over HTTP only', 5);
+  return ctx.liveEvents;
+}
+
+/**
+ * `events.onEvent` and `GET /notifications/events/stream`: the caller's events as they are
+ * committed, after `lastEventId` first when given. Ends when `signal` aborts (the client left).
+ */
+export async function followEvents(
+  ctx: StreamContext,
+  input: LiveFilter & { lastEventId?: string },
+  signal?: AbortSignal,
+): Promise<AsyncIterable<EventOutput>> {
+  const { lastEventId, ...filter } = input;
+  const stream = await liveEventsOf(ctx).openEventStream(
+    { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
+    filter,
+    lastEventId,
+  );
+  endOnAbort(signal, stream);
+  return (async function* () {
+    for await (const live of stream) yield live.event;
+  })();
+}
+
+/** Ends `follower` when `signal` aborts (the client went away). */
+export function endOnAbort(
+  signal: AbortSignal | undefined,
+  follower: { end(reason: StreamEnd): void },
+): void {
+  if (!signal) return;
+  if (signal.aborted) follower.end('closed');
+  else signal.addEventListener('abort', () => follower.end('closed'), { once: true });
+}

@@ -1,0 +1,41 @@
+import { tracked } from '@trpc/server';
+import { z } from 'zod';
+import { followEvents } from '../../domain/events/live-events.ts';
+import { eventTypePattern } from '../notifications/subscription.schema.ts';
+import { text } from '../shared.schema.ts';
+import { authedProcedure } from '../trpc.ts';
+
+export const onEventInput = z
+  .strictObject({
+    eventType: eventTypePattern
+      .optional()
+      .meta({ description: 'An event type (`slide.created`), an aggregate wildcard (`slide.*`) or `*`' }),
+    aggregateType: text().trim().min(1).max(100).optional(),
+    aggregateId: text().trim().min(1).max(200).optional(),
+    deckId: z.uuid().optional().meta({ description: 'Only the events of this deck' }),
+    lastEventId: z.string().max(100).optional().meta({
+      description:
+        'Resume after this event (what `Last-Event-ID` carries, which wins when both are sent): every later event first, then live; an id the caller cannot see in the log is a 400',
+    }),
+  })
+  .meta({ description: 'Filters of the live event stream' });
+
+/** The event log as it grows: each event as `tracked(id, event)`, so a client resumes by itself. */
+export const onEvent = authedProcedure
+  .meta({
+    access: 'read',
+    stream: {
+      path: '/notifications/events/stream',
+      tags: ['notifications'],
+      summary: 'Follow the event log live (Server-Sent Events)',
+      description:
+        'Each new event of the organization, as one SSE message: `id` (the event id), `event` (its `eventType`) and `data` (the event exactly as `GET /notifications/events` returns it), within a second of its commit, on every instance. A `: keep-alive` comment at least every 15 s. Resume with `Last-Event-ID` (or `?lastEventId=`): the events after that one first, then live. The log’s filters apply, and the same access rules (API keys’ events need owner, users’ admin). The stream ends within a minute of its session or API key being revoked; at most STREAMS_PER_CALLER streams per caller (429); a consumer that falls STREAM_BUFFER_BYTES behind is disconnected (it resumes with `Last-Event-ID`).',
+    },
+  })
+  .input(onEventInput)
+  .subscription(async ({ ctx, input, signal }) => {
+    const events = await followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal);
+    return (async function* () {
+      for await (const event of events) yield tracked(event.id, event);
+    })();
+  });
