@@ -117,7 +117,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const database = await openDatabase(config, logger, secrets);
   let url = '';
   const services = createServices(config, logger, secrets, () => url);
-  const edge = createEdge(config, secrets);
+  const edge = createEdge(config, secrets, { em: database.orm.em, logger });
   const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
   await deleteExpiredSessions(database.orm);
 

@@ -157,15 +157,16 @@ export const environmentSchema = z
       })
       .optional()
       .meta({ description: 'Gone: setting it stops the start (use the two settings above)' }),
-    RATE_LIMIT_PER_MINUTE: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(600)
-      .meta({ description: 'Requests (and `/trpc` calls) per caller per minute, per instance (429)' }),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600).meta({
+      description: 'Requests (and `/trpc` calls) per caller per minute, all instances together (429)',
+    }),
     HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30).meta({
       description:
-        'Heavy requests (contract import, FAQ create and edit, generation start, image upload, adding a user) per organization per minute, per instance (429)',
+        'Heavy requests (contract import, FAQ create and edit, generation start, image upload, adding a user) per organization per minute, all instances together (429)',
+    }),
+    RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres').meta({
+      description:
+        '`postgres`: the counts live in the database every instance shares (each instance counts alone, and logs a warning, while it cannot reach it); `memory`: each instance counts alone (one instance only)',
     }),
     IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600).meta({
       description: 'A request with an `Idempotency-Key` still running after this is taken over by a retry',
@@ -541,10 +542,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       sweepIntervalMs: env.LOGIN_THROTTLE_SWEEP_INTERVAL_MS,
     },
     rateLimits: {
-      /** Requests (and /trpc calls) per caller per minute, counted by each instance. */
+      /** Requests (and /trpc calls) per caller per minute, counted across instances. */
       perCallerPerMinute: env.RATE_LIMIT_PER_MINUTE,
       /** Heavy requests (procedures whose meta says `heavy`) per organization per minute. */
       heavyPerOrganizationPerMinute: env.HEAVY_LIMIT_PER_MINUTE,
+      /** Where the counts live: the shared database, or this instance's memory. */
+      store: env.RATE_LIMIT_STORE,
     },
     idempotency: {
       /** How long the first completed answer to a key is kept (api.md: 24 hours). */
