@@ -10,7 +10,7 @@ import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import type { Edge } from '../rest/edge.ts';
 import { createHttpServer } from '../rest/http-server.ts';
-import { problemDetails, requestLogging, sameOrigin } from '../rest/middleware.ts';
+import { problemDetails, type RequestObserver, requestLogging, sameOrigin } from '../rest/middleware.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { createRequestContextFactory, sessionCookies } from '../rest/request-context.ts';
@@ -21,6 +21,7 @@ import { appRouter } from '../routers/app-router.ts';
 import type { AppConfig } from './config.ts';
 import { isLocalStorage } from './create-storage.ts';
 import { type Database, openDatabase } from './database.ts';
+import { startMetrics } from './metrics.ts';
 import { loadSecrets } from './secrets.ts';
 import { createEdge, createServices } from './services.ts';
 import { createWorkers } from './workers/workers.ts';
@@ -34,6 +35,8 @@ export interface RunningApp {
   server: Server;
   /** e.g. http://127.0.0.1:3000 */
   url: string;
+  /** The `/metrics` listener (METRICS_PORT), when there is one. */
+  metricsUrl?: string;
   /** Stop accepting, finish in-flight requests, close the pool, stop the embedded database. */
   close(): Promise<void>;
 }
@@ -44,6 +47,7 @@ export function createKoaApp(
   services: Services,
   config: AppConfig,
   edge: Edge,
+  observeRequest?: RequestObserver,
 ): { app: Koa; markShuttingDown(): void } {
   const { logger } = services;
   // No cookie signing keys: the session cookie is a random token checked against its hash.
@@ -76,7 +80,7 @@ export function createKoaApp(
 
   const apiRouter = createApiRouter(restRoutes, { edge, createContext });
 
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, observeRequest));
   app.use(async (ctx, next) => {
     // While shutting down, keep-alive clients are told to reconnect (to another instance).
     if (shuttingDown) ctx.set('Connection', 'close');
@@ -98,7 +102,11 @@ export function createKoaApp(
     bodyLimitBytes: config.jsonBodyLimitBytes,
     idleTimeoutMs: config.uploads.idleTimeoutMs,
   });
-  app.use((ctx, next) => (ctx.path === '/trpc' || ctx.path.startsWith('/trpc/') ? trpc(ctx, next) : next()));
+  app.use((ctx, next) => {
+    if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
+    ctx.state.route = '/trpc';
+    return trpc(ctx, next);
+  });
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter, { edge, createContext }));
 
@@ -118,7 +126,13 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   let url = '';
   const services = createServices(config, logger, secrets, () => url);
   const edge = createEdge(config, secrets, { em: database.orm.em, logger });
-  const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
+  const metrics = config.metrics
+    ? await startMetrics(database.orm, services, config.metrics, logger).catch(async (error) => {
+        await database.close();
+        throw error;
+      })
+    : undefined;
+  const { app, markShuttingDown } = createKoaApp(database, services, config, edge, metrics?.observeRequest);
   await deleteExpiredSessions(database.orm);
 
   const server = createHttpServer(app.callback(), config.http);
@@ -128,6 +142,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     server.once('listening', resolve);
     server.once('error', reject);
   }).catch(async (error) => {
+    await metrics?.close();
     await database.close();
     throw error;
   });
@@ -151,6 +166,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     database,
     server,
     url,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
     close() {
       closing ??= (async () => {
         markShuttingDown();
@@ -163,6 +179,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         services.mailer?.close();
         await services.notifier.close();
         await services.textExtractor.close?.();
+        // Last scrape possible until here: the pool it reads is closed next.
+        await metrics?.close();
         await database.close();
       })();
       return closing;

@@ -463,6 +463,19 @@ export const environmentSchema = z
       .min(1000)
       .default(300_000)
       .meta({ description: '…and its whole request, uploads included' }),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
+      description:
+        'Port of a second listener answering `GET /metrics` (Prometheus text format); unset: no listener, nothing measured',
+    }),
+    METRICS_HOST: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .meta({ description: 'Address the metrics listener binds to (keep it off the public network)' }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().meta({
+      description:
+        'OpenTelemetry traces, sent by OTLP over HTTP to this collector (e.g. `http://127.0.0.1:4318`); unset: no tracing. Read at start by `app/tracing.ts`; the other standard `OTEL_*` variables apply',
+    }),
     SHUTDOWN_TIMEOUT_MS: z.coerce
       .number()
       .int()
@@ -651,6 +664,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    /** `/metrics` on its own listener (app/metrics.ts); absent: none. */
+    metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
   };
 }
 

@@ -43,7 +43,7 @@ if (config.seedDemo) {
     );
   }
 }
-logger.info({ url: app.url, docs: `${app.url}/api/docs` }, 'deck service listening');
+logger.info({ url: app.url, docs: `${app.url}/api/docs`, metrics: app.metricsUrl }, 'deck service listening');
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
