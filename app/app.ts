@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { deleteExpiredSessions } from '../domain/auth/callers.ts';
@@ -170,6 +171,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     close() {
       closing ??= (async () => {
         markShuttingDown();
+        // Not ready but still serving, until the balancer has seen it and sends requests elsewhere.
+        if (config.shutdownDrainMs > 0) await sleep(config.shutdownDrainMs);
         // Requests in flight and claimed background jobs share the one timeout; jobs not
         // finished by then are aborted and their leases released for another instance.
         await Promise.all([

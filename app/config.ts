@@ -437,6 +437,10 @@ export const environmentSchema = z
       .max(16)
       .default(2)
       .meta({ description: 'Narration jobs one instance runs at once' }),
+    GENERATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120).meta({
+      description:
+        'How long a narration job stays claimed without news from its instance (renewed after every slide): after it, a dead instance’s job goes on elsewhere',
+    }),
     UPLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
@@ -475,6 +479,10 @@ export const environmentSchema = z
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().meta({
       description:
         'OpenTelemetry traces, sent by OTLP over HTTP to this collector (e.g. `http://127.0.0.1:4318`); unset: no tracing. Read at start by `app/tracing.ts`; the other standard `OTEL_*` variables apply',
+    }),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0).meta({
+      description:
+        'Behind a load balancer: how long SIGTERM keeps serving with `/readyz` answering 503 before it stops accepting, so the balancer sends new requests elsewhere first (a little over its health-check interval × fall count)',
     }),
     SHUTDOWN_TIMEOUT_MS: z.coerce
       .number()
@@ -621,6 +629,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       enabled: env.GENERATION_ENABLED,
       pollIntervalMs: env.GENERATION_POLL_INTERVAL_MS,
       concurrency: env.GENERATION_CONCURRENCY,
+      leaseSeconds: env.GENERATION_LEASE_SECONDS,
     },
     contractAi: env.CONTRACT_AI_URL
       ? {
@@ -664,6 +673,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     /** `/metrics` on its own listener (app/metrics.ts); absent: none. */
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
   };
