@@ -13,6 +13,7 @@ import {
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
+import { inProcedureSpan } from './procedure-spans.ts';
 import { inputIssues } from './shared.schema.ts';
 
 /**
@@ -105,7 +106,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, path, getRawI
   const denied = decidedAccess(meta?.access, ctx, path);
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
-  return domainErrors(await next());
+  return domainErrors(await inProcedureSpan(path, () => next()));
 });
 
 /**
@@ -118,5 +119,5 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, path, getRawI
   const denied = decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
-  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
+  return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
 });
