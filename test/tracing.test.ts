@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
+import { png } from './helpers/files.ts';
 import { HttpClient } from './helpers/http-client.ts';
 import { startServerProcess } from './helpers/processes.ts';
+import { startSwiftS3 } from './helpers/swift-s3.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
 
@@ -30,6 +33,35 @@ const cleanup: (() => Promise<unknown>)[] = [];
 let server: Awaited<ReturnType<typeof startServerProcess>>;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let eleven: Awaited<ReturnType<typeof startElevenLabsStandIn>>;
+/** Headers of the requests the service sent to the object store (through `forwardTo`). */
+const storageRequests: http.IncomingHttpHeaders[] = [];
+
+/** An HTTP hop in front of the object store that records each request's headers and passes it on as it is. */
+async function forwardTo(target: string) {
+  const upstream = new URL(target);
+  const hop = http.createServer((request, response) => {
+    storageRequests.push(request.headers);
+    const onward = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: request.method,
+        path: request.url,
+        headers: request.headers,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    request.pipe(onward);
+  });
+  await new Promise<void>((resolve) => hop.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(hop.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => hop.close(() => resolve())),
+  };
+}
 
 /** OTLP over HTTP with JSON bodies (OTEL_EXPORTER_OTLP_PROTOCOL=http/json): what a collector receives. */
 async function startCollector() {
@@ -60,6 +92,17 @@ beforeAll(async () => {
   cleanup.push(() => receiver.close());
   eleven = await startElevenLabsStandIn(ELEVENLABS_KEY);
   cleanup.push(() => eleven.close());
+  const swift = await startSwiftS3();
+  cleanup.push(() => swift.stop());
+  const credentials = { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey };
+  await new S3Client({
+    endpoint: swift.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials,
+  }).send(new CreateBucketCommand({ Bucket: 'traced' }));
+  const hop = await forwardTo(swift.endpoint);
+  cleanup.push(() => hop.close());
   server = await startServerProcess({
     DATABASE_URL: await createTestDatabase(),
     PORT: '0',
@@ -72,6 +115,12 @@ beforeAll(async () => {
     ELEVENLABS_API_KEY: ELEVENLABS_KEY,
     ELEVENLABS_BASE_URL: eleven.url,
     ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
+    STORAGE_DRIVER: 's3',
+    S3_ENDPOINT: hop.url,
+    S3_BUCKET: 'traced',
+    S3_ACCESS_KEY_ID: swift.accessKeyId,
+    S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
+    S3_FORCE_PATH_STYLE: 'true',
     OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
     OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
     OTEL_BSP_SCHEDULE_DELAY: '100',
@@ -171,5 +220,28 @@ describe('tracing', () => {
     expect((await user.get('/api/voices/list')).status).toBe(200);
     const voicesCall = eleven.requests.find((request) => request.url.startsWith('/v1/voices'));
     expect(voicesCall?.headers.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
+  });
+
+  it('a call to the object store carries the trace of the request that made it', async () => {
+    const user = new HttpClient(server.url);
+    expect(
+      (await user.post('/api/auth/login', { email: 'demo@example.com', password: DEMO_PASSWORD })).status,
+    ).toBe(200);
+    const requestId = `store-${randomBytes(6).toString('hex')}`;
+    const before = storageRequests.length;
+    const upload = await user.request('POST', '/api/images', {
+      body: (() => {
+        const form = new FormData();
+        form.set('file', new Blob([new Uint8Array(png(4, 4))], { type: 'image/png' }), 'a.png');
+        return form;
+      })(),
+      headers: { 'x-request-id': requestId },
+    });
+    expect(upload.status, upload.text).toBe(201);
+    const [line] = logLinesOf(requestId).filter((entry) => entry.msg === 'request');
+    const traceId = line!.trace_id as string;
+    const sent = storageRequests.slice(before).filter((headers) => headers.traceparent);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const headers of sent) expect(String(headers.traceparent).split('-')[1]).toBe(traceId);
   });
 });
