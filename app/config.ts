@@ -689,6 +689,14 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
+/**
+ * Whether tracing is asked for (OTEL_EXPORTER_OTLP_ENDPOINT), read before anything else is loaded
+ * (app/main.ts): the tracing SDK must hook the modules it instruments before they are imported.
+ */
+export function tracingRequested(source: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(source.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),

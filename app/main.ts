@@ -1,5 +1,6 @@
 // First, so that V8 runs with these settings before any other module is evaluated.
 import './v8-tuning.ts';
+import { tracingRequested } from './config.ts';
 
 /**
  * `npm start`. With OTEL_EXPORTER_OTLP_ENDPOINT set, tracing starts before anything else is
@@ -7,7 +8,7 @@ import './v8-tuning.ts';
  * pino, undici) are imported, so the service itself is imported after it, dynamically. Unset,
  * nothing of OpenTelemetry's SDK is loaded at all.
  */
-const tracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? await import('./tracing.ts') : undefined;
+const tracing = tracingRequested() ? await import('./tracing.ts') : undefined;
 const { serve } = await import('./serve.ts');
 await serve(async () => {
   await tracing?.stopTracing();

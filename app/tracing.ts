@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing (api.md, "Running as many instances"; decision 049), loaded by
+ * OpenTelemetry tracing (api.md, "Running as many instances"; decision 051), loaded by
  * app/main.ts before the service, and only when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans for
  * each HTTP request (server and client: webhooks, object storage and speech calls carry
  * `traceparent`), each procedure (routers/procedure-spans.ts) and each SQL statement, sent by
@@ -17,18 +17,19 @@ import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PinoInstrumentation } from '@opentelemetry/instrumentation-pino';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { register } from 'import-in-the-middle/register-hooks.mjs';
 import { traceProcedures } from '../routers/procedure-spans.ts';
 
 register({ include: ['http', 'https', 'node:http', 'node:https', 'koa', 'pg', 'pg-pool', 'pino', 'undici'] });
 
-// Metrics are Prometheus' (/metrics) and logs go to stdout: only traces leave by OTLP.
-process.env.OTEL_METRICS_EXPORTER ??= 'none';
-process.env.OTEL_LOGS_EXPORTER ??= 'none';
-
 const sdk = new NodeSDK({
-  serviceName: process.env.OTEL_SERVICE_NAME ?? 'deck-service',
+  // The lowest-priority attributes: OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override them.
+  resource: defaultResource().merge(resourceFromAttributes({ 'service.name': 'deck-service' })),
+  // Metrics are Prometheus' (/metrics) and logs go to stdout: only traces leave by OTLP.
+  metricReaders: [],
+  logRecordProcessors: [],
   instrumentations: [
     new HttpInstrumentation({
       // Health probes every half second from each balancer would be most of the traces.

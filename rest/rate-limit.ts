@@ -63,7 +63,7 @@ const WINDOW_SECONDS = 60;
 const WARN_EVERY_MS = 30_000;
 
 /**
- * The per-minute limits (api.md, "Rate limits"; decision 049): fixed one-minute windows per
+ * The per-minute limits (api.md, "Rate limits"; decision 013): fixed one-minute windows per
  * caller and, for heavy procedures, per organization, counted by rate-limiter-flexible. With
  * the `postgres` store the counters are rows every instance shares (atomic upserts, grouped,
  * in an unlogged table); while the database cannot be reached, each instance counts alone in
@@ -133,7 +133,7 @@ interface Count {
  * rate-limiter-flexible's PostgreSQL limiter (its row layout, insurance limiter and expired-row
  * sweep), with its one upsert a request replaced by group commit: requests that arrive while a
  * statement is under way are counted together by the next, one row per key, so a busy instance
- * sends a few statements where it would send thousands (`npm run bench:http`, decision 049).
+ * sends a few statements where it would send thousands (`npm run bench:http`, decision 013).
  * Each request still gets the count it would have had alone: the total after the statement
  * less what later requests of the same batch added.
  */

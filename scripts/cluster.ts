@@ -225,23 +225,17 @@ async function main() {
   // One object store for all: with STORAGE_DRIVER=s3 and no endpoint, Swift's s3api as the tests run it.
   if (process.env.STORAGE_DRIVER === 's3' && !process.env.S3_ENDPOINT) {
     const { startSwiftS3 } = await import('../test/helpers/swift-s3.ts');
-    const { CreateBucketCommand, S3Client } = await import('@aws-sdk/client-s3');
     const swift = await startSwiftS3();
     cleanups.push(() => swift.stop());
+    const bucket = process.env.S3_BUCKET ?? 'deck-objects';
+    await swift.createBucket(bucket);
     Object.assign(env, {
       S3_ENDPOINT: swift.endpoint,
       S3_ACCESS_KEY_ID: swift.accessKeyId,
       S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
-      S3_BUCKET: process.env.S3_BUCKET ?? 'deck-objects',
+      S3_BUCKET: bucket,
       S3_FORCE_PATH_STYLE: 'true',
     });
-    const client = new S3Client({
-      endpoint: swift.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey },
-    });
-    await client.send(new CreateBucketCommand({ Bucket: env.S3_BUCKET }));
   }
 
   const workDir = path.join(dataDir, 'cluster');

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
 import { png } from './helpers/files.ts';
@@ -94,13 +93,7 @@ beforeAll(async () => {
   cleanup.push(() => eleven.close());
   const swift = await startSwiftS3();
   cleanup.push(() => swift.stop());
-  const credentials = { accessKeyId: swift.accessKeyId, secretAccessKey: swift.secretAccessKey };
-  await new S3Client({
-    endpoint: swift.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials,
-  }).send(new CreateBucketCommand({ Bucket: 'traced' }));
+  await swift.createBucket('traced');
   const hop = await forwardTo(swift.endpoint);
   cleanup.push(() => hop.close());
   server = await startServerProcess({
@@ -157,11 +150,11 @@ describe('tracing', () => {
     const answer = await user.get('/api/decks', { 'x-request-id': requestId });
     expect(answer.status).toBe(200);
 
-    const [line] = logLinesOf(requestId).filter((entry) => entry.msg === 'request');
-    expect(line).toBeDefined();
-    const traceId = line!.trace_id as string;
+    // The server writes its log lines asynchronously: the request's comes just after its answer.
+    const line = await eventually(() => logLinesOf(requestId).find((entry) => entry.msg === 'request'));
+    const traceId = line.trace_id as string;
     expect(traceId).toMatch(/^[0-9a-f]{32}$/);
-    expect(line!.span_id).toMatch(/^[0-9a-f]{16}$/);
+    expect(line.span_id).toMatch(/^[0-9a-f]{16}$/);
 
     const trace = await eventually(() => {
       const found = spans.filter((span) => span.traceId === traceId);
@@ -238,8 +231,8 @@ describe('tracing', () => {
       headers: { 'x-request-id': requestId },
     });
     expect(upload.status, upload.text).toBe(201);
-    const [line] = logLinesOf(requestId).filter((entry) => entry.msg === 'request');
-    const traceId = line!.trace_id as string;
+    const line = await eventually(() => logLinesOf(requestId).find((entry) => entry.msg === 'request'));
+    const traceId = line.trace_id as string;
     const sent = storageRequests.slice(before).filter((headers) => headers.traceparent);
     expect(sent.length).toBeGreaterThan(0);
     for (const headers of sent) expect(String(headers.traceparent).split('-')[1]).toBe(traceId);
