@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyTargetUp, promtoolCheck, startPrometheus } from './helpers/prometheus.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { subscribe } from './helpers/webhook-scenario.ts';
 
 /**
  * api.md, "Running as many instances": `GET /metrics` on METRICS_PORT (unset: no listener),
@@ -100,13 +101,7 @@ describe('metrics', () => {
   it('the queue gauges count what waits in the shared database, on every instance', async () => {
     const user = await t.signedInClient();
     // A webhook subscription to a receiver that is never reached: its delivery waits.
-    const subscription = await user.post('/api/notifications/subscriptions', {
-      name: 'Never reached',
-      channel: 'webhook',
-      eventType: 'deck.*',
-      channelConfig: { url: 'https://hooks.example.test/deck' },
-    });
-    expect(subscription.status).toBe(201);
+    await subscribe(user, 'https://hooks.example.test/deck', { eventType: 'deck.*' });
     expect((await user.post('/api/decks', { name: 'Announced' })).status).toBe(201);
     const pendingNow = async (app: TestApp) =>
       sample(await scrape(app), 'deck_notification_deliveries{status="pending"}') ?? 0;

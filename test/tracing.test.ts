@@ -9,6 +9,7 @@ import { startServerProcess } from './helpers/processes.ts';
 import { startSwiftS3 } from './helpers/swift-s3.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+import { subscribe } from './helpers/webhook-scenario.ts';
 
 /**
  * api.md, "Running as many instances": OpenTelemetry tracing, on with OTEL_EXPORTER_OTLP_ENDPOINT.
@@ -140,12 +141,16 @@ const logLinesOf = (requestId: string) =>
     .filter((line) => line.includes(requestId))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
+async function signIn(): Promise<HttpClient> {
+  const user = new HttpClient(server.url);
+  const answer = await user.post('/api/auth/login', { email: 'demo@example.com', password: DEMO_PASSWORD });
+  expect(answer.status).toBe(200);
+  return user;
+}
+
 describe('tracing', () => {
   it('one request is one trace: the HTTP span, its procedure span, SQL spans beneath; its log line has the trace_id', async () => {
-    const user = new HttpClient(server.url);
-    expect(
-      (await user.post('/api/auth/login', { email: 'demo@example.com', password: DEMO_PASSWORD })).status,
-    ).toBe(200);
+    const user = await signIn();
     const requestId = `trace-${randomBytes(6).toString('hex')}`;
     const answer = await user.get('/api/decks', { 'x-request-id': requestId });
     expect(answer.status).toBe(200);
@@ -193,17 +198,8 @@ describe('tracing', () => {
   });
 
   it('an outgoing webhook carries traceparent, and so does a call to the speech service', async () => {
-    const user = new HttpClient(server.url);
-    expect(
-      (await user.post('/api/auth/login', { email: 'demo@example.com', password: DEMO_PASSWORD })).status,
-    ).toBe(200);
-    const subscription = await user.post('/api/notifications/subscriptions', {
-      name: 'Traced',
-      eventType: 'deck.*',
-      channel: 'webhook',
-      channelConfig: { url: receiver.url },
-    });
-    expect(subscription.status, subscription.text).toBe(201);
+    const user = await signIn();
+    await subscribe(user, receiver.url, { eventType: 'deck.*' });
     expect((await user.post('/api/decks', { name: 'Traced deck' })).status).toBe(201);
     const delivered = await eventually(() =>
       receiver.received.find((message) => message.body?.type === 'deck.created'),
@@ -216,10 +212,7 @@ describe('tracing', () => {
   });
 
   it('a call to the object store carries the trace of the request that made it', async () => {
-    const user = new HttpClient(server.url);
-    expect(
-      (await user.post('/api/auth/login', { email: 'demo@example.com', password: DEMO_PASSWORD })).status,
-    ).toBe(200);
+    const user = await signIn();
     const requestId = `store-${randomBytes(6).toString('hex')}`;
     const before = storageRequests.length;
     const upload = await user.request('POST', '/api/images', {
