@@ -31,6 +31,9 @@ const DEMO_PASSWORD = `demo-${randomBytes(8).toString('hex')}`;
 const ELEVENLABS_KEY = 'trace-test-key';
 const cleanup: (() => Promise<unknown>)[] = [];
 let server: Awaited<ReturnType<typeof startServerProcess>>;
+let databaseUrl: string;
+/** Reports the modules a server process loads (test/helpers/module-probe.ts). */
+const PROBE = ['--import', './test/helpers/module-probe.ts'];
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 let eleven: Awaited<ReturnType<typeof startElevenLabsStandIn>>;
 /** Headers of the requests the service sent to the object store (through `forwardTo`). */
@@ -97,28 +100,33 @@ beforeAll(async () => {
   await swift.createBucket('traced');
   const hop = await forwardTo(swift.endpoint);
   cleanup.push(() => hop.close());
-  server = await startServerProcess({
-    DATABASE_URL: await createTestDatabase(),
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_FORMAT: 'json',
-    SEED_DEMO: 'true',
-    DEMO_PASSWORD,
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    NOTIFICATIONS_POLL_INTERVAL_MS: '100',
-    ELEVENLABS_API_KEY: ELEVENLABS_KEY,
-    ELEVENLABS_BASE_URL: eleven.url,
-    ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
-    STORAGE_DRIVER: 's3',
-    S3_ENDPOINT: hop.url,
-    S3_BUCKET: 'traced',
-    S3_ACCESS_KEY_ID: swift.accessKeyId,
-    S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
-    S3_FORCE_PATH_STYLE: 'true',
-    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_BSP_SCHEDULE_DELAY: '100',
-  });
+  databaseUrl = await createTestDatabase();
+  server = await startServerProcess(
+    {
+      DATABASE_URL: databaseUrl,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_FORMAT: 'json',
+      SEED_DEMO: 'true',
+      DEMO_PASSWORD,
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      NOTIFICATIONS_POLL_INTERVAL_MS: '100',
+      ELEVENLABS_API_KEY: ELEVENLABS_KEY,
+      ELEVENLABS_BASE_URL: eleven.url,
+      ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: hop.url,
+      S3_BUCKET: 'traced',
+      S3_ACCESS_KEY_ID: swift.accessKeyId,
+      S3_SECRET_ACCESS_KEY: swift.secretAccessKey,
+      S3_FORCE_PATH_STYLE: 'true',
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      MODULE_PROBE: 'node_modules/@opentelemetry/sdk-node/',
+    },
+    { nodeArgs: PROBE },
+  );
   cleanup.push(async () => {
     server.child.kill('SIGTERM');
     await server.exited;
@@ -229,5 +237,34 @@ describe('tracing', () => {
     const sent = storageRequests.slice(before).filter((headers) => headers.traceparent);
     expect(sent.length).toBeGreaterThan(0);
     for (const headers of sent) expect(String(headers.traceparent).split('-')[1]).toBe(traceId);
+  });
+
+  it('off (no OTEL_EXPORTER_OTLP_ENDPOINT): the SDK and the loader hooks are not even loaded', async () => {
+    const plain = await startServerProcess(
+      {
+        DATABASE_URL: databaseUrl,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SEED_DEMO: 'false',
+        MODULE_PROBE: 'node_modules/',
+      },
+      { nodeArgs: PROBE },
+    );
+    try {
+      const loaded = plain
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('module-probe: '));
+      // The probe works: the service's own packages show up.
+      expect(loaded.some((line) => line.includes('/node_modules/koa/'))).toBe(true);
+      expect(
+        loaded.filter((line) => /@opentelemetry\/(sdk-|instrumentation)|in-the-middle/.test(line)),
+      ).toEqual([]);
+      // And on, the same probe sees them.
+      expect(server.output()).toContain('/node_modules/@opentelemetry/sdk-node/');
+    } finally {
+      plain.child.kill('SIGTERM');
+      await plain.exited;
+    }
   });
 });
