@@ -21,6 +21,8 @@ import { subscribe } from './helpers/webhook-scenario.ts';
  * write and no event, repeats only webhooks in flight at the kill (same webhook-id), and its
  * generation job finishes on another instance.
  */
+/** Steps that drive many requests or start programs, with other test files running beside this one. */
+const HEAVY_STEP_MS = 60_000;
 const DEMO_PASSWORD = `demo-${randomBytes(8).toString('hex')}`;
 let cluster: Cluster;
 let db: pg.Client;
@@ -107,75 +109,87 @@ describe('a cluster of three instances behind HAProxy', () => {
     expect(rows[0].n).toBe(1);
   });
 
-  it("a caller's limit holds across instances: 600 a minute in all", async () => {
-    const owner = await signIn();
-    const created = await owner.post('/api/api-keys', { name: 'Limited', access: 'read' });
-    expect(created.status, created.text).toBe(201);
-    const authorization = `Bearer ${created.body.secret}`;
-    const statuses: number[] = [];
-    const servers = new Set<string | null>();
-    let next = 0;
-    // 650 requests, 16 at a time, spread by the balancer over the three instances.
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (next < 650) {
-          next += 1;
-          const answer = await fetch(`${cluster.url}/api/decks`, { headers: { authorization } });
-          await answer.arrayBuffer();
-          statuses.push(answer.status);
-          servers.add(servedBy(answer));
-        }
-      }),
-    );
-    expect(servers).toEqual(new Set(['deck1', 'deck2', 'deck3']));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(600);
-    expect(statuses.filter((status) => status === 429)).toHaveLength(50);
-  });
+  it(
+    "a caller's limit holds across instances: 600 a minute in all",
+    async () => {
+      const owner = await signIn();
+      const created = await owner.post('/api/api-keys', { name: 'Limited', access: 'read' });
+      expect(created.status, created.text).toBe(201);
+      const authorization = `Bearer ${created.body.secret}`;
+      const statuses: number[] = [];
+      const servers = new Set<string | null>();
+      let next = 0;
+      // 650 requests, 16 at a time, spread by the balancer over the three instances.
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next < 650) {
+            next += 1;
+            const answer = await fetch(`${cluster.url}/api/decks`, { headers: { authorization } });
+            await answer.arrayBuffer();
+            statuses.push(answer.status);
+            servers.add(servedBy(answer));
+          }
+        }),
+      );
+      expect(servers).toEqual(new Set(['deck1', 'deck2', 'deck3']));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(600);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(50);
+    },
+    HEAVY_STEP_MS,
+  );
 
-  it('an instance stopped with SIGTERM drains: the balancer moves on and no request fails', async () => {
-    const owner = await signIn();
-    const failures: string[] = [];
-    let answered = 0;
-    let loading = true;
-    // Each loop a caller of its own (an API key): the demo user's minute is spent elsewhere.
-    const keys = await Promise.all(Array.from({ length: 4 }, (_, w) => writerKey(owner, `Drain ${w}`)));
-    const loops = keys.map(async (authorization, w) => {
-      for (let n = 0; loading; n += 1) {
-        try {
-          const answer = await fetch(`${cluster.url}/api/decks`, {
-            method: n % 2 ? 'GET' : 'POST',
-            headers: { authorization, 'content-type': 'application/json' },
-            ...(n % 2 ? {} : { body: JSON.stringify({ name: `drain ${w}-${n}` }) }),
-          });
-          const text = await answer.text();
-          if (answer.status >= 300) failures.push(`${answer.status} ${text}`);
-          answered += 1;
-        } catch (error) {
-          failures.push(String(error));
+  it(
+    'an instance stopped with SIGTERM drains: the balancer moves on and no request fails',
+    async () => {
+      const owner = await signIn();
+      const failures: string[] = [];
+      let answered = 0;
+      let loading = true;
+      // Each loop a caller of its own (an API key): the demo user's minute is spent elsewhere.
+      const keys = await Promise.all(Array.from({ length: 4 }, (_, w) => writerKey(owner, `Drain ${w}`)));
+      const loops = keys.map(async (authorization, w) => {
+        for (let n = 0; loading; n += 1) {
+          try {
+            const answer = await fetch(`${cluster.url}/api/decks`, {
+              method: n % 2 ? 'GET' : 'POST',
+              headers: { authorization, 'content-type': 'application/json' },
+              ...(n % 2 ? {} : { body: JSON.stringify({ name: `drain ${w}-${n}` }) }),
+            });
+            const text = await answer.text();
+            if (answer.status >= 300) failures.push(`${answer.status} ${text}`);
+            answered += 1;
+          } catch (error) {
+            failures.push(String(error));
+          }
         }
+      });
+      await eventually(() => answered >= 20);
+      const victim = cluster.instances[1]!;
+      expect(await victim.stop('SIGTERM')).toBe(0);
+      const duringAndAfter = answered;
+      await victim.start();
+      await eventually(() => answered >= duringAndAfter + 50);
+      loading = false;
+      await Promise.all(loops);
+      expect(failures).toEqual([]);
+    },
+    HEAVY_STEP_MS,
+  );
+
+  it(
+    'a real Prometheus scrapes every instance',
+    async () => {
+      const targets = cluster.instances.map((instance) => new URL(instance.metricsUrl).host);
+      const prometheus = await startPrometheus(targets);
+      try {
+        const up = await everyTargetUp(prometheus, 3);
+        expect(up.map((target) => new URL(target.scrapeUrl).host).sort()).toEqual([...targets].sort());
+      } finally {
+        await prometheus.close();
       }
-    });
-    await eventually(() => answered >= 20);
-    const victim = cluster.instances[1]!;
-    expect(await victim.stop('SIGTERM')).toBe(0);
-    const duringAndAfter = answered;
-    await victim.start();
-    await eventually(() => answered >= duringAndAfter + 50);
-    loading = false;
-    await Promise.all(loops);
-    expect(failures).toEqual([]);
-  });
-
-  it('a real Prometheus scrapes every instance', async () => {
-    const targets = cluster.instances.map((instance) => new URL(instance.metricsUrl).host);
-    const prometheus = await startPrometheus(targets);
-    try {
-      const up = await everyTargetUp(prometheus, 3);
-      expect(up.map((target) => new URL(target.scrapeUrl).host).sort()).toEqual([...targets].sort());
-    } finally {
-      await prometheus.close();
-    }
-  });
+    },
+    HEAVY_STEP_MS,
+  );
 
   it('kill -9 under load: no acknowledged write lost, every event delivered, repeats only of what was in flight, the job finishes elsewhere', async () => {
     const owner = await signIn();

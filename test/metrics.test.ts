@@ -144,5 +144,5 @@ describe('metrics', () => {
     } finally {
       await prometheus.close();
     }
-  });
+  }, 60_000);
 });
