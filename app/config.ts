@@ -478,7 +478,7 @@ export const environmentSchema = z
       .meta({ description: 'Address the metrics listener binds to (keep it off the public network)' }),
     OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().meta({
       description:
-        'OpenTelemetry traces, sent by OTLP over HTTP to this collector (e.g. `http://127.0.0.1:4318`); unset: no tracing. the other standard `OTEL_*` variables apply (protocol, headers, sampler, `OTEL_SERVICE_NAME`: default `deck-service`)',
+        'OpenTelemetry traces, sent by OTLP over HTTP to this collector (e.g. `http://127.0.0.1:4318`); unset: no tracing. The other standard `OTEL_*` variables apply (protocol, headers, sampler, `OTEL_SERVICE_NAME`: default `deck-service`)',
     }),
     SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0).meta({
       description:
