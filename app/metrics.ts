@@ -46,7 +46,7 @@ export interface Metrics {
 
 /**
  * `GET /metrics` in Prometheus' text format on its own listener (api.md, "Running as many
- * instances"; decision 050), with prom-client: request durations by route template, the
+ * instances"; decision 055), with prom-client: request durations by route template, the
  * database pool, Node's own (event-loop delay, memory, GC, CPU), and the service's queues.
  * The queue gauges come from the shared database at scrape time, so every instance reports the
  * same totals (aggregate them with `max`, not `sum`); the pool, the extraction queue and the

@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry tracing (api.md, "Running as many instances"; decision 051), loaded by
+ * OpenTelemetry tracing (api.md, "Running as many instances"; decision 056), loaded by
  * app/main.ts before the service, and only when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans for
  * each HTTP request (server and client: webhooks, object storage and speech calls carry
  * `traceparent`), each procedure (routers/procedure-spans.ts) and each SQL statement, sent by

@@ -22,7 +22,7 @@ import { Migration20261125012247_login_throttle_backoff } from './Migration20261
 import { Migration20261125020000_webhook_urls_masked_in_events } from './Migration20261125020000_webhook_urls_masked_in_events.ts';
 import { Migration20261125035940_timestamps_in_database } from './Migration20261125035940_timestamps_in_database.ts';
 import { Migration20261125051254_trigger_skipped_when_set } from './Migration20261125051254_trigger_skipped_when_set.ts';
-import { Migration20261126140000_shared_rate_limits } from './Migration20261126140000_shared_rate_limits.ts';
+import { Migration20261126150000_shared_rate_limits } from './Migration20261126150000_shared_rate_limits.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -73,5 +73,5 @@ export const migrationsFor = (box: SecretBox) => [
     name: 'Migration20261125051254_trigger_skipped_when_set',
     class: Migration20261125051254_trigger_skipped_when_set,
   },
-  { name: 'Migration20261126140000_shared_rate_limits', class: Migration20261126140000_shared_rate_limits },
+  { name: 'Migration20261126150000_shared_rate_limits', class: Migration20261126150000_shared_rate_limits },
 ];

@@ -1,8 +1,8 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /** The shared per-minute request counters (entities/RateLimitCounter.ts), unlogged: no WAL per count. */
-export class Migration20261126140000_shared_rate_limits extends Migration {
-  override name = 'Migration20261126140000_shared_rate_limits';
+export class Migration20261126150000_shared_rate_limits extends Migration {
+  override name = 'Migration20261126150000_shared_rate_limits';
 
   override up(): void | Promise<void> {
     this.addSql(
