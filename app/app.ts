@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createCommitSignals } from '../adapters/database/commit-signals.ts';
@@ -12,7 +13,7 @@ import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import type { Edge } from '../rest/edge.ts';
 import { createHttpServer } from '../rest/http-server.ts';
-import { problemDetails, requestLogging, sameOrigin } from '../rest/middleware.ts';
+import { problemDetails, type RequestObserver, requestLogging, sameOrigin } from '../rest/middleware.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { problem, sendProblem } from '../rest/problem.ts';
 import { createRequestContextFactory, sessionCookies } from '../rest/request-context.ts';
@@ -23,6 +24,7 @@ import { appRouter } from '../routers/app-router.ts';
 import type { AppConfig } from './config.ts';
 import { isLocalStorage } from './create-storage.ts';
 import { type Database, openDatabase } from './database.ts';
+import { startMetrics } from './metrics.ts';
 import { loadSecrets } from './secrets.ts';
 import { createEdge, createServices } from './services.ts';
 import { createWorkers } from './workers/workers.ts';
@@ -36,6 +38,8 @@ export interface RunningApp {
   server: Server;
   /** e.g. http://127.0.0.1:3000 */
   url: string;
+  /** The `/metrics` listener (METRICS_PORT), when there is one. */
+  metricsUrl?: string;
   /** Stop accepting, finish in-flight requests, close the pool, stop the embedded database. */
   close(): Promise<void>;
 }
@@ -46,6 +50,7 @@ export function createKoaApp(
   services: Services,
   config: AppConfig,
   edge: Edge,
+  observeRequest?: RequestObserver,
 ): { app: Koa; markShuttingDown(): void } {
   const { logger } = services;
   // No cookie signing keys: the session cookie is a random token checked against its hash.
@@ -78,7 +83,7 @@ export function createKoaApp(
 
   const apiRouter = createApiRouter(restRoutes, { edge, createContext });
 
-  app.use(requestLogging(logger));
+  app.use(requestLogging(logger, observeRequest));
   app.use(async (ctx, next) => {
     // While shutting down, keep-alive clients are told to reconnect (to another instance).
     if (shuttingDown) ctx.set('Connection', 'close');
@@ -100,7 +105,11 @@ export function createKoaApp(
     bodyLimitBytes: config.jsonBodyLimitBytes,
     idleTimeoutMs: config.uploads.idleTimeoutMs,
   });
-  app.use((ctx, next) => (ctx.path === '/trpc' || ctx.path.startsWith('/trpc/') ? trpc(ctx, next) : next()));
+  app.use((ctx, next) => {
+    if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();
+    ctx.state.route = '/trpc';
+    return trpc(ctx, next);
+  });
   app.use(apiRouter.routes());
   app.use(allowedMethods(apiRouter, { edge, createContext }));
 
@@ -127,8 +136,14 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     settings: config.liveEvents,
     logger,
   });
-  const edge = { ...createEdge(config, secrets), liveEvents };
-  const { app, markShuttingDown } = createKoaApp(database, services, config, edge);
+  const edge = { ...createEdge(config, secrets, { em: database.orm.em, logger }), liveEvents };
+  const metrics = config.metrics
+    ? await startMetrics(database.orm, services, config.metrics, logger).catch(async (error) => {
+        await database.close();
+        throw error;
+      })
+    : undefined;
+  const { app, markShuttingDown } = createKoaApp(database, services, config, edge, metrics?.observeRequest);
   await deleteExpiredSessions(database.orm);
 
   const server = createHttpServer(app.callback(), config.http);
@@ -138,6 +153,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     server.once('listening', resolve);
     server.once('error', reject);
   }).catch(async (error) => {
+    await metrics?.close();
     await database.close();
     throw error;
   });
@@ -161,9 +177,12 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     database,
     server,
     url,
+    ...(metrics ? { metricsUrl: metrics.url } : {}),
     close() {
       closing ??= (async () => {
         markShuttingDown();
+        // Not ready but still serving, until the balancer has seen it and sends requests elsewhere.
+        if (config.shutdownDrainMs > 0) await sleep(config.shutdownDrainMs);
         // Streams never finish by themselves: they end now, and their clients reconnect elsewhere.
         await liveEvents.close();
         // Requests in flight and claimed background jobs share the one timeout; jobs not
@@ -175,6 +194,8 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         services.mailer?.close();
         await services.notifier.close();
         await services.textExtractor.close?.();
+        // Last scrape possible until here: the pool it reads is closed next.
+        await metrics?.close();
         await database.close();
       })();
       return closing;

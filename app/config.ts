@@ -157,15 +157,16 @@ export const environmentSchema = z
       })
       .optional()
       .meta({ description: 'Gone: setting it stops the start (use the two settings above)' }),
-    RATE_LIMIT_PER_MINUTE: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .default(600)
-      .meta({ description: 'Requests (and `/trpc` calls) per caller per minute, per instance (429)' }),
+    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600).meta({
+      description: 'Requests (and `/trpc` calls) per caller per minute, all instances together (429)',
+    }),
     HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30).meta({
       description:
-        'Heavy requests (contract import, FAQ create and edit, generation start, image upload, adding a user) per organization per minute, per instance (429)',
+        'Heavy requests (contract import, FAQ create and edit, generation start, image upload, adding a user) per organization per minute, all instances together (429)',
+    }),
+    RATE_LIMIT_STORE: z.enum(['postgres', 'memory']).default('postgres').meta({
+      description:
+        '`postgres`: the counts live in the database every instance shares (each instance counts alone, and logs a warning, while it cannot reach it); `memory`: each instance counts alone (one instance only)',
     }),
     IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600).meta({
       description: 'A request with an `Idempotency-Key` still running after this is taken over by a retry',
@@ -436,6 +437,10 @@ export const environmentSchema = z
       .max(16)
       .default(2)
       .meta({ description: 'Narration jobs one instance runs at once' }),
+    GENERATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120).meta({
+      description:
+        'How long a narration job stays claimed without news from its instance (renewed after every slide): after it, a dead instance’s job goes on elsewhere',
+    }),
     UPLOAD_URL_EXPIRES_SECONDS: z.coerce
       .number()
       .int()
@@ -462,6 +467,23 @@ export const environmentSchema = z
       .min(1000)
       .default(300_000)
       .meta({ description: '…and its whole request, uploads included' }),
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
+      description:
+        'Port of a second listener answering `GET /metrics` (Prometheus text format); unset: no listener, nothing measured',
+    }),
+    METRICS_HOST: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .meta({ description: 'Address the metrics listener binds to (keep it off the public network)' }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional().meta({
+      description:
+        'OpenTelemetry traces, sent by OTLP over HTTP to this collector (e.g. `http://127.0.0.1:4318`); unset: no tracing. The other standard `OTEL_*` variables apply (protocol, headers, sampler, `OTEL_SERVICE_NAME`: default `deck-service`)',
+    }),
+    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0).meta({
+      description:
+        'Behind a load balancer: how long SIGTERM keeps serving with `/readyz` answering 503 before it stops accepting, so the balancer sends new requests elsewhere first (a little over its health-check interval × fall count)',
+    }),
     SHUTDOWN_TIMEOUT_MS: z.coerce
       .number()
       .int()
@@ -562,10 +584,12 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       sweepIntervalMs: env.LOGIN_THROTTLE_SWEEP_INTERVAL_MS,
     },
     rateLimits: {
-      /** Requests (and /trpc calls) per caller per minute, counted by each instance. */
+      /** Requests (and /trpc calls) per caller per minute, counted across instances. */
       perCallerPerMinute: env.RATE_LIMIT_PER_MINUTE,
       /** Heavy requests (procedures whose meta says `heavy`) per organization per minute. */
       heavyPerOrganizationPerMinute: env.HEAVY_LIMIT_PER_MINUTE,
+      /** Where the counts live: the shared database, or this instance's memory. */
+      store: env.RATE_LIMIT_STORE,
     },
     idempotency: {
       /** How long the first completed answer to a key is kept (api.md: 24 hours). */
@@ -633,6 +657,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       enabled: env.GENERATION_ENABLED,
       pollIntervalMs: env.GENERATION_POLL_INTERVAL_MS,
       concurrency: env.GENERATION_CONCURRENCY,
+      leaseSeconds: env.GENERATION_LEASE_SECONDS,
     },
     contractAi: env.CONTRACT_AI_URL
       ? {
@@ -676,6 +701,9 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
+    /** `/metrics` on its own listener (app/metrics.ts); absent: none. */
+    metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
   };
 }
 
@@ -689,6 +717,14 @@ export class ConfigError extends Error {
 }
 
 /** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
+/**
+ * Whether tracing is asked for (OTEL_EXPORTER_OTLP_ENDPOINT), read before anything else is loaded
+ * (app/main.ts): the tracing SDK must hook the modules it instruments before they are imported.
+ */
+export function tracingRequested(source: NodeJS.ProcessEnv = process.env): boolean {
+  return Boolean(source.OTEL_EXPORTER_OTLP_ENDPOINT);
+}
+
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),

@@ -1,59 +1,15 @@
 // First, so that V8 runs with these settings before any other module is evaluated.
 import './v8-tuning.ts';
-import { createProcessLogger } from '../adapters/logger/logger.ts';
-import { startApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { seedDemo } from './seed-demo.ts';
+import { tracingRequested } from './config.ts';
 
-/** `npm start`: configuration, database, demo data on first run, HTTP, graceful stop. */
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
-
-const logger = createProcessLogger(config, { sync: false });
-const app = await startApp(config, logger).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    // A missing or unusable secret (app/secrets.ts): the same plain message as above.
-    console.error(error.message);
-    process.exit(1);
-  }
-  logger.fatal({ err: error }, 'could not start');
-  process.exit(1);
+/**
+ * `npm start`. With OTEL_EXPORTER_OTLP_ENDPOINT set, tracing starts before anything else is
+ * loaded: its loader hooks must be in place when the modules it instruments (http, Koa, pg,
+ * pino, undici) are imported, so the service itself is imported after it, dynamically. Unset,
+ * nothing of OpenTelemetry's SDK is loaded at all.
+ */
+const tracing = tracingRequested() ? await import('./tracing.ts') : undefined;
+const { serve } = await import('./serve.ts');
+await serve(async () => {
+  await tracing?.stopTracing();
 });
-
-if (config.seedDemo) {
-  const demo = await seedDemo(app.database.orm, app.services, config.demoPassword);
-  if (demo) {
-    process.stdout.write(
-      [
-        '',
-        'Demo data created. Sign in with:',
-        `  curl -i -c cookies.txt -H 'content-type: application/json' \\`,
-        `    -d '{"email":"${demo.email}","password":"${demo.password}"}' ${app.url}/api/auth/login`,
-        `(The password is shown only now. Create more users with: npm run admin -- create-user --help)`,
-        '',
-      ].join('\n'),
-    );
-  }
-}
-logger.info({ url: app.url, docs: `${app.url}/api/docs` }, 'deck service listening');
-
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    logger.info({ signal }, 'shutting down');
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  });
-}

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { createAiContractAnalyzer, offlineAnalyzer } from '../adapters/documents/contract-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import { createSmtpMailer } from '../adapters/notifications/mailer.ts';
@@ -6,6 +7,7 @@ import { createSecretBox } from '../adapters/secret-box.ts';
 import { createElevenLabsEngine } from '../adapters/speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import type { Logger } from '../domain/ports/logger.ts';
+import { preparedQueries } from '../domain/prepared-statements.ts';
 import type { Services } from '../domain/services.ts';
 import { VoiceCatalog } from '../domain/voices/voice-catalog.ts';
 import { createBodyFingerprint } from '../rest/body-fingerprint.ts';
@@ -50,10 +52,17 @@ export function createServices(
 }
 
 /** The facade's own per-request limits (rest/edge.ts). */
-export function createEdge(config: AppConfig, secrets: Secrets): Edge {
+export function createEdge(
+  config: AppConfig,
+  secrets: Secrets,
+  shared: { em: EntityManager; logger: Logger },
+): Edge {
   return {
     settings: config,
-    rateLimiter: createRateLimiter(config.rateLimits),
+    rateLimiter: createRateLimiter(config.rateLimits, {
+      queries: () => preparedQueries(shared.em),
+      logger: shared.logger,
+    }),
     uploadBudget: new UploadBudget({
       capacity: config.uploads.memoryBudgetBytes,
       perOrganization: config.uploads.memoryPerOrganizationBytes,

@@ -17,6 +17,7 @@ import { LoginThrottle } from './LoginThrottle.ts';
 import { NotificationDelivery } from './NotificationDelivery.ts';
 import { NotificationSubscription } from './NotificationSubscription.ts';
 import { Organization } from './Organization.ts';
+import { RateLimitCounter } from './RateLimitCounter.ts';
 import { Session } from './Session.ts';
 import { Slide } from './Slide.ts';
 import { User } from './User.ts';
@@ -37,6 +38,7 @@ export {
   KbDocument,
   LoginThrottle,
   Organization,
+  RateLimitCounter,
   Session,
   Slide,
   User,
@@ -63,4 +65,5 @@ export const entities = [
   GenerationJob,
   ApiKey,
   IdempotencyKey,
+  RateLimitCounter,
 ];

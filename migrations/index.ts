@@ -23,6 +23,7 @@ import { Migration20261125020000_webhook_urls_masked_in_events } from './Migrati
 import { Migration20261125035940_timestamps_in_database } from './Migration20261125035940_timestamps_in_database.ts';
 import { Migration20261125051254_trigger_skipped_when_set } from './Migration20261125051254_trigger_skipped_when_set.ts';
 import { Migration20261126140000_live_events } from './Migration20261126140000_live_events.ts';
+import { Migration20261126150000_shared_rate_limits } from './Migration20261126150000_shared_rate_limits.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -77,4 +78,5 @@ export const migrationsFor = (box: SecretBox) => [
     name: 'Migration20261126140000_live_events',
     class: Migration20261126140000_live_events,
   },
+  { name: 'Migration20261126150000_shared_rate_limits', class: Migration20261126150000_shared_rate_limits },
 ];

@@ -73,7 +73,9 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
   // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
   const procedurePath = route.kind === 'hand-written' ? null : route.procedurePath;
+  const template = `/api${route.route.path}`;
   return async (ctx, next) => {
+    ctx.state.route = template;
     const context = await contextOf(ctx, options);
     // Who is asking, and may they, before what is asked: 401, then 429, then 403, then the rest.
     const denied = accessDenial(route.access, context);

@@ -20,7 +20,7 @@ export interface EdgeSettings {
  */
 export interface Edge {
   settings: EdgeSettings;
-  /** The per-minute request limits of this instance. */
+  /** The per-minute request limits, counted across instances (rest/rate-limit.ts). */
   rateLimiter: RateLimiter;
   /** Bytes of uploads held in memory by requests in flight, in all and per organization and caller. */
   uploadBudget: UploadBudget;

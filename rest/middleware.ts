@@ -19,7 +19,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  * path (no query string: it may hold tokens), status and duration. Headers and bodies are
  * never logged.
  */
-export function requestLogging(logger: Logger): Middleware {
+export function requestLogging(logger: Logger, onEnd?: RequestObserver): Middleware {
   return async (ctx, next) => {
     const started = performance.now();
     const incoming = ctx.get('x-request-id');
@@ -41,8 +41,31 @@ export function requestLogging(logger: Logger): Middleware {
       // The request's id as a field of the line itself: no child logger needed for it.
       if (serviceFailed(ctx.status)) logger.error({ requestId, ...line }, 'request');
       else logger.info({ requestId, ...line }, 'request');
+      onEnd?.(ctx.method, routeOf(ctx), ctx.status, line.durationMs / 1000);
     }
   };
+}
+
+/** Told of every request as it ends (the metrics' duration histogram, app/metrics.ts). */
+export type RequestObserver = (method: string, route: string, status: number, seconds: number) => void;
+
+const templates = new Map<string, string>();
+
+/**
+ * The route a request matched, as its documented template (`/api/decks/{deckId}`): the /api
+ * route's own (set by its dispatch), else Koa's router's (`:param` written `{param}`), else ''
+ * (no route: never the raw path, whose values would make every request a new series).
+ */
+function routeOf(ctx: KoaContext): string {
+  if (ctx.state.route) return ctx.state.route;
+  const matched = (ctx as KoaContext & { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof matched !== 'string') return '';
+  let template = templates.get(matched);
+  if (template === undefined) {
+    template = matched.replace(/:(\w+)\*?/g, '{$1}');
+    templates.set(matched, template);
+  }
+  return template;
 }
 
 /**
@@ -63,6 +86,8 @@ function serviceFailed(status: number): boolean {
  */
 class RequestState {
   readonly requestId: string;
+  /** The matched route's documented template, when a route says it (rest/dispatch.ts, /trpc). */
+  route: string | undefined = undefined;
   readonly #base: Logger;
   #logger: Logger | undefined;
 

@@ -14,6 +14,7 @@ import { KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
+import { inProcedureSpan } from './procedure-spans.ts';
 import { inputIssues } from './shared.schema.ts';
 
 /**
@@ -117,7 +118,7 @@ export const publicProcedure = t.procedure.use(async ({ ctx, meta, path, getRawI
   const denied = decidedAccess(meta?.access, ctx, path);
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
-  return domainErrors(await next());
+  return domainErrors(await inProcedureSpan(path, () => next()));
 });
 
 /**
@@ -130,5 +131,5 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, path, getRawI
   const denied = decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
   if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
   await checkStorableInput(getRawInput);
-  return domainErrors(await next({ ctx: { auth: ctx.auth as Auth } }));
+  return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
 });

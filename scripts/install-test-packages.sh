@@ -4,14 +4,16 @@
 #   swift, swift-proxy, swift-account,
 #   swift-container, swift-object     S3 driver tests (OpenStack Swift with s3api on loopback)
 #   libreoffice-writer-nogui          contract import tests (soffice prints a DOCX as the PDF to compare)
+#   haproxy                           the cluster test (instances behind a load balancer, as `npm run cluster`)
+#   prometheus                        metrics tests (a real Prometheus scrapes; promtool checks the format)
 # When every program is there it only looks (builtins, no apt: well under a second). Otherwise
 # it installs what is missing with apt-get (as root, or through sudo without a password), or
 # stops with what to do, so that `npm test` never runs with tests that cannot pass.
 set -uo pipefail
 
 # program the tests run → the Debian package that ships it
-programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice)
-packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui)
+programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice haproxy prometheus)
+packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus)
 
 missing=()
 if [ -n "${CHROMIUM_PATH:-}" ]; then

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupCommit } from '../app/workers/group-commit.ts';
+import { groupCommit } from '../domain/group-commit.ts';
 
 /** A write that can be held open, as a slow transaction is, and records every batch it gets. */
 function heldWrite() {

@@ -18,6 +18,8 @@ const PROGRAMS: Record<string, string> = {
   'swift-container': 'swift-container-server',
   'swift-object': 'swift-object-server',
   'libreoffice-writer-nogui': 'soffice',
+  haproxy: 'haproxy',
+  prometheus: 'prometheus',
 };
 const dirs: string[] = [];
 afterAll(async () => {
@@ -108,7 +110,7 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     expect(result.code).toBe(0);
     expect(result.calls).toEqual([
       'apt-get update -qq (uid 0)',
-      'apt-get install -y -qq chromium swift-proxy swift-account swift-container libreoffice-writer-nogui (uid 0)',
+      'apt-get install -y -qq chromium swift-proxy swift-account swift-container libreoffice-writer-nogui haproxy prometheus (uid 0)',
     ]);
     // Installed now: a second run only looks.
     expect(await m.run()).toMatchObject({ code: 0, calls: result.calls });
@@ -122,8 +124,8 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
       'sudo true',
       'sudo apt-get update -qq',
       'apt-get update -qq (uid 1000)',
-      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui',
-      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui (uid 1000)',
+      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
+      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus (uid 1000)',
     ]);
   });
 
@@ -137,11 +139,11 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     const result = await m.run();
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'npm test needs Debian packages that are not installed: chromium swift-container swift-object libreoffice-writer-nogui',
+      'npm test needs Debian packages that are not installed: chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
     );
     expect(result.stderr).toMatch(reason);
     expect(result.stderr).toContain(
-      'apt-get update && apt-get install -y chromium swift-container swift-object libreoffice-writer-nogui',
+      'apt-get update && apt-get install -y chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
     );
     expect(result.calls.filter((call) => call.includes('install'))).toEqual([]);
   });

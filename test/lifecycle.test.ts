@@ -123,6 +123,32 @@ describe('SIGTERM', () => {
   });
 });
 
+describe('SIGTERM behind a load balancer (SHUTDOWN_DRAIN_MS)', () => {
+  it('answers /readyz 503 at once but keeps serving for the drain, then stops accepting and exits 0', async () => {
+    const server = await startServerProcess({
+      DATABASE_URL: await createTestDatabase(),
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SHUTDOWN_DRAIN_MS: '1500',
+    });
+    const client = new HttpClient(server.url);
+    expect((await client.get('/readyz')).status).toBe(200);
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    await waitFor(() => server.output().includes('shutting down'));
+    const notReady = await client.get('/readyz');
+    expect(notReady.status).toBe(503);
+    expect(notReady.headers.get('connection')).toBe('close');
+    // Still serving (a balancer that has not yet seen the 503 loses nothing) …
+    expect((await client.get('/healthz')).status).toBe(200);
+    expect((await client.get('/api/auth/me')).status).toBe(401);
+    // … until the drain is over: then new connections are refused, and the process exits 0.
+    await waitFor(async () => (await client.get('/healthz').catch(() => null)) === null);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1500);
+    expect(await server.exited).toBe(0);
+  });
+});
+
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {

@@ -1,6 +1,11 @@
+import { Writable } from 'node:stream';
 import pg from 'pg';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pooledQueries } from '../domain/prepared-statements.ts';
+import { createRateLimiter } from '../rest/rate-limit.ts';
 import { png } from './helpers/files.ts';
+import { freePort } from './helpers/free-port.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -185,13 +190,55 @@ describe('rate limits', () => {
     expectProblem(await uploadImage(owner), 429, 'TOO_MANY_REQUESTS');
   });
 
-  it('each instance counts for itself: with two, a caller may make twice the limit (documented)', async () => {
+  it('instances on one database count together: the limit holds across them', async () => {
     const second = await startTestApp(
       { RATE_LIMIT_PER_MINUTE: String(PER_CALLER), HEAVY_LIMIT_PER_MINUTE: String(HEAVY) },
       { databaseUrl: t.databaseUrl },
     );
     try {
       const user = await t.signedInClient();
+      const elsewhere = second.client();
+      for (const [name, value] of user.cookies) elsewhere.cookies.set(name, value);
+      // Alternating between the instances: each answer's remainder counts both.
+      for (let i = 1; i <= PER_CALLER; i += 1) {
+        const answer = await (i % 2 ? user : elsewhere).get('/api/decks');
+        expect(answer.status).toBe(200);
+        expect(limits(answer).remaining).toBe(PER_CALLER - i);
+      }
+      expectProblem(await user.get('/api/decks'), 429, 'TOO_MANY_REQUESTS');
+      expectProblem(await elsewhere.get('/api/decks'), 429, 'TOO_MANY_REQUESTS');
+      // The heavy budget too: an owner's uploads on either instance draw on one organization's count.
+      const owner = await t.signedInClient();
+      const ownerElsewhere = second.client();
+      for (const [name, value] of owner.cookies) ownerElsewhere.cookies.set(name, value);
+      for (let i = 0; i < HEAVY; i += 1)
+        expect((await uploadImage(i % 2 ? ownerElsewhere : owner)).status).toBe(201);
+      expectProblem(await uploadImage(ownerElsewhere), 429, 'TOO_MANY_REQUESTS');
+      // All at once on both instances (counted in batches): exactly the limit passes, each
+      // passing answer with its own remainder.
+      const racer = await t.signedInClient();
+      const racerElsewhere = second.client();
+      for (const [name, value] of racer.cookies) racerElsewhere.cookies.set(name, value);
+      const answers = await Promise.all(
+        Array.from({ length: 4 * PER_CALLER }, (_, i) => (i % 2 ? racer : racerElsewhere).get('/api/decks')),
+      );
+      const passed = answers.filter((answer) => answer.status === 200);
+      expect(passed).toHaveLength(PER_CALLER);
+      expect(passed.map((answer) => limits(answer).remaining).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: PER_CALLER }, (_, i) => i),
+      );
+      expect(answers.filter((answer) => answer.status === 429)).toHaveLength(3 * PER_CALLER);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('RATE_LIMIT_STORE=memory: each instance counts for itself (one instance only)', async () => {
+    const env = { RATE_LIMIT_PER_MINUTE: String(PER_CALLER), RATE_LIMIT_STORE: 'memory' };
+    const first = await startTestApp(env);
+    const second = await startTestApp(env, { databaseUrl: first.databaseUrl });
+    try {
+      const user = await first.signedInClient();
       const elsewhere = second.client();
       for (const [name, value] of user.cookies) elsewhere.cookies.set(name, value);
       for (let i = 0; i < PER_CALLER; i += 1) expect((await user.get('/api/decks')).status).toBe(200);
@@ -201,6 +248,40 @@ describe('rate limits', () => {
       expect(limits(there).remaining).toBe(PER_CALLER - 1);
     } finally {
       await second.close();
+      await first.close();
+    }
+  });
+
+  it('a shared store that cannot be reached: the instance counts alone, the limit still holds, one warning', async () => {
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'info' },
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(chunk.toString());
+          done();
+        },
+      }),
+    );
+    // A real pool on a port where nothing listens: every statement fails to connect.
+    const pool = new pg.Pool({
+      connectionString: `postgres://nobody@127.0.0.1:${await freePort()}/none`,
+      connectionTimeoutMillis: 500,
+    });
+    try {
+      const limiter = createRateLimiter(
+        { perCallerPerMinute: 3, heavyPerOrganizationPerMinute: 1, store: 'postgres' },
+        { queries: async () => pooledQueries(pool), logger },
+      );
+      const answers = [];
+      for (let i = 0; i < 4; i += 1) answers.push(await limiter.consume('user:x', 'org', 1, 0));
+      expect(answers.map((a) => a.refusedBy ?? 'passed')).toEqual(['passed', 'passed', 'passed', 'caller']);
+      expect(answers.map((a) => a.remaining)).toEqual([2, 1, 0, 0]);
+      const warnings = lines.map((line) => JSON.parse(line)).filter((entry) => entry.level === 40);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0].msg).toContain('this instance counts alone');
+    } finally {
+      await pool.end();
     }
   });
 

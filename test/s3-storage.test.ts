@@ -1,4 +1,4 @@
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage, type S3Settings } from '../adapters/storage/s3-storage.ts';
@@ -20,23 +20,7 @@ beforeAll(async () => {
     secretAccessKey: swift.secretAccessKey,
     forcePathStyle: true,
   };
-  const client = new S3Client({
-    endpoint: settings.endpoint,
-    region: settings.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-  });
-  // The proxy's healthcheck can answer before the account and container servers do.
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      await client.send(new CreateBucketCommand({ Bucket: settings.bucket }));
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
+  await swift.createBucket(settings.bucket);
 });
 afterAll(() => swift?.stop());
 

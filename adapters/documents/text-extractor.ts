@@ -151,6 +151,7 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
 
   return {
     readers: () => ({ started, idle: idle.size }),
+    queued: () => queue.size,
     extractText(bytes) {
       // Busy only when every reader is at work and the waiting line is full: with
       // DOCUMENT_QUEUE_MAX=0 a document still gets a free reader, it just never waits for one.

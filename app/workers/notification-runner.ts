@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { groupCommit } from '../../domain/group-commit.ts';
 import {
   claimDueDeliveries,
   finishDeliveries,
@@ -11,7 +12,6 @@ import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../../domain/ports/notifier.ts';
 import type { Services } from '../../domain/services.ts';
 import type { AppConfig } from '../config.ts';
-import { groupCommit } from './group-commit.ts';
 import { WorkLoop } from './work-loop.ts';
 
 /** Most outcomes one transaction records. */

@@ -19,14 +19,15 @@ export interface ClaimedJob {
   currentSlide: number;
 }
 
-/** How long a claim holds without news from its worker; renewed after every slide. */
-const LEASE_SECONDS = 120;
-
 /**
  * Claims pending jobs, and processing jobs whose worker stopped renewing its lease (it died):
  * `skip locked`, so instances never take the same job.
  */
-export async function claimJobs(em: EntityManager, room: number): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  em: EntityManager,
+  room: number,
+  leaseSeconds: number,
+): Promise<ClaimedJob[]> {
   return em.execute<ClaimedJob[]>(
     `update generation_job j
         set status = 'processing', locked_until = now() + make_interval(secs => ?),
@@ -38,20 +39,22 @@ export async function claimJobs(em: EntityManager, room: number): Promise<Claime
          order by created_at limit ? for update skip locked)
       returning j.id, j.deck_id as "deckId", d.organization_id as "organizationId",
                 d.voice_id as "voiceId", j.current_slide as "currentSlide"`,
-    [LEASE_SECONDS, room],
+    [leaseSeconds, room],
   );
 }
 
 /**
  * Speaks every slide's narration script in order (from where the job got to), stores each
  * MP3 and points the slide's `audioUrl` at it, then the intro's script; `completed` at the
- * end, or `failed` with the reason when something cannot be spoken.
+ * end, or `failed` with the reason when something cannot be spoken. The job's lease
+ * (`leaseSeconds`, GENERATION_LEASE_SECONDS) is renewed after every slide.
  */
 export async function narrateDeck(
   em: EntityManager,
   services: Services,
   job: ClaimedJob,
   signal: AbortSignal,
+  leaseSeconds: number,
 ): Promise<void> {
   const voiceId = job.voiceId ?? services.speech.defaultVoiceId;
   const slides = await em.execute<{ id: string; slide_id: string; narration_script: string }[]>(
@@ -74,7 +77,7 @@ export async function narrateDeck(
       await tx.execute(
         `update generation_job set current_slide = ?, locked_until = now() + make_interval(secs => ?)
           where id = ?`,
-        [index + 1, LEASE_SECONDS, job.id],
+        [index + 1, leaseSeconds, job.id],
       );
     });
   }

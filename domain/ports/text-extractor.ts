@@ -31,6 +31,8 @@ export interface TextExtractor {
    * Rejects with one of the failures of `domain/contracts/document-failures.ts`.
    */
   extractText(bytes: Buffer): Promise<ExtractedText>;
+  /** Documents waiting for a reader (the extraction queue's length, for /metrics). */
+  queued?(): number;
   /** Stops the readers it keeps (at shutdown); a document at work is finished first. */
   close?(): Promise<void>;
 }

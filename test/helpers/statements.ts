@@ -27,3 +27,17 @@ export async function statementsDuring(app: TestApp, run: () => Promise<void>): 
   }
   return statements;
 }
+
+const isRateLimitCount = (statement: string) => statement.startsWith('rate_limit_add_counts: ');
+
+/**
+ * `statements` without the shared rate limit's counts, and those counts: every request is
+ * counted in PostgreSQL (the limit holds across instances), at most one statement a request
+ * (requests in flight together share one).
+ */
+export function apartFromRateLimitCounts(statements: string[]): { own: string[]; counts: string[] } {
+  return {
+    own: statements.filter((s) => !isRateLimitCount(s)),
+    counts: statements.filter(isRateLimitCount),
+  };
+}

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { freePort } from './free-port.ts';
 
 /**
@@ -105,10 +106,32 @@ export async function startSwiftS3() {
     if (Date.now() > deadline) throw new Error('Swift did not start within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  const accessKeyId = 'test:tester';
+  const secretAccessKey = 'testing';
   return {
     endpoint,
-    accessKeyId: 'test:tester',
-    secretAccessKey: 'testing',
+    accessKeyId,
+    secretAccessKey,
+    /** Creates a bucket, retried while the account and container servers are still starting. */
+    async createBucket(bucket: string) {
+      const client = new S3Client({
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId, secretAccessKey },
+      });
+      // The proxy's healthcheck can answer before the account and container servers do.
+      const until = Date.now() + 30_000;
+      for (;;) {
+        try {
+          await client.send(new CreateBucketCommand({ Bucket: bucket }));
+          return;
+        } catch (error) {
+          if (Date.now() > until) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    },
     async stop() {
       for (const child of processes) child.kill('SIGTERM');
       await Promise.all(

@@ -12,6 +12,8 @@ export interface ReceivedWebhook {
   /** Checked by the standardwebhooks library, not by the service's own code. */
   verified: boolean;
   answeredWith: number;
+  /** The W3C trace context the sender propagated, when tracing is on. */
+  traceparent: string | undefined;
 }
 
 type Reply = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
@@ -71,6 +73,7 @@ export async function startWebhookReceiver(
         body: JSON.parse(raw),
         verified,
         answeredWith: 0,
+        traceparent: req.headers.traceparent as string | undefined,
       };
       received.push(record);
       const answer = reply(record, received.length);

@@ -17,8 +17,11 @@ export interface Fingerprint {
 
 /** Tables whose contents change on every request (sessions are renewed): only their row count counts. */
 const COUNT_ONLY = /session/;
-/** Failed logins are counted on purpose (a 401 that writes a throttle row is the design). */
-const IGNORED = new Set(['mikro_orm_migrations', 'login_throttle']);
+/**
+ * Failed logins are counted on purpose (a 401 that writes a throttle row is the design), and so is
+ * every request of a signed-in caller, refused ones included (the shared rate-limit counters).
+ */
+const IGNORED = new Set(['mikro_orm_migrations', 'login_throttle', 'rate_limit_counter']);
 
 export interface Fingerprinter {
   take(): Promise<Fingerprint>;
