@@ -253,9 +253,12 @@ async function main() {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
-  const demo = cluster.instances[0]!.output().match(
-    /Demo data created[\s\S]*?npm run admin -- create-user --help\)/,
-  );
+  // The first instance's demo notice, from its first line to its last (indexOf: linear).
+  const output = cluster.instances[0]!.output();
+  const demoStart = output.indexOf('Demo data created');
+  const demoEndMark = 'npm run admin -- create-user --help)';
+  const demoEnd = demoStart < 0 ? -1 : output.indexOf(demoEndMark, demoStart);
+  const demo = demoEnd < 0 ? null : output.slice(demoStart, demoEnd + demoEndMark.length);
   process.stdout.write(
     [
       '',
@@ -264,7 +267,7 @@ async function main() {
         (instance) =>
           `  ${instance.name}: ${instance.url}  metrics ${instance.metricsUrl}/metrics  log ${path.join(workDir, `${instance.name}.log`)}`,
       ),
-      ...(demo ? ['', demo[0].replaceAll(cluster.instances[0]!.url, cluster.url)] : []),
+      ...(demo ? ['', demo.replaceAll(cluster.instances[0]!.url, cluster.url)] : []),
       '',
       'Ctrl-C stops the cluster.',
       '',
