@@ -60,7 +60,7 @@ export function createEdge(
   return {
     settings: config,
     rateLimiter: createRateLimiter(config.rateLimits, {
-      queries: () => preparedQueries(shared.em),
+      queries: preparedQueries.bind(null, shared.em),
       logger: shared.logger,
     }),
     uploadBudget: new UploadBudget({

@@ -2,7 +2,7 @@
  * OpenTelemetry tracing (api.md, "Running as many instances"; decision 056), loaded by
  * app/main.ts before the service, and only when OTEL_EXPORTER_OTLP_ENDPOINT is set: spans for
  * each HTTP request (server and client: webhooks, object storage and speech calls carry
- * `traceparent`), each procedure (routers/procedure-spans.ts) and each SQL statement, sent by
+ * `traceparent`), each procedure (routers/trpc.ts) and each SQL statement, sent by
  * OTLP; log lines written inside a span carry its `trace_id` and `span_id` (pino). The standard
  * `OTEL_*` variables apply (protocol, headers, sampler, service name…).
  *
@@ -20,7 +20,6 @@ import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { register } from 'import-in-the-middle/register-hooks.mjs';
-import { traceProcedures } from '../routers/procedure-spans.ts';
 
 register({ include: ['http', 'https', 'node:http', 'node:https', 'koa', 'pg', 'pg-pool', 'pino', 'undici'] });
 
@@ -42,6 +41,8 @@ const sdk = new NodeSDK({
   ],
 });
 sdk.start();
+// Imported once the hooks are in place: the procedures' module loads much of the service.
+const { traceProcedures } = await import('../routers/trpc.ts');
 traceProcedures(trace.getTracer('deck-service'));
 
 /** Sends the spans still held, then stops (at shutdown). */

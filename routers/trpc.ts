@@ -1,3 +1,4 @@
+import { SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import { initTRPC, type TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { ZodError } from 'zod';
@@ -14,7 +15,6 @@ import { KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
-import { inProcedureSpan } from './procedure-spans.ts';
 import { inputIssues } from './shared.schema.ts';
 
 /**
@@ -133,3 +133,35 @@ export const authedProcedure = t.procedure.use(async ({ ctx, meta, path, getRawI
   await checkStorableInput(getRawInput);
   return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
 });
+
+/** Set by app/tracing.ts when tracing is on; unset, a procedure call runs as it is (no cost). */
+let tracer: Tracer | undefined;
+
+export function traceProcedures(active: Tracer): void {
+  tracer = active;
+}
+
+/**
+ * Runs one procedure call (a tRPC middleware's `next`) inside a span of its own, `trpc <path>`,
+ * the child of the HTTP request's span and the parent of the SQL and outgoing calls it makes.
+ */
+export function inProcedureSpan<R extends { ok: boolean }>(path: string, run: () => Promise<R>): Promise<R> {
+  if (!tracer) return run();
+  return tracer.startActiveSpan(
+    `trpc ${path}`,
+    { attributes: { 'rpc.system': 'trpc', 'rpc.method': path } },
+    async (span) => {
+      try {
+        const result = await run();
+        if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+        return result;
+      } catch (error) {
+        span.recordException(error as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        throw error;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

@@ -9,7 +9,9 @@ import { createTestDatabase } from './helpers/test-app.ts';
  * `npm run request-path` measures that path (the files whose functions run, in a plain Node
  * process); this keeps the README's list equal to it and the path short.
  */
-const MOST_FILES = 20;
+// 20 after issue 23; 21 since the rate limit is counted in PostgreSQL for every instance (issue 26),
+// by the group commit of domain/group-commit.ts.
+const MOST_FILES = 21;
 let measured: Record<string, string[]>;
 let readme: string;
 
@@ -39,7 +41,7 @@ function filesNamedByReadme(route: string): string[] {
 
 describe('the path of one JSON request', () => {
   it.each(['PUT /api/decks/{deckId}/slides/reorder', 'GET /api/auth/me'])(
-    '%s crosses at most 20 files',
+    `%s crosses at most ${MOST_FILES} files`,
     (route) => {
       expect(measured[route]!.length).toBeGreaterThan(5); // the measurement saw the request
       expect(measured[route]!.length, measured[route]!.join('\n')).toBeLessThanOrEqual(MOST_FILES);
