@@ -105,3 +105,24 @@ export async function startScratchApp(env: Record<string, string> = {}): Promise
     },
   };
 }
+
+/** A new user of a new organization on the running service, signed in: its session cookie. */
+export async function signedInCookie(app: RunningApp, organization: string): Promise<string> {
+  const email = `bench-${Date.now()}-${Math.random().toString(36).slice(2)}@bench.test`;
+  const password = 'bench-password';
+  await createInProcessCaller(app.database.orm, app.services).admin.createUser({
+    organization,
+    email,
+    password,
+  });
+  const login = await fetch(`${app.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!login.ok) throw new Error(`sign-in failed: ${login.status}`);
+  return login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}

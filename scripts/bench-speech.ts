@@ -8,7 +8,7 @@
  * `speech: 16 words median <ms> ms`.
  */
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
-import { startScratchApp, summarise } from './bench-setup.ts';
+import { signedInCookie, startScratchApp, summarise } from './bench-setup.ts';
 
 const ANSWERS = Number(process.env.BENCH_ANSWERS ?? 10);
 const WORDS =
@@ -47,22 +47,7 @@ await engine.close();
 
 const { app, close } = await startScratchApp();
 try {
-  const { createInProcessCaller } = await import('../app/in-process.ts');
-  const email = `speech-${Date.now()}@bench.test`;
-  await createInProcessCaller(app.database.orm, app.services).admin.createUser({
-    organization: 'Speech',
-    email,
-    password: 'bench-password',
-  });
-  const login = await fetch(`${app.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'bench-password' }),
-  });
-  const headers = {
-    cookie: login.headers.getSetCookie()[0]!.split(';')[0]!,
-    'content-type': 'application/json',
-  };
+  const headers = { cookie: await signedInCookie(app, 'Speech'), 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const response = await fetch(`${app.url}/api${path}`, {
       method: 'POST',

@@ -13,7 +13,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startScratchApp, summarise } from './bench-setup.ts';
+import { signedInCookie, startScratchApp, summarise } from './bench-setup.ts';
 
 /** The client process: holds the streams, reports each arrival's latency. */
 if (process.argv[2] === '--clients') {
@@ -61,19 +61,7 @@ if (process.argv[2] === '--clients') {
     RATE_LIMIT_PER_MINUTE: '1000000000',
   });
   try {
-    const { createInProcessCaller } = await import('../app/in-process.ts');
-    const email = `streams-${Date.now()}@bench.test`;
-    await createInProcessCaller(app.database.orm, app.services).admin.createUser({
-      organization: 'Streams',
-      email,
-      password: 'bench-password',
-    });
-    const login = await fetch(`${app.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'bench-password' }),
-    });
-    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const cookie = await signedInCookie(app, 'Streams');
     const post = async (name: string) => {
       const response = await fetch(`${app.url}/api/decks`, {
         method: 'POST',
