@@ -287,6 +287,7 @@ const { app, close } = await startScratchApp({
 });
 const results: DocumentResult[] = [];
 try {
+  // Signed in here, not with bench-setup.ts's signedInCookie: the checkout measured may predate it.
   const email = 'bench@import.test';
   const password = 'bench-import-password';
   await createInProcessCaller(app.database.orm, app.services).admin.createUser({

@@ -16,8 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
-import { createInProcessCaller } from '../app/in-process.ts';
-import { startScratchApp } from './bench-setup.ts';
+import { signedInCookie, startScratchApp } from './bench-setup.ts';
 
 const uploads = Number(process.env.UPLOADS ?? 20);
 const fixture = path.resolve(
@@ -33,22 +32,7 @@ function tenMegabyteDocx(): Buffer {
 
 const { app, close } = await startScratchApp();
 try {
-  const email = 'bench@uploads.test';
-  const password = 'bench-uploads-password';
-  await createInProcessCaller(app.database.orm, app.services).admin.createUser({
-    organization: 'Bench uploads',
-    email,
-    password,
-  });
-  const login = await fetch(`${app.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
-  const cookie = login.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  const cookie = await signedInCookie(app, 'Bench uploads');
   const docx = tenMegabyteDocx();
   // One Blob for every upload: the client side (in this process too) holds the bytes once.
   const blob = new Blob([new Uint8Array(docx)]);
