@@ -324,13 +324,13 @@ function errorStatusesOf(operation: Operation, method: string, declared: unknown
   if (method !== 'GET') statuses.add(403);
   if (operation.security?.length) {
     statuses.add(401);
-    // The rate limits; and a POST's Idempotency-Key (reused: 422, still running: 409).
+    // The rate limits; and a POST's Idempotency-Key reused with another request (422).
     statuses.add(429);
-    if (method === 'POST') {
-      statuses.add(409);
-      statuses.add(422);
-    }
+    if (method === 'POST') statuses.add(422);
   }
+  // A write meeting a concurrent change of the same rows (domain/concurrent-change.ts), and a
+  // POST's Idempotency-Key still running.
+  if (method !== 'GET') statuses.add(409);
   if (operation.parameters?.some((p) => p.in === 'path')) statuses.add(404);
   // Every POST, PUT and PATCH reads a body if one is sent, even where the operation takes none.
   if (operation.requestBody || ['POST', 'PUT', 'PATCH'].includes(method)) {

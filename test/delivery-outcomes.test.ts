@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCK_GROUPS_OF } from '../domain/notifications/delivery-order.ts';
 import {
   claimDueDeliveries,
   finishDeliveries,
@@ -8,6 +9,7 @@ import {
 } from '../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../domain/notifications/dispatch-events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../domain/ports/notifier.ts';
+import { openTransaction, waitForLockWaiters } from './helpers/blocking-transaction.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
@@ -154,6 +156,63 @@ describe('writing delivery outcomes', () => {
       leased: null,
     });
     expect(await attemptsOf(current!.deliveryId)).toBe(1);
+  });
+});
+
+describe("a subscription deleted while its delivery's outcome is written", () => {
+  const failed: AttemptOutcome = { delivered: false, statusCode: 500, error: 'HTTP 500', durationMs: 1 };
+  const webhook = async () =>
+    (
+      await user.post('/api/notifications/subscriptions', {
+        name: 'Hook',
+        eventType: 'deck.*',
+        channel: 'webhook',
+        channelConfig: { url: 'http://8.8.8.8/hook' },
+      })
+    ).body.id as string;
+
+  it.each([
+    ['a failure', failed],
+    ['a 410', gone],
+  ])(
+    '%s: neither deadlocks, the delete answers 200 and the outcome is dropped with the delivery',
+    async (_, outcome) => {
+      const hook = await webhook();
+      await user.post('/api/decks', { name: 'Announced' });
+      const [job] = await dispatchAndClaim([hook]);
+      // A change of the subscription in progress lines the delete up first, then the worker: the
+      // delete takes the row and cascades to the delivery, so the worker must not hold it meanwhile.
+      const holder = await openTransaction(t.databaseUrl);
+      await holder.query('select id from notification_subscription where id = $1 for update', [hook]);
+      const deleting = user.delete(`/api/notifications/subscriptions/${hook}`);
+      await waitForLockWaiters(t.databaseUrl, 1);
+      const finishing = finishDelivery(em(), job!, outcome, policy());
+      await waitForLockWaiters(t.databaseUrl, 2);
+      await holder.commit();
+
+      expect((await deleting).status).toBe(200);
+      await expect(finishing).resolves.toBeUndefined();
+      expect(await delivery(job!.deliveryId)).toBeUndefined();
+    },
+  );
+
+  it('a success batch clears a running failure clock before it takes its deliveries', async () => {
+    const hook = await webhook();
+    await sql("update notification_subscription set failing_since = now() - interval '1 hour' where id = ?", [
+      hook,
+    ]);
+    await user.post('/api/decks', { name: 'Announced' });
+    const [job] = await dispatchAndClaim([hook]);
+    const holder = await openTransaction(t.databaseUrl);
+    await holder.query('select id from notification_subscription where id = $1 for update', [hook]);
+    const deleting = user.delete(`/api/notifications/subscriptions/${hook}`);
+    await waitForLockWaiters(t.databaseUrl, 1);
+    const finishing = finishDeliveries(em(), [[job!, ok]], policy());
+    await waitForLockWaiters(t.databaseUrl, 2);
+    await holder.commit();
+
+    expect((await deleting).status).toBe(200);
+    await expect(finishing).resolves.toBeUndefined();
   });
 });
 
@@ -320,12 +379,13 @@ describe('deliveries of one aggregate, two instances at once', () => {
       [s],
     );
 
-    // Instance X records D1's 410 and is held (its subscription update waits on a lock held
-    // here); instance Y meanwhile records D2's success.
+    // Instance X records D1's 410 and instance Y D2's success, both held after writing their
+    // delivery (their wakes wait on the group's lock, held here): each transaction has written
+    // its outcome while the other's is still uncommitted.
     const { promise: gate, resolve: release } = Promise.withResolvers<void>();
     const { promise: isLocked, resolve: locked } = Promise.withResolvers<void>();
     const holder = em().transactional(async (tx) => {
-      await tx.execute('select 1 from notification_subscription where id = ? for update', [s]);
+      await tx.execute(LOCK_GROUPS_OF, [`{${d1!.deliveryId}}`]);
       locked();
       await gate;
     });

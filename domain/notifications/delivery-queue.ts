@@ -133,25 +133,29 @@ export async function finishDelivery(
   { retryScheduleSeconds, disableAfterHours }: DeliveryPolicy,
 ): Promise<void> {
   await em.transactional(async (tx) => {
+    // The subscription is locked before its delivery, the order in which a delete takes them (the
+    // row, then its deliveries by cascade): in the other order the two deadlocked, and the delete
+    // answered 409.
+    const subscription =
+      outcome.gone || job.subscription.channel === 'webhook'
+        ? await tx.findOne(NotificationSubscription, job.subscription.id, {
+            lockMode: LockMode.PESSIMISTIC_WRITE,
+          })
+        : null;
     // A claim that lost its lease (another instance took the delivery over) records nothing.
     if ((await recordAttempts(tx, [[job, outcome]], retryScheduleSeconds)).size === 0) return;
+    if (!subscription) return;
     if (outcome.gone) {
-      const subscription = await tx.findOne(NotificationSubscription, job.subscription.id);
-      if (subscription && applyChanges(subscription, { isActive: false })) {
-        const output = toSubscriptionOutput(subscription);
-        recordEvent(
-          tx,
-          { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
-          'notification_subscription.updated',
-          {
-            aggregateId: subscription.id,
-            deckId: output.deckId,
-            payload: output,
-          },
-        );
-      }
-    } else if (job.subscription.channel === 'webhook') {
-      await trackWebhookHealth(tx, job, outcome, disableAfterHours);
+      if (!applyChanges(subscription, { isActive: false })) return;
+      const output = toSubscriptionOutput(subscription);
+      recordEvent(
+        tx,
+        { organizationId: job.subscription.organizationId, actor: SYSTEM_ACTOR },
+        'notification_subscription.updated',
+        { aggregateId: subscription.id, deckId: output.deckId, payload: output },
+      );
+    } else {
+      await trackWebhookHealth(tx, subscription, job, outcome, disableAfterHours);
     }
   });
 }
@@ -177,16 +181,17 @@ export async function finishDeliveries(
   if (successes.length > 0) {
     try {
       await em.transactional(async (tx) => {
-        const owned = await recordAttempts(tx, successes, policy.retryScheduleSeconds);
+        // Subscriptions before deliveries (see `finishDelivery`). An answer is news of a healthy
+        // endpoint, even to a claim that lost its lease.
         const webhookSubscriptions = [
           ...new Set(
             successes
-              .filter(([job]) => owned.has(job.deliveryId) && job.subscription.channel === 'webhook')
+              .filter(([job]) => job.subscription.channel === 'webhook')
               .map(([job]) => job.subscription.id),
           ),
         ];
-        if (webhookSubscriptions.length === 0) return;
-        await clearFailureClocks(tx, webhookSubscriptions);
+        if (webhookSubscriptions.length > 0) await clearFailureClocks(tx, webhookSubscriptions);
+        await recordAttempts(tx, successes, policy.retryScheduleSeconds);
       });
     } catch (error) {
       if (!isRowError(error))
@@ -345,24 +350,21 @@ export async function wakeWaitingDeliveries(
 /**
  * Auto-disable (api.md): a success clears the subscription's failure clock; the first failure
  * after a success starts it; a failure once it has run `disableAfterHours` switches the
- * subscription off with the reason. A success writes only when the clock was running, and the
- * subscription row is locked only on failures, so healthy traffic does not queue on it.
+ * subscription off with the reason. A batch of successes writes only when the clock was running
+ * and locks no subscription otherwise, so healthy traffic does not queue on it.
  */
 async function trackWebhookHealth(
   tx: EntityManager,
+  subscription: NotificationSubscription,
   job: DeliveryJob,
   outcome: AttemptOutcome,
   disableAfterHours: number,
 ): Promise<void> {
   if (outcome.delivered) {
-    await clearFailureClocks(tx, [job.subscription.id]);
+    await clearFailureClocks(tx, [subscription.id]);
     return;
   }
-  // Locked: concurrent failures of one subscription switch it off once, with one event.
-  const subscription = await tx.findOne(NotificationSubscription, job.subscription.id, {
-    lockMode: LockMode.PESSIMISTIC_WRITE,
-  });
-  if (!subscription?.isActive) return;
+  if (!subscription.isActive) return;
   const now = new Date();
   if (!subscription.failingSince) {
     subscription.failingSince = now;
