@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
 import {
   DocumentTooLarge,
@@ -7,6 +6,7 @@ import {
   UnreadableDocument,
 } from '../../domain/contracts/document-failures.ts';
 import type { ExtractedText, TextExtractor } from '../../domain/ports/text-extractor.ts';
+import { WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 
 export interface ExtractionFailure {
   kind: 'unreadable' | 'too-large';
@@ -33,9 +33,6 @@ export interface WorkerTextExtractorOptions {
 /** The worker's answer to one document (extract-worker.ts). */
 export type WorkerAnswer = ({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure);
 
-/** A warm reader left unused this long is stopped, so an idle service does not hold its memory. */
-const IDLE_MS = 30_000;
-
 /** The extractor, and what tests may observe of its readers. */
 export interface WorkerTextExtractor extends TextExtractor {
   /**
@@ -59,98 +56,42 @@ export interface WorkerTextExtractor extends TextExtractor {
  */
 export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): WorkerTextExtractor {
   const queue = new PQueue({ concurrency: options.concurrency });
-  const workerUrl = new URL('./extract-worker.ts', import.meta.url);
-  const idleMs = options.idleMs ?? IDLE_MS;
-  /** Warm readers and the timer that stops each; never more than `concurrency` (one per queue slot). */
-  const idle = new Map<Worker, NodeJS.Timeout>();
-  let started = 0;
-  let closed = false;
+  // Never more than `concurrency` readers: one per queue slot.
+  const readers = new WarmWorkers({
+    url: new URL('./extract-worker.ts', import.meta.url),
+    workerData: { maxTextChars: options.maxTextChars, maxExpandedBytes: options.maxExpandedBytes },
+    resourceLimits: {
+      maxOldGenerationSizeMb: options.workerMemoryMb,
+      maxYoungGenerationSizeMb: 32,
+      stackSizeMb: 4,
+    },
+    idleMs: options.idleMs,
+  });
 
-  function startReader(): Worker {
-    const worker = new Worker(workerUrl, {
-      workerData: { maxTextChars: options.maxTextChars, maxExpandedBytes: options.maxExpandedBytes },
-      resourceLimits: {
-        maxOldGenerationSizeMb: options.workerMemoryMb,
-        maxYoungGenerationSizeMb: 32,
-        stackSizeMb: 4,
-      },
-    });
-    started += 1;
-    // An idle reader must not keep the process alive (a document at work keeps its request open).
-    worker.unref();
-    // A reader that stops while idle is forgotten; an 'error' with no listener would throw here.
-    worker.on('error', () => {});
-    worker.once('exit', () => forget(worker));
-    return worker;
-  }
-
-  function forget(worker: Worker) {
-    clearTimeout(idle.get(worker));
-    idle.delete(worker);
-  }
-
-  function takeReader(): Worker {
-    const [warm] = idle.keys();
-    if (!warm) return startReader();
-    forget(warm);
-    return warm;
-  }
-
-  function putBack(worker: Worker) {
-    if (closed) {
-      void worker.terminate();
-      return;
+  async function read(view: Uint8Array): Promise<ExtractedText> {
+    let answer: WorkerAnswer;
+    try {
+      answer = await readers.run<WorkerAnswer>(view, {
+        timeoutMs: options.timeoutMs,
+        // Moved, not copied (see extractText).
+        transfer: [view.buffer as ArrayBuffer],
+        reusable: (message) => message.ok,
+      });
+    } catch (error) {
+      if (!(error instanceof WorkerTaskFailed)) throw error;
+      if (error.kind === 'timeout')
+        throw new DocumentTooSlow(`reading it took longer than ${options.timeoutMs} ms`);
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY')
+        throw new DocumentTooLarge(`reading it needs more than ${options.workerMemoryMb} MB of memory`);
+      throw new UnreadableDocument(error.kind === 'exit' ? `the reader ${error.message}` : error.message);
     }
-    const timer = setTimeout(() => {
-      forget(worker);
-      void worker.terminate();
-    }, idleMs);
-    timer.unref();
-    idle.set(worker, timer);
-  }
-
-  function read(view: Uint8Array): Promise<ExtractedText> {
-    const worker = takeReader();
-    return new Promise<ExtractedText>((resolve, reject) => {
-      const settle = (outcome: () => void, reusable = false) => {
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        if (reusable) putBack(worker);
-        else void worker.terminate();
-        outcome();
-      };
-      const timer = setTimeout(() => {
-        settle(() => reject(new DocumentTooSlow(`reading it took longer than ${options.timeoutMs} ms`)));
-      }, options.timeoutMs);
-      const onMessage = (message: WorkerAnswer) => {
-        if (message.ok) settle(() => resolve({ text: message.text, variables: message.variables }), true);
-        else if (message.kind === 'too-large') settle(() => reject(new DocumentTooLarge(message.reason)));
-        else settle(() => reject(new UnreadableDocument(message.reason)));
-      };
-      const onError = (error: Error & { code?: string }) => {
-        settle(() =>
-          reject(
-            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-              ? new DocumentTooLarge(`reading it needs more than ${options.workerMemoryMb} MB of memory`)
-              : new UnreadableDocument(error.message),
-          ),
-        );
-      };
-      const onExit = (code: number) => {
-        settle(() => reject(new UnreadableDocument(`the reader stopped (exit code ${code})`)));
-      };
-      worker.once('message', onMessage);
-      worker.once('error', onError);
-      worker.once('exit', onExit);
-      // Moved, not copied (see extractText).
-      worker.postMessage(view, [view.buffer as ArrayBuffer]);
-    });
+    if (answer.ok) return { text: answer.text, variables: answer.variables };
+    if (answer.kind === 'too-large') throw new DocumentTooLarge(answer.reason);
+    throw new UnreadableDocument(answer.reason);
   }
 
   return {
-    readers: () => ({ started, idle: idle.size }),
+    readers: () => readers.counts(),
     queued: () => queue.size,
     extractText(bytes) {
       // Busy only when every reader is at work and the waiting line is full: with
@@ -164,11 +105,6 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
       const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
       return queue.add(() => read(view)) as Promise<ExtractedText>;
     },
-    async close() {
-      closed = true;
-      const readers = [...idle.keys()];
-      for (const worker of readers) forget(worker);
-      await Promise.all(readers.map((worker) => worker.terminate()));
-    },
+    close: () => readers.close(),
   };
 }
