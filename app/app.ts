@@ -194,6 +194,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         services.mailer?.close();
         await services.notifier.close();
         await services.textExtractor.close?.();
+        await services.speech.close?.();
         // Last scrape possible until here: the pool it reads is closed next.
         await metrics?.close();
         await database.close();

@@ -31,6 +31,7 @@ export function createServices(
     ? createElevenLabsEngine(config.speech.elevenLabs)
     : createLocalSpeechEngine({
         concurrency: config.speech.concurrency,
+        timeoutMs: config.speech.timeoutMs,
         previewUrl: (voiceId) => `${baseUrl()}/api/voices/${encodeURIComponent(voiceId)}/preview`,
       });
   const secretBox = createSecretBox(secrets.get('encryption'), config.previousEncryptionKeys);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import { isMp3 } from './helpers/audio.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -249,5 +250,36 @@ describe('deck narration', () => {
     } finally {
       await worker.close();
     }
+  });
+});
+
+describe('speech workers', () => {
+  type LocalEngine = ReturnType<typeof createLocalSpeechEngine>;
+  const engine = () => t.app.services.speech as LocalEngine;
+
+  it('speak answers one after another in one warm worker thread', async () => {
+    // Whatever spoke before (previews, answers): from here, one worker speaks both.
+    await engine().synthesize('Warming up.', 'en-us+Annie');
+    const before = engine().workers();
+    const first = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie');
+    const second = await engine().synthesize('We ship in days, not months.', 'en-gb+robert');
+    expect(isMp3(first) && isMp3(second)).toBe(true);
+    expect(engine().workers()).toEqual({ started: before.started, idle: before.idle });
+  });
+
+  it('after an answer given up on, the next is spoken by a fresh worker', async () => {
+    await engine().synthesize('Warming up.', 'en-us+Annie');
+    const { started } = engine().workers();
+    const controller = new AbortController();
+    const givenUp = engine().synthesize(
+      'A long answer that is never finished. '.repeat(40),
+      'en-us+Annie',
+      controller.signal,
+    );
+    setImmediate(() => controller.abort());
+    await expect(givenUp).rejects.toThrow();
+    const next = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie');
+    expect(isMp3(next)).toBe(true);
+    expect(engine().workers().started).toBe(started + 1);
   });
 });

@@ -7,5 +7,10 @@ declare module 'espeak-ng' {
     arguments: string[];
     print?: (line: string) => void;
     printErr?: (line: string) => void;
+    /** Emscripten's hook: instantiate a module compiled once, rather than compiling it again. */
+    instantiateWasm?: (
+      imports: WebAssembly.Imports,
+      receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+    ) => WebAssembly.Exports;
   }): Promise<ESpeakNgModule>;
 }

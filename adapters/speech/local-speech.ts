@@ -1,6 +1,6 @@
-import { Worker } from 'node:worker_threads';
 import PQueue from 'p-queue';
 import { type SpeechEngine, SpeechFailed, type Voice } from '../../domain/ports/speech-engine.ts';
+import { WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 
 /** Accents × variants of espeak-ng that sound like a presenter (no robots, whispers or cartoons). */
 const ACCENTS = [
@@ -29,15 +29,19 @@ const VARIANTS: Record<
 
 /**
  * espeak-ng compiled to WASM (npm), so a fresh install speaks with no account and no system
- * package. Each synthesis runs in a worker thread (espeak-ng and the MP3 encoder are
- * synchronous), at most `concurrency` at a time.
+ * package. Each answer is spoken in a worker thread (espeak-ng and the MP3 encoder are
+ * synchronous), at most `concurrency` at a time; the threads stay warm between answers (loading
+ * and compiling espeak-ng and warming the encoder cost more than speaking a short answer) and
+ * are started at the first answer, not at start.
  */
 export function createLocalSpeechEngine(options: {
   concurrency: number;
+  /** One answer, at most (the callers' own deadline is usually shorter). */
+  timeoutMs: number;
   previewUrl: (voiceId: string) => string;
-}): SpeechEngine {
+}): SpeechEngine & { workers(): { started: number; idle: number }; close(): Promise<void> } {
   const queue = new PQueue({ concurrency: options.concurrency });
-  const workerUrl = new URL('./speech-worker.ts', import.meta.url);
+  const speakers = new WarmWorkers({ url: new URL('./speech-worker.ts', import.meta.url) });
   const voices = ACCENTS.flatMap(({ language, accent }) =>
     VARIANTS[language].map((variant) => ({
       id: `${language}+${variant.file}`,
@@ -46,6 +50,22 @@ export function createLocalSpeechEngine(options: {
     })),
   );
   const known = new Set(voices.map((v) => v.id));
+
+  async function speak(text: string, voice: string, signal?: AbortSignal): Promise<Buffer> {
+    let answer: { ok: boolean; mp3?: Uint8Array; error?: string };
+    try {
+      answer = await speakers.run<typeof answer>(
+        { text, voice },
+        { timeoutMs: options.timeoutMs, signal, reusable: (message) => message.ok },
+      );
+    } catch (error) {
+      if (error instanceof WorkerTaskFailed && (error.kind === 'timeout' || error.kind === 'aborted'))
+        throw new SpeechFailed('speech took too long');
+      throw new SpeechFailed(`espeak-ng failed: ${(error as Error).message}`);
+    }
+    if (!answer.ok) throw new SpeechFailed(`espeak-ng failed: ${answer.error}`);
+    return Buffer.from(answer.mp3!.buffer, answer.mp3!.byteOffset, answer.mp3!.byteLength);
+  }
 
   return {
     name: 'local',
@@ -61,25 +81,9 @@ export function createLocalSpeechEngine(options: {
     },
     synthesize(text, voiceId, signal) {
       if (!known.has(voiceId)) return Promise.reject(new SpeechFailed(`Unknown voice ${voiceId}`));
-      return queue.add(
-        ({ signal: queued }) =>
-          new Promise<Buffer>((resolve, reject) => {
-            const worker = new Worker(workerUrl, { workerData: { text, voice: voiceId } });
-            const abort = () => {
-              void worker.terminate();
-              reject(new SpeechFailed('speech took too long'));
-            };
-            queued?.addEventListener('abort', abort, { once: true });
-            worker.once('message', (message: { ok: boolean; mp3?: Uint8Array; error?: string }) => {
-              queued?.removeEventListener('abort', abort);
-              void worker.terminate();
-              if (message.ok) resolve(Buffer.from(message.mp3!));
-              else reject(new SpeechFailed(`espeak-ng failed: ${message.error}`));
-            });
-            worker.once('error', (error) => reject(new SpeechFailed(`espeak-ng failed: ${error.message}`)));
-          }),
-        { signal },
-      ) as Promise<Buffer>;
+      return queue.add(({ signal: queued }) => speak(text, voiceId, queued), { signal }) as Promise<Buffer>;
     },
+    workers: () => speakers.counts(),
+    close: () => speakers.close(),
   };
 }

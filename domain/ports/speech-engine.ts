@@ -19,6 +19,8 @@ export interface SpeechEngine {
   listVoices(): Promise<Voice[]>;
   /** MP3 bytes of `text` spoken with `voiceId`; gives up when `signal` aborts. */
   synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Buffer>;
+  /** Stops what it keeps running (warm worker threads), at shutdown. */
+  close?(): Promise<void>;
 }
 
 export class SpeechFailed extends Error {
