@@ -267,6 +267,23 @@ describe('speech workers', () => {
     expect(engine().workers()).toEqual({ started: before.started, idle: before.idle });
   });
 
+  it('a warm thread speaks the same text the same each time, whatever it spoke in between', async () => {
+    // One instance of espeak-ng answers every message of its thread, reset before each: nothing
+    // of one answer (a voice, a longer text, its memory) may reach the next.
+    const text = 'Yes: thirty days, no card needed.';
+    const first = await engine().synthesize(text, 'en-us+Annie');
+    await engine().synthesize(
+      'A longer answer, in another voice, to grow what the engine holds. '.repeat(20),
+      'en-gb+robert',
+    );
+    const again = await engine().synthesize(text, 'en-us+Annie');
+    expect(isMp3(first)).toBe(true);
+    expect(again.equals(first)).toBe(true);
+    expect((await engine().synthesize('We ship in days, not months.', 'en-us+Annie')).equals(first)).toBe(
+      false,
+    );
+  });
+
   it('after an answer given up on, the next is spoken by a fresh worker', async () => {
     await engine().synthesize('Warming up.', 'en-us+Annie');
     const { started } = engine().workers();

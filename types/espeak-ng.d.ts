@@ -1,10 +1,17 @@
 // The npm espeak-ng package (an Emscripten build) ships no types: the part this service uses.
 declare module 'espeak-ng' {
   interface ESpeakNgModule {
-    FS: { readFile(path: string, options?: { encoding?: 'binary' | 'utf8' }): Uint8Array };
+    FS: {
+      readFile(path: string, options?: { encoding?: 'binary' }): Uint8Array;
+      unlink(path: string): void;
+    };
+    /** The program's `main(argc, argv)` (`argv` in the instance's memory). */
+    _main(argc: number, argv: number): number;
   }
   export default function ESpeakNg(options: {
     arguments: string[];
+    /** Initialise the runtime without running `main`. */
+    noInitialRun?: boolean;
     print?: (line: string) => void;
     printErr?: (line: string) => void;
     /** Emscripten's hook: instantiate a module compiled once, rather than compiling it again. */
