@@ -127,7 +127,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const secrets = await loadSecrets(config, logger);
   const database = await openDatabase(config, logger, secrets);
   let url = '';
-  const services = createServices(config, logger, secrets, () => url);
+  const services = await createServices(config, logger, secrets, () => url);
   // The instance's live streams and their one reader, woken by LISTEN on a connection of its own
   // (opened with the first stream).
   const liveEvents = new LiveEvents({

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createAiContractAnalyzer, offlineAnalyzer } from '../adapters/documents/contract-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
-import { createSmtpMailer } from '../adapters/notifications/mailer.ts';
 import { createNotifier } from '../adapters/notifications/notifier.ts';
 import { createSecretBox } from '../adapters/secret-box.ts';
 import { createElevenLabsEngine } from '../adapters/speech/elevenlabs-speech.ts';
@@ -18,13 +17,17 @@ import type { AppConfig } from './config.ts';
 import { createStorage } from './create-storage.ts';
 import type { Secrets } from './secrets.ts';
 
-/** The adapters behind the domain's ports, chosen once from configuration. */
-export function createServices(
+/**
+ * The adapters behind the domain's ports, chosen once from configuration. An adapter that is not
+ * configured is not loaded either (the S3 SDK with local storage, nodemailer without SMTP):
+ * `docs/performance.md`, "Memory".
+ */
+export async function createServices(
   config: AppConfig,
   logger: Logger,
   secrets: Secrets,
   listeningUrl?: () => string,
-): Services {
+): Promise<Services> {
   // Signed local-storage addresses point at PUBLIC_URL, or at where this process listens.
   const baseUrl = () => config.publicUrl ?? listeningUrl?.() ?? `http://localhost:${config.port}`;
   const speech = config.speech.elevenLabs
@@ -35,14 +38,19 @@ export function createServices(
         previewUrl: (voiceId) => `${baseUrl()}/api/voices/${encodeURIComponent(voiceId)}/preview`,
       });
   const secretBox = createSecretBox(secrets.get('encryption'), config.previousEncryptionKeys);
-  const mailer = config.mail.smtpUrl ? createSmtpMailer(config.mail.smtpUrl, config.mail.from) : null;
+  const mailer = config.mail.smtpUrl
+    ? (await import('../adapters/notifications/mailer.ts')).createSmtpMailer(
+        config.mail.smtpUrl,
+        config.mail.from,
+      )
+    : null;
   return {
     settings: config,
     logger,
     speech,
     voices: new VoiceCatalog(speech, config.speech.voicesCacheMs, logger),
     mailer,
-    storage: createStorage(config, secrets, baseUrl),
+    storage: await createStorage(config, secrets, baseUrl),
     secretBox,
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi

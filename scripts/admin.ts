@@ -102,7 +102,7 @@ async function main(argv: string[]): Promise<number> {
   const secrets = await loadSecrets(config, logger);
   const database = await openDatabase(config, logger, secrets);
   try {
-    const services = createServices(config, logger, secrets);
+    const services = await createServices(config, logger, secrets);
     const caller = createInProcessCaller(database.orm, services);
     const result = await entry.call(caller, input as never);
     process.stdout.write(`${JSON.stringify(result)}\n`);

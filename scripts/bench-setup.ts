@@ -42,7 +42,7 @@ export async function withBenchDatabase(run: (bench: Bench) => Promise<void>): P
   const logger = createProcessLogger(config, { level: 'warn' });
   const secrets = await loadSecrets(config, logger);
   const database = await openDatabase(config, logger, secrets);
-  const services = createServices(config, logger, secrets);
+  const services = await createServices(config, logger, secrets);
   const suffix = Date.now().toString(36);
   try {
     await run({
