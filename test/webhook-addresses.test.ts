@@ -155,7 +155,7 @@ describe('delivery applies the same rule', () => {
 
   it('the sender refuses credentials and local names before connecting', async () => {
     const hooks = await startWebhookReceiver();
-    const agent = createWebhookAgent(false);
+    const agent = await createWebhookAgent(false);
     try {
       const url = new URL(hooks.url);
       for (const target of [

@@ -20,7 +20,8 @@ export interface NotifierParts {
 export async function attemptDelivery(
   job: DeliveryJob,
   services: NotifierParts,
-  agent: Agent,
+  /** The instance's webhook connection pool, made when first asked for. */
+  agent: () => Promise<Agent>,
   signal?: AbortSignal,
 ): Promise<AttemptOutcome> {
   const { subscription, event } = job;
@@ -33,7 +34,7 @@ export async function attemptDelivery(
     switch (subscription.channel) {
       case 'webhook': {
         const result = await sendWebhook({
-          agent,
+          agent: await agent(),
           url: String(subscription.channelConfig.url),
           secrets: signingSecrets(services.secretBox, subscription.id, subscription.sealedSecrets),
           eventId: event.id,

@@ -1,12 +1,22 @@
+import type { Agent } from 'undici';
 import type { Notifier } from '../../domain/ports/notifier.ts';
 import { attemptDelivery, type NotifierParts } from './delivery-attempt.ts';
 import { createWebhookAgent } from './webhook-sender.ts';
 
-/** One connection pool for the whole instance: the delivery worker and a test message share it. */
+/**
+ * One connection pool for the whole instance, made with its first webhook: the delivery worker
+ * and a test message share it.
+ */
 export function createNotifier(parts: NotifierParts): Notifier {
-  const agent = createWebhookAgent(parts.allowPrivateNetworks);
+  let agent: Promise<Agent> | undefined;
+  const webhookAgent = () => {
+    agent ??= createWebhookAgent(parts.allowPrivateNetworks);
+    return agent;
+  };
   return {
-    send: (job, signal) => attemptDelivery(job, parts, agent, signal),
-    close: () => agent.close(),
+    send: (job, signal) => attemptDelivery(job, parts, webhookAgent, signal),
+    close: async () => {
+      await (await agent)?.close();
+    },
   };
 }

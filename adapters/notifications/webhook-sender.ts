@@ -1,6 +1,6 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import dns from 'node:dns';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { parseRetryAfter } from '../../domain/notifications/retry-policy.ts';
 import { isPublicAddress, webhookUrlProblem } from '../../domain/notifications/webhook-address.ts';
 
@@ -64,8 +64,10 @@ function signingKey(secret: string): KeyObject {
 /**
  * A connection pool whose DNS answers are checked at connect time, so a host name cannot
  * lead to a private address (DNS rebinding included) unless private networks are allowed.
+ * undici is loaded here, for the first webhook, not at start (`docs/performance.md`, "Memory").
  */
-export function createWebhookAgent(allowPrivateNetworks: boolean): Agent {
+export async function createWebhookAgent(allowPrivateNetworks: boolean): Promise<Agent> {
+  const { Agent } = await import('undici');
   const lookup = ((hostname: string, options: dns.LookupOptions, callback: (...args: any[]) => void) => {
     dns.lookup(hostname, options, (error, address, family) => {
       if (error) return callback(error);
@@ -108,6 +110,8 @@ export async function sendWebhook(options: {
     };
   }
   const timestamp = Math.floor(Date.now() / 1000);
+  // Loaded already: the agent's module.
+  const { request } = await import('undici');
   try {
     const response = await request(options.url, {
       method: 'POST',
