@@ -1,9 +1,10 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { isTrackedEnvelope } from '@trpc/server';
 import type { Context as KoaContext, Middleware } from 'koa';
 import type { EventOutput } from '../domain/events/event-output.ts';
 import { eventJson, KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
+import type { Logger } from '../domain/ports/logger.ts';
 import type { RequestContext } from './edge.ts';
 import { queryInput, readQuery } from './request-input.ts';
 import type { StreamRoute } from './route.ts';
@@ -31,52 +32,104 @@ export function streamRoute(
     const input = queryInput(readQuery(ctx.querystring), route.shape, route.pathParameters);
     const lastEventId = ctx.get('last-event-id');
     if (lastEventId) input.lastEventId = lastEventId;
-    const res = ctx.res;
-    const left = new AbortController();
-    const closed = once(res, 'close').then(() => left.abort());
-    const { socket } = ctx.req;
-    context.disconnect = () => socket.destroy();
-    const messages = (await deps.call(context, input, left.signal)) as AsyncIterable<unknown>;
+    const sink = new EventSink(ctx.res, ctx.state);
+    context.disconnect = destroyer(ctx.req.socket);
+    const messages = (await deps.call(context, input, sink.signal)) as AsyncIterator<unknown>;
     // Koa keeps the request's context until the answer ends: the stream needs nothing of its state
     // (the caller and the session's hash are the stream's own), so it is let go now.
     ctx.state.context = undefined;
 
     ctx.respond = false;
-    res.writeHead(200, {
+    ctx.res.writeHead(200, {
       ...ctx.response.headers,
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       // Proxies that buffer answers (nginx) pass this one through as it is written.
       'x-accel-buffering': 'no',
     });
-    res.write(': stream open\n\n');
+    ctx.res.write(': stream open\n\n');
     // The stream runs on its own: the middleware chain (and its request log line) ends now, so that an
-    // idle stream holds its connection and its follower, not a dozen suspended middleware frames.
-    const { state } = ctx;
-    pump(messages, res, closed).catch((error: unknown) => {
-      state.logger?.error({ err: error }, 'event stream failed');
-      res.destroy();
-    });
+    // idle stream holds its connection and its sink, not a dozen suspended middleware frames.
+    sink.start(messages);
   };
 }
 
-/** Writes each message as the socket takes it, a keep-alive between; ends the answer when the stream ends. */
-async function pump(
-  messages: AsyncIterable<unknown>,
-  res: ServerResponse,
-  closed: Promise<void>,
-): Promise<void> {
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-  try {
-    for await (const message of messages) {
-      if (!res.write(frameOf(message))) await Promise.race([once(res, 'drain'), closed]);
-    }
-  } finally {
-    clearInterval(keepAlive);
-    res.end();
-  }
+/** Ends the connection at once; a function of its own, so that it holds the socket and nothing else. */
+function destroyer(socket: Socket): () => void {
+  return () => socket.destroy();
 }
 
+/** The open SSE answers of this process: one keep-alive timer serves them all. */
+const open = new Set<ServerResponse>();
+let keepAlive: NodeJS.Timeout | undefined;
+
+function keepAlives(): void {
+  for (const res of open) res.write(': keep-alive\n\n');
+}
+
+/**
+ * Writes a stream's messages as the socket takes them, and ends the answer when the stream ends.
+ * Driven by callbacks made once (no suspended `for await`), and the answer's `close` aborts the
+ * procedure's signal: an idle stream holds this, its iterator's one pending promise and its socket.
+ */
+class EventSink {
+  readonly #res: ServerResponse;
+  readonly #state: { logger?: Logger };
+  readonly #left = new AbortController();
+  #messages: AsyncIterator<unknown> | undefined;
+
+  constructor(res: ServerResponse, state: { logger?: Logger }) {
+    this.#res = res;
+    this.#state = state;
+    res.once('close', this.#closed);
+  }
+
+  get signal(): AbortSignal {
+    return this.#left.signal;
+  }
+
+  start(messages: AsyncIterator<unknown>): void {
+    this.#messages = messages;
+    // Gone while the stream opened: the stream has ended (the signal), its end is all there is to take.
+    if (!this.#left.signal.aborted) {
+      open.add(this.#res);
+      keepAlive ??= setInterval(keepAlives, KEEP_ALIVE_MS);
+    }
+    this.#pull();
+  }
+
+  readonly #pull = (): void => {
+    this.#messages!.next().then(this.#write, this.#failed);
+  };
+
+  readonly #write = (result: IteratorResult<unknown>): void => {
+    if (result.done) {
+      this.#stop();
+      this.#res.end();
+    } else if (this.#res.write(frameOf(result.value))) this.#pull();
+    // Past the socket's buffer: the next message waits for it to drain (a closed answer ends the stream).
+    else if (!this.#res.destroyed) this.#res.once('drain', this.#pull);
+  };
+
+  readonly #failed = (error: unknown): void => {
+    this.#state.logger?.error({ err: error }, 'event stream failed');
+    this.#stop();
+    this.#res.destroy();
+  };
+
+  readonly #closed = (): void => {
+    this.#stop();
+    this.#left.abort();
+  };
+
+  #stop(): void {
+    open.delete(this.#res);
+    if (open.size === 0 && keepAlive) {
+      clearInterval(keepAlive);
+      keepAlive = undefined;
+    }
+  }
+}
 /** One SSE message: a tracked value's id, the event's type as the message's, its JSON as data. */
 function frameOf(message: unknown): string {
   const [id, value] = isTrackedEnvelope(message) ? message : [undefined, message];

@@ -125,6 +125,8 @@ function liveEventOf(row: EventRow): LiveEvent {
   return { event, organizationId, deckId, key: [BigInt(tx), BigInt(seq)], size: json.length, json };
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
 /** Why a stream ended. */
 export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'shutting-down';
 
@@ -542,7 +544,7 @@ function wants(filter: LiveFilter, live: LiveEvent): boolean {
  * a buffer of at most STREAM_BUFFER_BYTES. A consumer that lets it fill is cut off: it resumes
  * from its last event, and the server's memory never grows with its slowness.
  */
-export class EventStream implements Follower, AsyncIterable<LiveEvent> {
+export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, undefined> {
   readonly caller: StreamCaller;
   readonly #hub: LiveEvents;
   readonly #filter: LiveFilter;
@@ -555,7 +557,10 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
   #held: LiveEvent[] | null = [];
   #heldBytes = 0;
   #heldOverflowed = false;
-  #wake: (() => void) | null = null;
+  /** A consumer waiting for the next event. */
+  #waiter: ((result: IteratorResult<LiveEvent, undefined>) => void) | null = null;
+  /** Resuming: the backlog being read (null once read or when live from the start). */
+  #catchingUp: AsyncGenerator<LiveEvent, void> | null | undefined = undefined;
   #ended: StreamEnd | null = null;
   #hidden: Set<string>;
   #hiddenFor: string;
@@ -641,27 +646,60 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     if (reason !== 'closed') this.caller.disconnect?.();
   }
 
+  /** Hands the next event (or the end) to a consumer waiting for one. */
   #wakeUp(): void {
-    const wake = this.#wake;
-    this.#wake = null;
-    wake?.();
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    const result = this.#take();
+    if (!result) return;
+    this.#waiter = null;
+    waiter(result);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<LiveEvent, void> {
-    try {
-      yield* this.#backlog();
-      while (!this.#ended) {
-        const live = this.#queue.shift();
-        if (live) {
-          this.#queuedBytes -= live.size;
-          yield live;
-          continue;
-        }
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-      }
-    } finally {
-      this.end('closed');
+  /** The next queued event, the end, or null while there is neither. */
+  #take(): IteratorResult<LiveEvent, undefined> | null {
+    if (this.#ended) return DONE;
+    const live = this.#queue.shift();
+    if (!live) return null;
+    this.#queuedBytes -= live.size;
+    return { done: false, value: live };
+  }
+
+  /**
+   * The stream as an iterator written out, not an async generator: an idle stream holds one
+   * pending promise, not suspended frames (bench:streams). Resuming, its backlog comes first.
+   */
+  next(): Promise<IteratorResult<LiveEvent, undefined>> {
+    this.#catchingUp ??= this.#held && this.#last ? this.#backlog() : null;
+    if (this.#catchingUp) {
+      return this.#catchingUp.next().then(
+        (result) => {
+          if (!result.done) return result;
+          this.#catchingUp = null;
+          return this.next();
+        },
+        (error: unknown) => {
+          this.end('closed');
+          throw error;
+        },
+      );
     }
+    const result = this.#take();
+    if (result) return Promise.resolve(result);
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+    });
+  }
+
+  /** The consumer stopped (a `for await` left early): the stream ends. */
+  return(): Promise<IteratorResult<LiveEvent, undefined>> {
+    this.end('closed');
+    this.#catchingUp = null;
+    return Promise.resolve(DONE);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   /** Resuming: the log after the last event, page by page, then what was offered meanwhile. */
@@ -754,13 +792,15 @@ export function liveEventsOf(ctx: StreamContext): LiveEvents {
 
 /**
  * `events.onEvent` and `GET /notifications/events/stream`: the caller's events as they are
- * committed, after `lastEventId` first when given. Ends when `signal` aborts (the client left).
+ * committed, after `lastEventId` first when given, each as `map` makes it (the transport's
+ * message: one iterator, no wrapper per stream). Ends when `signal` aborts (the client left).
  */
-export async function followEvents(
+export async function followEvents<T = EventOutput>(
   ctx: StreamContext,
   input: LiveFilter & { lastEventId?: string },
   signal?: AbortSignal,
-): Promise<AsyncIterable<EventOutput>> {
+  map: (event: EventOutput) => T = (event) => event as T,
+): Promise<AsyncIterableIterator<T, undefined>> {
   const { lastEventId, ...filter } = input;
   const stream = await liveEventsOf(ctx).openEventStream(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
@@ -768,9 +808,34 @@ export async function followEvents(
     lastEventId,
   );
   endOnAbort(signal, stream);
-  return (async function* () {
-    for await (const live of stream) yield live.event;
-  })();
+  return new Mapped(stream, map);
+}
+
+/** Each value of `source` as `map` makes it. */
+class Mapped<S extends { event: EventOutput }, T> implements AsyncIterableIterator<T, undefined> {
+  readonly #source: AsyncIterator<S, undefined>;
+  readonly #map: (event: EventOutput) => T;
+
+  constructor(source: AsyncIterator<S, undefined>, map: (event: EventOutput) => T) {
+    this.#source = source;
+    this.#map = map;
+  }
+
+  readonly #mapped = (result: IteratorResult<S, undefined>): IteratorResult<T, undefined> =>
+    result.done ? result : { done: false, value: this.#map(result.value.event) };
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    return this.#source.next().then(this.#mapped);
+  }
+
+  async return(): Promise<IteratorResult<T, undefined>> {
+    await this.#source.return?.();
+    return DONE;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
 }
 
 /** Ends `follower` when `signal` aborts (the client went away). */

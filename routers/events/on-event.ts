@@ -33,9 +33,8 @@ export const onEvent = authedProcedure
     },
   })
   .input(onEventInput)
-  .subscription(async ({ ctx, input, signal }) => {
-    const events = await followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal);
-    return (async function* () {
-      for await (const event of events) yield tracked(event.id, event);
-    })();
-  });
+  .subscription(({ ctx, input, signal }) =>
+    followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal, (event) =>
+      tracked(event.id, event),
+    ),
+  );
