@@ -24,7 +24,7 @@ export function streamRoute(
   route: StreamRoute,
   deps: {
     contextOf(ctx: KoaContext): Promise<RequestContext>;
-    call(context: RequestContext, input: unknown, signal: AbortSignal): Promise<unknown>;
+    call(context: RequestContext, input: unknown): Promise<unknown>;
   },
 ): Middleware {
   return async (ctx) => {
@@ -34,7 +34,7 @@ export function streamRoute(
     if (lastEventId) input.lastEventId = lastEventId;
     const sink = new EventSink(ctx.res, ctx.state);
     context.disconnect = destroyer(ctx.req.socket);
-    const messages = (await deps.call(context, input, sink.signal)) as AsyncIterator<unknown>;
+    const messages = (await deps.call(context, input)) as AsyncIterator<unknown>;
     // Koa keeps the request's context until the answer ends: the stream needs nothing of its state
     // (the caller and the session's hash are the stream's own), so it is let go now.
     ctx.state.context = undefined;
@@ -69,14 +69,15 @@ function keepAlives(): void {
 
 /**
  * Writes a stream's messages as the socket takes them, and ends the answer when the stream ends.
- * Driven by callbacks made once (no suspended `for await`), and the answer's `close` aborts the
- * procedure's signal: an idle stream holds this, its iterator's one pending promise and its socket.
+ * Driven by callbacks made once (no suspended `for await`); the answer's `close` ends the stream
+ * through its iterator's `return` (no AbortController and listener per stream): an idle stream
+ * holds this, its iterator's one pending promise and its socket.
  */
 class EventSink {
   readonly #res: ServerResponse;
   readonly #state: { logger?: Logger };
-  readonly #left = new AbortController();
   #messages: AsyncIterator<unknown> | undefined;
+  #gone = false;
 
   constructor(res: ServerResponse, state: { logger?: Logger }) {
     this.#res = res;
@@ -84,17 +85,15 @@ class EventSink {
     res.once('close', this.#closed);
   }
 
-  get signal(): AbortSignal {
-    return this.#left.signal;
-  }
-
   start(messages: AsyncIterator<unknown>): void {
     this.#messages = messages;
-    // Gone while the stream opened: the stream has ended (the signal), its end is all there is to take.
-    if (!this.#left.signal.aborted) {
-      open.add(this.#res);
-      keepAlive ??= setInterval(keepAlives, KEEP_ALIVE_MS);
+    // Gone while the stream opened: it ends now.
+    if (this.#gone) {
+      this.#closed();
+      return;
     }
+    open.add(this.#res);
+    keepAlive ??= setInterval(keepAlives, KEEP_ALIVE_MS);
     this.#pull();
   }
 
@@ -118,8 +117,9 @@ class EventSink {
   };
 
   readonly #closed = (): void => {
+    this.#gone = true;
     this.#stop();
-    this.#left.abort();
+    this.#messages?.return?.().catch(this.#failed);
   };
 
   #stop(): void {

@@ -9,9 +9,10 @@
  * `streams: <n> open, p99 <ms> ms, <kb> KB per stream, <s> statements per event`.
  *
  * Memory per stream is the marginal cost: after a full collection, RSS and heap with N streams
- * open, then with N more (another caller's: STREAMS_PER_CALLER is at most 1,000), divided by N.
- * What the first streams also grow once (modules, V8's young generation, malloc's arenas) is in
- * the first figure, printed too, not in the second; and the young generation has one size
+ * open, then after each of BENCH_STEPS (3) batches of N more (each another caller's:
+ * STREAMS_PER_CALLER is at most 1,000); the slope from N on. What the first streams also grow once
+ * (modules, V8's young generation, malloc's arenas) is in the first batch's figure, printed too,
+ * not in the slope; and the young generation has one size
  * (package.json: 16 MB semi-spaces), so that its growth with the allocation rate, empty after a
  * collection, is not counted as streams'. BENCH_BARE=1 measures the same way a bare Node `http`
  * server holding the same answers (no events): the floor of the machine.
@@ -81,6 +82,7 @@ if (process.argv[2] === '--clients') {
   const RATE = Number(process.env.BENCH_RATE ?? 20);
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
   const BARE = process.env.BENCH_BARE === '1';
+  const STEPS = Number(process.env.BENCH_STEPS ?? 3);
 
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
@@ -96,12 +98,15 @@ if (process.argv[2] === '--clients') {
   const kb = (bytes: number) => (bytes / 1024 / STREAMS).toFixed(1);
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
-  /** Opens N streams (batch 1), then N more (batch 2): the memory before, between and after. */
+  /**
+   * Opens N streams (batch 1), then STEPS batches of N more, each another caller's (one caller may
+   * hold at most 1,000): the memory before and after each. Per stream: the slope from batch 1 on.
+   */
   const measureIdle = async (
     url: string,
-    cookies: [string, string],
+    cookies: string[],
     openStreams: () => number,
-  ): Promise<{ clients: ReturnType<typeof fork>; marginal: number }> => {
+  ): Promise<{ clients: ReturnType<typeof fork>; marginal: number; heap: number }> => {
     const clients = fork(fileURLToPath(import.meta.url), ['--clients', url], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -114,26 +119,29 @@ if (process.argv[2] === '--clients') {
         };
         clients.on('message', listener);
       });
-    const open = async (batch: string, cookie: string) => {
-      const opened = reply('open', batch);
-      clients.send({ open: batch, cookie, count: STREAMS });
+    const readings = [await memory()];
+    for (const [n, cookie] of cookies.entries()) {
+      const opened = reply('open', String(n));
+      clients.send({ open: String(n), cookie, count: STREAMS });
       await opened;
+      readings.push(await memory());
+      const [from, to] = [readings.at(-2)!, readings.at(-1)!];
+      console.log(
+        `${n * STREAMS} → ${openStreams()} streams: RSS ${mb(from.rss)} → ${mb(to.rss)} MB, ${kb(to.rss - from.rss)} KB per stream; heap ${kb(to.heap - from.heap)} KB per stream`,
+      );
+    }
+    for (let n = 1; n < cookies.length; n++) {
+      const closed = reply('closed', String(n));
+      clients.send({ close: String(n) });
+      await closed;
+    }
+    const [first, last] = [readings[1]!, readings.at(-1)!];
+    const streams = STREAMS * (cookies.length - 1);
+    return {
+      clients,
+      marginal: (last.rss - first.rss) / 1024 / streams,
+      heap: (last.heap - first.heap) / 1024 / streams,
     };
-    const before = await memory();
-    await open('1', cookies[0]);
-    const first = await memory();
-    await open('2', cookies[1]);
-    const second = await memory();
-    console.log(
-      `0 → ${STREAMS} streams: RSS ${mb(before.rss)} → ${mb(first.rss)} MB, ${kb(first.rss - before.rss)} KB per stream; heap ${kb(first.heap - before.heap)} KB per stream`,
-    );
-    console.log(
-      `${STREAMS} → ${openStreams()} streams: RSS ${mb(first.rss)} → ${mb(second.rss)} MB, ${kb(second.rss - first.rss)} KB per stream; heap ${kb(second.heap - first.heap)} KB per stream`,
-    );
-    const closed = reply('closed', '2');
-    clients.send({ close: '2' });
-    await closed;
-    return { clients, marginal: (second.rss - first.rss) / 1024 / STREAMS };
   };
 
   if (BARE) {
@@ -150,12 +158,18 @@ if (process.argv[2] === '--clients') {
     }, 15_000);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const { clients, marginal } = await measureIdle(`http://127.0.0.1:${port}`, ['', ''], () => open.size);
+    const { clients, marginal, heap } = await measureIdle(
+      `http://127.0.0.1:${port}`,
+      Array.from({ length: STEPS + 1 }, () => ''),
+      () => open.size,
+    );
     clients.kill();
     clearInterval(keepAlive);
     server.closeAllConnections();
     server.close();
-    console.log(`bare: ${STREAMS} → ${2 * STREAMS} open, ${marginal.toFixed(1)} KB per stream`);
+    console.log(
+      `bare: ${STREAMS} → ${(STEPS + 1) * STREAMS} open, ${marginal.toFixed(1)} KB per stream (heap ${heap.toFixed(1)})`,
+    );
   } else {
     const { app, close } = await startScratchApp({
       STREAMS_PER_CALLER: String(STREAMS),
@@ -175,10 +189,11 @@ if (process.argv[2] === '--clients') {
       // Warm: the paths the run takes, before the baseline is read.
       for (let n = 0; n < 20; n++) await post(`warm ${n}`);
       const live = app.edge.liveEvents!;
-      const { clients, marginal } = await measureIdle(
-        app.url,
-        [cookie, await signedInCookie(app, 'Streams 2')],
-        () => live.openStreams,
+      const cookies = [cookie];
+      for (let n = 1; n <= STEPS; n++) cookies.push(await signedInCookie(app, `Streams ${n}`));
+      const { clients, marginal, heap } = await measureIdle(app.url, cookies, () => live.openStreams);
+      console.log(
+        `idle, ${STREAMS} → ${(STEPS + 1) * STREAMS} streams: ${marginal.toFixed(1)} KB RSS per stream (heap ${heap.toFixed(1)})`,
       );
       const message = <T>() => new Promise<T>((resolve) => clients.once('message', (m) => resolve(m as T)));
 

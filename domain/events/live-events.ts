@@ -66,8 +66,11 @@ export interface StreamCaller {
 interface Snapshot {
   xmin: bigint;
   xmax: bigint;
-  running: Set<bigint>;
+  running: ReadonlySet<bigint>;
 }
+
+/** A snapshot's running transactions when there are none (the usual case): one set for every stream. */
+const NONE_RUNNING: ReadonlySet<bigint> = new Set();
 
 /** A place in the stream's order: (transaction, sequence). */
 type Key = readonly [tx: bigint, seq: bigint];
@@ -130,6 +133,11 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
 /** Why a stream ended. */
 export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'shutting-down';
 
+/** What the reader holds of an event stream: whatever its consumer makes of them, it is offered events. */
+interface Offered extends Follower {
+  offer(live: LiveEvent): void;
+}
+
 /** What the registry holds of any open stream (events or generation progress). */
 interface Follower {
   readonly caller: StreamCaller;
@@ -150,7 +158,7 @@ export class LiveEvents {
   readonly #followers = new Set<Follower>();
   readonly #perCaller = new Map<string, number>();
   /** Event streams by organization: an event is offered to its organization's only. */
-  readonly #byOrganization = new Map<string, Set<EventStream>>();
+  readonly #byOrganization = new Map<string, Set<Offered>>();
   #eventStreams = 0;
   /** Generation progress followers by deck. */
   readonly #byDeck = new Map<string, Set<() => void>>();
@@ -242,14 +250,15 @@ export class LiveEvents {
    * Opens an event stream: live from now, or from just after `lastEventId` (which the caller
    * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER.
    */
-  async openEventStream(
+  async openEventStream<T>(
     caller: StreamCaller,
     filter: LiveFilter,
     lastEventId: string | undefined,
-  ): Promise<EventStream> {
+    map: (event: EventOutput) => T,
+  ): Promise<EventStream<T>> {
     this.#refuseOverCap(caller.auth);
     const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
-    const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes);
+    const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes, map);
     this.#add(stream);
     const organization = this.#byOrganization.get(caller.auth.organizationId) ?? new Set();
     this.#byOrganization.set(caller.auth.organizationId, organization);
@@ -391,7 +400,7 @@ export class LiveEvents {
     return {
       xmin: BigInt(xmin),
       xmax: BigInt(xmax),
-      running: new Set(running ? running.split(',').map(BigInt) : []),
+      running: running ? new Set(running.split(',').map(BigInt)) : NONE_RUNNING,
     };
   }
 
@@ -544,7 +553,7 @@ function wants(filter: LiveFilter, live: LiveEvent): boolean {
  * a buffer of at most STREAM_BUFFER_BYTES. A consumer that lets it fill is cut off: it resumes
  * from its last event, and the server's memory never grows with its slowness.
  */
-export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, undefined> {
+export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefined> {
   readonly caller: StreamCaller;
   readonly #hub: LiveEvents;
   readonly #filter: LiveFilter;
@@ -558,12 +567,14 @@ export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, u
   #heldBytes = 0;
   #heldOverflowed = false;
   /** A consumer waiting for the next event. */
-  #waiter: ((result: IteratorResult<LiveEvent, undefined>) => void) | null = null;
+  #waiter: ((result: IteratorResult<T, undefined>) => void) | null = null;
   /** Resuming: the backlog being read (null once read or when live from the start). */
   #catchingUp: AsyncGenerator<LiveEvent, void> | null | undefined = undefined;
   #ended: StreamEnd | null = null;
-  #hidden: Set<string>;
+  #hidden: ReadonlySet<string>;
   #hiddenFor: string;
+  /** What the consumer gets of each event (the transport's message). */
+  readonly #map: (event: EventOutput) => T;
   /** A live stream's start: events of transactions committed before it opened are skipped. */
   #opened: Snapshot | null = null;
 
@@ -573,14 +584,16 @@ export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, u
     filter: LiveFilter,
     from: Key | null,
     bufferBytes: number,
+    map: (event: EventOutput) => T,
   ) {
     this.#hub = hub;
     this.caller = caller;
     this.#filter = filter;
     this.#last = from;
     this.#bufferBytes = bufferBytes;
+    this.#map = map;
     this.#hiddenFor = caller.auth.access;
-    this.#hidden = new Set(hiddenAggregateTypes(caller.auth));
+    this.#hidden = hiddenTypesOf(caller.auth);
   }
 
   /**
@@ -630,7 +643,7 @@ export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, u
   #visible(live: LiveEvent): boolean {
     if (this.caller.auth.access !== this.#hiddenFor) {
       this.#hiddenFor = this.caller.auth.access;
-      this.#hidden = new Set(hiddenAggregateTypes(this.caller.auth));
+      this.#hidden = hiddenTypesOf(this.caller.auth);
     }
     return !this.#hidden.has(live.event.aggregateType);
   }
@@ -657,24 +670,24 @@ export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, u
   }
 
   /** The next queued event, the end, or null while there is neither. */
-  #take(): IteratorResult<LiveEvent, undefined> | null {
+  #take(): IteratorResult<T, undefined> | null {
     if (this.#ended) return DONE;
     const live = this.#queue.shift();
     if (!live) return null;
     this.#queuedBytes -= live.size;
-    return { done: false, value: live };
+    return { done: false, value: this.#map(live.event) };
   }
 
   /**
    * The stream as an iterator written out, not an async generator: an idle stream holds one
    * pending promise, not suspended frames (bench:streams). Resuming, its backlog comes first.
    */
-  next(): Promise<IteratorResult<LiveEvent, undefined>> {
+  next(): Promise<IteratorResult<T, undefined>> {
     this.#catchingUp ??= this.#held && this.#last ? this.#backlog() : null;
     if (this.#catchingUp) {
       return this.#catchingUp.next().then(
-        (result) => {
-          if (!result.done) return result;
+        (result): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => {
+          if (!result.done) return { done: false, value: this.#map(result.value.event) };
           this.#catchingUp = null;
           return this.next();
         },
@@ -692,7 +705,7 @@ export class EventStream implements Follower, AsyncIterableIterator<LiveEvent, u
   }
 
   /** The consumer stopped (a `for await` left early): the stream ends. */
-  return(): Promise<IteratorResult<LiveEvent, undefined>> {
+  return(): Promise<IteratorResult<T, undefined>> {
     this.end('closed');
     this.#catchingUp = null;
     return Promise.resolve(DONE);
@@ -799,43 +812,32 @@ export async function followEvents<T = EventOutput>(
   ctx: StreamContext,
   input: LiveFilter & { lastEventId?: string },
   signal?: AbortSignal,
-  map: (event: EventOutput) => T = (event) => event as T,
+  map: (event: EventOutput) => T = asItIs as (event: EventOutput) => T,
 ): Promise<AsyncIterableIterator<T, undefined>> {
   const { lastEventId, ...filter } = input;
   const stream = await liveEventsOf(ctx).openEventStream(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
     filter,
     lastEventId,
+    map,
   );
   endOnAbort(signal, stream);
-  return new Mapped(stream, map);
+  return stream;
 }
 
-/** Each value of `source` as `map` makes it. */
-class Mapped<S extends { event: EventOutput }, T> implements AsyncIterableIterator<T, undefined> {
-  readonly #source: AsyncIterator<S, undefined>;
-  readonly #map: (event: EventOutput) => T;
+function asItIs(event: EventOutput): EventOutput {
+  return event;
+}
 
-  constructor(source: AsyncIterator<S, undefined>, map: (event: EventOutput) => T) {
-    this.#source = source;
-    this.#map = map;
+/** What each access level may not see of the log (one set per level, shared by the streams). */
+const hiddenTypes = new Map<string, ReadonlySet<string>>();
+function hiddenTypesOf(auth: Auth): ReadonlySet<string> {
+  let hidden = hiddenTypes.get(auth.access);
+  if (!hidden) {
+    hidden = new Set(hiddenAggregateTypes(auth));
+    hiddenTypes.set(auth.access, hidden);
   }
-
-  readonly #mapped = (result: IteratorResult<S, undefined>): IteratorResult<T, undefined> =>
-    result.done ? result : { done: false, value: this.#map(result.value.event) };
-
-  next(): Promise<IteratorResult<T, undefined>> {
-    return this.#source.next().then(this.#mapped);
-  }
-
-  async return(): Promise<IteratorResult<T, undefined>> {
-    await this.#source.return?.();
-    return DONE;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
+  return hidden;
 }
 
 /** Ends `follower` when `signal` aborts (the client went away). */

@@ -1,5 +1,6 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import type { EventOutput } from '../../domain/events/event-output.ts';
 import { followEvents } from '../../domain/events/live-events.ts';
 import { eventTypePattern } from '../notifications/subscription.schema.ts';
 import { text } from '../shared.schema.ts';
@@ -34,7 +35,10 @@ export const onEvent = authedProcedure
   })
   .input(onEventInput)
   .subscription(({ ctx, input, signal }) =>
-    followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal, (event) =>
-      tracked(event.id, event),
-    ),
+    followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal, trackedEvent),
   );
+
+/** Each event with its id as tRPC's tracked id (one function for every stream). */
+function trackedEvent(event: EventOutput) {
+  return tracked(event.id, event);
+}
