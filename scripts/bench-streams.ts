@@ -8,11 +8,11 @@
  * event (its one reader's, whatever the number of streams). The last line is for scripts:
  * `streams: <n> open, p99 <ms> ms, <kb> KB per stream, <s> statements per event`.
  *
- * Memory per stream is the marginal cost: after a full collection, RSS and heap with N streams
- * open, then after each of BENCH_STEPS (3) batches of N more (each another caller's:
- * STREAMS_PER_CALLER is at most 1,000); the slope from N on. What the first streams also grow once
- * (modules, V8's young generation, malloc's arenas) is in the first batch's figure, printed too,
- * not in the slope; and the young generation has one size
+ * Memory per stream is the marginal cost: RSS and heap after a full collection, read after each of
+ * BENCH_BATCHES (5) batches of N streams (each another caller's: STREAMS_PER_CALLER is at most
+ * 1,000); the least-squares slope of the readings from 2N streams on, per stream. What the first
+ * streams also grow once (modules, V8's young generation, malloc's arenas) is in the first batch's
+ * figure, printed too, not in the slope; and the young generation has one size
  * (package.json: 16 MB semi-spaces), so that its growth with the allocation rate, empty after a
  * collection, is not counted as streams'. BENCH_BARE=1 measures the same way a bare Node `http`
  * server holding the same answers (no events): the floor of the machine.
@@ -82,7 +82,8 @@ if (process.argv[2] === '--clients') {
   const RATE = Number(process.env.BENCH_RATE ?? 20);
   const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
   const BARE = process.env.BENCH_BARE === '1';
-  const STEPS = Number(process.env.BENCH_STEPS ?? 3);
+  const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
+  if (!(BATCHES >= 4)) throw new Error('BENCH_BATCHES: at least 4 (the slope is fitted from the second on)');
 
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
@@ -95,12 +96,23 @@ if (process.argv[2] === '--clients') {
     const { rss, heapUsed } = process.memoryUsage();
     return { rss, heap: heapUsed };
   };
+  /** Least-squares slope of readings taken one batch apart: bytes per batch. */
+  const slope = (values: number[]) => {
+    const mean = (values.length - 1) / 2;
+    const average = values.reduce((sum, value) => sum + value, 0) / values.length;
+    let [covariance, variance] = [0, 0];
+    for (const [n, value] of values.entries()) {
+      covariance += (n - mean) * (value - average);
+      variance += (n - mean) ** 2;
+    }
+    return covariance / variance;
+  };
   const kb = (bytes: number) => (bytes / 1024 / STREAMS).toFixed(1);
   const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
   /**
-   * Opens N streams (batch 1), then STEPS batches of N more, each another caller's (one caller may
-   * hold at most 1,000): the memory before and after each. Per stream: the slope from batch 1 on.
+   * Opens BATCHES batches of N streams, each another caller's (one caller may hold at most 1,000):
+   * the memory before and after each. Per stream: the slope of the readings from 2N streams on.
    */
   const measureIdle = async (
     url: string,
@@ -135,12 +147,13 @@ if (process.argv[2] === '--clients') {
       clients.send({ close: String(n) });
       await closed;
     }
-    const [first, last] = [readings[1]!, readings.at(-1)!];
-    const streams = STREAMS * (cookies.length - 1);
+    // From 2N streams on: the first batch grows what grows once, and what the second holds partly
+    // fills the room the first one's transient garbage left (it reads low).
+    const fitted = readings.slice(2);
     return {
       clients,
-      marginal: (last.rss - first.rss) / 1024 / streams,
-      heap: (last.heap - first.heap) / 1024 / streams,
+      marginal: slope(fitted.map((reading) => reading.rss)) / 1024 / STREAMS,
+      heap: slope(fitted.map((reading) => reading.heap)) / 1024 / STREAMS,
     };
   };
 
@@ -160,7 +173,7 @@ if (process.argv[2] === '--clients') {
     const { port } = server.address() as AddressInfo;
     const { clients, marginal, heap } = await measureIdle(
       `http://127.0.0.1:${port}`,
-      Array.from({ length: STEPS + 1 }, () => ''),
+      Array.from({ length: BATCHES }, () => ''),
       () => open.size,
     );
     clients.kill();
@@ -168,7 +181,7 @@ if (process.argv[2] === '--clients') {
     server.closeAllConnections();
     server.close();
     console.log(
-      `bare: ${STREAMS} → ${(STEPS + 1) * STREAMS} open, ${marginal.toFixed(1)} KB per stream (heap ${heap.toFixed(1)})`,
+      `bare, idle, ${2 * STREAMS} → ${BATCHES * STREAMS} streams: ${marginal.toFixed(1)} KB RSS per stream (heap ${heap.toFixed(1)})`,
     );
   } else {
     const { app, close } = await startScratchApp({
@@ -190,10 +203,10 @@ if (process.argv[2] === '--clients') {
       for (let n = 0; n < 20; n++) await post(`warm ${n}`);
       const live = app.edge.liveEvents!;
       const cookies = [cookie];
-      for (let n = 1; n <= STEPS; n++) cookies.push(await signedInCookie(app, `Streams ${n}`));
+      for (let n = 1; n < BATCHES; n++) cookies.push(await signedInCookie(app, `Streams ${n}`));
       const { clients, marginal, heap } = await measureIdle(app.url, cookies, () => live.openStreams);
       console.log(
-        `idle, ${STREAMS} → ${(STEPS + 1) * STREAMS} streams: ${marginal.toFixed(1)} KB RSS per stream (heap ${heap.toFixed(1)})`,
+        `idle, ${2 * STREAMS} → ${BATCHES * STREAMS} streams: ${marginal.toFixed(1)} KB RSS per stream (heap ${heap.toFixed(1)})`,
       );
       const message = <T>() => new Promise<T>((resolve) => clients.once('message', (m) => resolve(m as T)));
 
