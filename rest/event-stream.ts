@@ -104,17 +104,26 @@ class EventSink {
     this.#pull();
   }
 
+  // Whatever throws here is the stream's failure, not an unhandled rejection or exception.
   readonly #pull = (): void => {
-    this.#messages!.next().then(this.#write, this.#failed);
+    try {
+      this.#messages!.next().then(this.#write, this.#failed);
+    } catch (error) {
+      this.#failed(error);
+    }
   };
 
   readonly #write = (result: IteratorResult<unknown>): void => {
-    if (result.done) {
-      this.#stop();
-      this.#res.end();
-    } else if (this.#res.write(frameOf(result.value))) this.#pull();
-    // Past the socket's buffer: the next message waits for it to drain (a closed answer ends the stream).
-    else if (!this.#res.destroyed) this.#res.once('drain', this.#pull);
+    try {
+      if (result.done) {
+        this.#stop();
+        this.#res.end();
+      } else if (this.#res.write(frameOf(result.value))) this.#pull();
+      // Past the socket's buffer: the next message waits for it to drain (a closed answer ends the stream).
+      else if (!this.#res.destroyed) this.#res.once('drain', this.#pull);
+    } catch (error) {
+      this.#failed(error);
+    }
   };
 
   readonly #failed = (error: unknown): void => {
@@ -137,6 +146,7 @@ class EventSink {
     }
   }
 }
+
 /** One SSE message: a tracked value's id, the event's type as the message's, its JSON as data. */
 function frameOf(message: unknown): string {
   const [id, value] = isTrackedEnvelope(message) ? message : [undefined, message];
