@@ -66,8 +66,11 @@ export interface StreamCaller {
 interface Snapshot {
   xmin: bigint;
   xmax: bigint;
-  running: Set<bigint>;
+  running: ReadonlySet<bigint>;
 }
+
+/** A snapshot's running transactions when there are none (the usual case): one set for every stream. */
+const NONE_RUNNING: ReadonlySet<bigint> = new Set();
 
 /** A place in the stream's order: (transaction, sequence). */
 type Key = readonly [tx: bigint, seq: bigint];
@@ -125,8 +128,15 @@ function liveEventOf(row: EventRow): LiveEvent {
   return { event, organizationId, deckId, key: [BigInt(tx), BigInt(seq)], size: json.length, json };
 }
 
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
 /** Why a stream ended. */
 export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'shutting-down';
+
+/** What the reader holds of an event stream: whatever its consumer makes of them, it is offered events. */
+interface Offered extends Follower {
+  offer(live: LiveEvent): void;
+}
 
 /** What the registry holds of any open stream (events or generation progress). */
 interface Follower {
@@ -148,7 +158,7 @@ export class LiveEvents {
   readonly #followers = new Set<Follower>();
   readonly #perCaller = new Map<string, number>();
   /** Event streams by organization: an event is offered to its organization's only. */
-  readonly #byOrganization = new Map<string, Set<EventStream>>();
+  readonly #byOrganization = new Map<string, Set<Offered>>();
   #eventStreams = 0;
   /** Generation progress followers by deck. */
   readonly #byDeck = new Map<string, Set<() => void>>();
@@ -240,14 +250,15 @@ export class LiveEvents {
    * Opens an event stream: live from now, or from just after `lastEventId` (which the caller
    * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER.
    */
-  async openEventStream(
+  async openEventStream<T>(
     caller: StreamCaller,
     filter: LiveFilter,
     lastEventId: string | undefined,
-  ): Promise<EventStream> {
+    map: (event: EventOutput) => T,
+  ): Promise<EventStream<T>> {
     this.#refuseOverCap(caller.auth);
     const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
-    const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes);
+    const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes, map);
     this.#add(stream);
     const organization = this.#byOrganization.get(caller.auth.organizationId) ?? new Set();
     this.#byOrganization.set(caller.auth.organizationId, organization);
@@ -389,7 +400,7 @@ export class LiveEvents {
     return {
       xmin: BigInt(xmin),
       xmax: BigInt(xmax),
-      running: new Set(running ? running.split(',').map(BigInt) : []),
+      running: running ? new Set(running.split(',').map(BigInt)) : NONE_RUNNING,
     };
   }
 
@@ -542,7 +553,7 @@ function wants(filter: LiveFilter, live: LiveEvent): boolean {
  * a buffer of at most STREAM_BUFFER_BYTES. A consumer that lets it fill is cut off: it resumes
  * from its last event, and the server's memory never grows with its slowness.
  */
-export class EventStream implements Follower, AsyncIterable<LiveEvent> {
+export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefined> {
   readonly caller: StreamCaller;
   readonly #hub: LiveEvents;
   readonly #filter: LiveFilter;
@@ -555,10 +566,15 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
   #held: LiveEvent[] | null = [];
   #heldBytes = 0;
   #heldOverflowed = false;
-  #wake: (() => void) | null = null;
+  /** A consumer waiting for the next event. */
+  #waiter: ((result: IteratorResult<T, undefined>) => void) | null = null;
+  /** Resuming: the backlog being read (null once read or when live from the start). */
+  #catchingUp: AsyncGenerator<LiveEvent, void> | null | undefined = undefined;
   #ended: StreamEnd | null = null;
-  #hidden: Set<string>;
+  #hidden: ReadonlySet<string>;
   #hiddenFor: string;
+  /** What the consumer gets of each event (the transport's message). */
+  readonly #map: (event: EventOutput) => T;
   /** A live stream's start: events of transactions committed before it opened are skipped. */
   #opened: Snapshot | null = null;
 
@@ -568,14 +584,16 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     filter: LiveFilter,
     from: Key | null,
     bufferBytes: number,
+    map: (event: EventOutput) => T,
   ) {
     this.#hub = hub;
     this.caller = caller;
     this.#filter = filter;
     this.#last = from;
     this.#bufferBytes = bufferBytes;
+    this.#map = map;
     this.#hiddenFor = caller.auth.access;
-    this.#hidden = new Set(hiddenAggregateTypes(caller.auth));
+    this.#hidden = hiddenTypesOf(caller.auth);
   }
 
   /**
@@ -625,7 +643,7 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
   #visible(live: LiveEvent): boolean {
     if (this.caller.auth.access !== this.#hiddenFor) {
       this.#hiddenFor = this.caller.auth.access;
-      this.#hidden = new Set(hiddenAggregateTypes(this.caller.auth));
+      this.#hidden = hiddenTypesOf(this.caller.auth);
     }
     return !this.#hidden.has(live.event.aggregateType);
   }
@@ -641,27 +659,60 @@ export class EventStream implements Follower, AsyncIterable<LiveEvent> {
     if (reason !== 'closed') this.caller.disconnect?.();
   }
 
+  /** Hands the next event (or the end) to a consumer waiting for one. */
   #wakeUp(): void {
-    const wake = this.#wake;
-    this.#wake = null;
-    wake?.();
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    const result = this.#take();
+    if (!result) return;
+    this.#waiter = null;
+    waiter(result);
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<LiveEvent, void> {
-    try {
-      yield* this.#backlog();
-      while (!this.#ended) {
-        const live = this.#queue.shift();
-        if (live) {
-          this.#queuedBytes -= live.size;
-          yield live;
-          continue;
-        }
-        await new Promise<void>((resolve) => (this.#wake = resolve));
-      }
-    } finally {
-      this.end('closed');
+  /** The next queued event, the end, or null while there is neither. */
+  #take(): IteratorResult<T, undefined> | null {
+    if (this.#ended) return DONE;
+    const live = this.#queue.shift();
+    if (!live) return null;
+    this.#queuedBytes -= live.size;
+    return { done: false, value: this.#map(live.event) };
+  }
+
+  /**
+   * The stream as an iterator written out, not an async generator: an idle stream holds one
+   * pending promise, not suspended frames (bench:streams). Resuming, its backlog comes first.
+   */
+  next(): Promise<IteratorResult<T, undefined>> {
+    this.#catchingUp ??= this.#held && this.#last ? this.#backlog() : null;
+    if (this.#catchingUp) {
+      return this.#catchingUp.next().then(
+        (result): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => {
+          if (!result.done) return { done: false, value: this.#map(result.value.event) };
+          this.#catchingUp = null;
+          return this.next();
+        },
+        (error: unknown) => {
+          this.end('closed');
+          throw error;
+        },
+      );
     }
+    const result = this.#take();
+    if (result) return Promise.resolve(result);
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+    });
+  }
+
+  /** The consumer stopped (a `for await` left early): the stream ends. */
+  return(): Promise<IteratorResult<T, undefined>> {
+    this.end('closed');
+    this.#catchingUp = null;
+    return Promise.resolve(DONE);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
   }
 
   /** Resuming: the log after the last event, page by page, then what was offered meanwhile. */
@@ -754,23 +805,39 @@ export function liveEventsOf(ctx: StreamContext): LiveEvents {
 
 /**
  * `events.onEvent` and `GET /notifications/events/stream`: the caller's events as they are
- * committed, after `lastEventId` first when given. Ends when `signal` aborts (the client left).
+ * committed, after `lastEventId` first when given, each as `map` makes it (the transport's
+ * message: one iterator, no wrapper per stream). Ends when `signal` aborts (the client left).
  */
-export async function followEvents(
+export async function followEvents<T = EventOutput>(
   ctx: StreamContext,
   input: LiveFilter & { lastEventId?: string },
   signal?: AbortSignal,
-): Promise<AsyncIterable<EventOutput>> {
+  map: (event: EventOutput) => T = asItIs as (event: EventOutput) => T,
+): Promise<AsyncIterableIterator<T, undefined>> {
   const { lastEventId, ...filter } = input;
   const stream = await liveEventsOf(ctx).openEventStream(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
     filter,
     lastEventId,
+    map,
   );
   endOnAbort(signal, stream);
-  return (async function* () {
-    for await (const live of stream) yield live.event;
-  })();
+  return stream;
+}
+
+function asItIs(event: EventOutput): EventOutput {
+  return event;
+}
+
+/** What each access level may not see of the log (one set per level, shared by the streams). */
+const hiddenTypes = new Map<string, ReadonlySet<string>>();
+function hiddenTypesOf(auth: Auth): ReadonlySet<string> {
+  let hidden = hiddenTypes.get(auth.access);
+  if (!hidden) {
+    hidden = new Set(hiddenAggregateTypes(auth));
+    hiddenTypes.set(auth.access, hidden);
+  }
+  return hidden;
 }
 
 /** Ends `follower` when `signal` aborts (the client went away). */

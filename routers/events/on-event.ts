@@ -1,5 +1,6 @@
 import { tracked } from '@trpc/server';
 import { z } from 'zod';
+import type { EventOutput } from '../../domain/events/event-output.ts';
 import { followEvents } from '../../domain/events/live-events.ts';
 import { eventTypePattern } from '../notifications/subscription.schema.ts';
 import { text } from '../shared.schema.ts';
@@ -33,9 +34,11 @@ export const onEvent = authedProcedure
     },
   })
   .input(onEventInput)
-  .subscription(async ({ ctx, input, signal }) => {
-    const events = await followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal);
-    return (async function* () {
-      for await (const event of events) yield tracked(event.id, event);
-    })();
-  });
+  .subscription(({ ctx, input, signal }) =>
+    followEvents({ ...ctx, sessionTokenHash: ctx.session.tokenHash }, input, signal, trackedEvent),
+  );
+
+/** Each event with its id as tRPC's tracked id (one function for every stream). */
+function trackedEvent(event: EventOutput) {
+  return tracked(event.id, event);
+}
