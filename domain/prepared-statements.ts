@@ -85,3 +85,31 @@ export async function readRows<R extends object>(
   const { rows } = await queries.query<R>({ name, text, values });
   return rows;
 }
+
+/**
+ * Statements sent as one message (PostgreSQL's simple query protocol): one round trip, run as one
+ * implicit transaction (all of them or none, no BEGIN or COMMIT of their own), each statement with
+ * a snapshot of its own, so one that follows a `for update` sees everything the lock's previous
+ * holder committed. The hot writes use it (a slide's create and delete: `npm run bench:http`).
+ * Values are written into the text as literals (`?`), escaped by MikroORM's platform as
+ * `em.execute` does; a failure is MikroORM's exception of its kind (a unique violation is a
+ * `UniqueConstraintViolationException`). Outside transactions only. Answers the rows of the last
+ * statement.
+ */
+export async function inOneTrip<R extends object>(
+  em: EntityManager,
+  statements: [text: string, values: unknown[]][],
+): Promise<R[]> {
+  if (em.isInTransaction()) throw new Error('inOneTrip writes outside transactions only');
+  const platform = em.getPlatform();
+  const text = statements.map(([sql, values]) => platform.formatQuery(sql, values)).join(';\n');
+  const queries = await preparedQueries(em);
+  let results: { rows: R[] } | { rows: R[] }[];
+  try {
+    // No values: pg sends the text as one simple query, and answers each statement's result.
+    results = (await queries.query<R>({ text, values: [] })) as { rows: R[] } | { rows: R[] }[];
+  } catch (error) {
+    throw em.getDriver().convertException(error as Error);
+  }
+  return (Array.isArray(results) ? results.at(-1)! : results).rows;
+}

@@ -2,6 +2,7 @@ import {
   ChangeSetType,
   type EntityManager,
   type EventSubscriber,
+  EventType,
   type FlushEventArgs,
   type TransactionEventArgs,
 } from '@mikro-orm/postgresql';
@@ -13,7 +14,8 @@ import {
  */
 export type QueuedWork = 'deliveries';
 
-const marked = new WeakMap<object, Set<QueuedWork>>();
+/** What a transaction marked: queued work, or the entity classes a write outside the unit of work created. */
+const marked = new WeakMap<object, Set<unknown>>();
 
 /** Inside a transaction: once it commits, the worker of `work` should look at once. */
 export function markQueued(em: EntityManager, work: QueuedWork): void {
@@ -24,8 +26,18 @@ export function markQueued(em: EntityManager, work: QueuedWork): void {
   marked.set(transaction, works);
 }
 
+/**
+ * After a commit made outside the unit of work (a one-trip write, `inOneTrip`), which created rows
+ * of the `created` entity classes (an `Event`): announced as a flush's creations are.
+ */
+export async function announceCommitted(em: EntityManager, created: object[]): Promise<void> {
+  const transaction = {};
+  marked.set(transaction, new Set(created));
+  await em.getEventManager().dispatchEvent(EventType.afterTransactionCommit, { em, transaction });
+}
+
 /** The work a transaction marked (read once, when it commits). */
-function takeQueued(transaction: object): Set<QueuedWork> | undefined {
+function takeQueued(transaction: object): Set<unknown> | undefined {
   const works = marked.get(transaction);
   marked.delete(transaction);
   return works;

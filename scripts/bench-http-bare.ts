@@ -5,7 +5,8 @@
  * limits: what the service is compared with.
  * - `GET /api/auth/me`
  * - `GET /api/decks/{id}/slides`: the deck's slides (the deck in the caller's organization)
- * - `GET /api/notifications/events`: the first page of 20, newest first, and the exact total
+ * - `GET /api/notifications/events`: the first page, newest first, and the exact total (50 events:
+ *   the interface's default page, which the service answers)
  * - `POST /api/decks/{id}/slides` and `DELETE /api/slides/{id}`: in a transaction, the deck row
  *   locked, the slide written, the slides after it moved, and the event recorded
  * Run by bench-http.ts as a child process with DATABASE_URL and PORT.
@@ -49,6 +50,8 @@ async function caller(ctx: Koa.Context): Promise<Caller | undefined> {
 }
 
 const timestamp = (date: Date) => date.toISOString();
+/** The event log's first page: the interface's default size, as the service answers `GET /api/notifications/events`. */
+const PAGE = 50;
 
 const routes: [string, RegExp, (ctx: Koa.Context, user: Caller, match: RegExpExecArray) => Promise<void>][] =
   [
@@ -86,7 +89,7 @@ const routes: [string, RegExp, (ctx: Koa.Context, user: Caller, match: RegExpExe
       async (ctx, user) => {
         const [events, total] = await Promise.all([
           pool.query(
-            `select * from event where organization_id = $1 order by occurred_at desc, id desc limit 20`,
+            `select * from event where organization_id = $1 order by occurred_at desc, id desc limit ${PAGE}`,
             [user.organization_id],
           ),
           pool.query('select count(*)::int as total from event where organization_id = $1', [
@@ -102,7 +105,7 @@ const routes: [string, RegExp, (ctx: Koa.Context, user: Caller, match: RegExpExe
             occurredAt: timestamp(e.occurred_at),
             payload: e.payload,
           })),
-          pagination: { total: total.rows[0].total, limit: 20, offset: 0 },
+          pagination: { total: total.rows[0].total, limit: PAGE, offset: 0 },
         };
       },
     ],

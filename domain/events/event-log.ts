@@ -88,6 +88,18 @@ export async function listEvents(
     pageWhere = `${where} and (occurred_at, id) < (select occurred_at, id from ${after} a)`;
     afterFound = `exists ${after}`;
   }
+  // The first page without filters, the one most callers read, is one statement but for its size
+  // (and the caller's hidden types): prepared, planned once per connection, with the size written
+  // into the text, so that its plan (a walk down the organization's index) knows the LIMIT and
+  // does not depend on any value. Any other page is planned with its values.
+  const firstPage =
+    input.offset === 0 &&
+    input.after === undefined &&
+    [input.eventType, input.aggregateType, input.aggregateId, input.since, input.until].every(
+      (value) => value === undefined,
+    );
+  const limit = firstPage ? String(input.limit + 1) : params.add(input.limit + 1);
+  const offset = firstPage ? '0' : params.add(input.offset);
   // The total is computed once (an uncorrelated subquery) and repeated on each row of the page;
   // the outer join keeps one row, with no event, when the page is empty. One row more than the
   // page says whether there is a next one.
@@ -99,10 +111,10 @@ export async function listEvents(
        from (select (${total})::int as total, ${afterFound} as after_found) counted
        left join lateral (select id, event_type, aggregate_type, aggregate_id, occurred_at, payload
                             from event where ${pageWhere} order by occurred_at desc, id desc
-                           limit ${params.add(input.limit + 1)} offset ${params.add(input.offset)}) page on true
+                           limit ${limit} offset ${offset}) page on true
       order by page.occurred_at desc, page.id desc`,
     params.values,
-    PLAN_EACH_CALL,
+    firstPage ? {} : PLAN_EACH_CALL,
   );
   if (!rows[0]!.afterFound) {
     throw badRequest(`Event ${input.after} is not in the event log`, [

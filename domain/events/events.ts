@@ -116,3 +116,32 @@ export function recordEvent<T extends EventType>(
   em.persist(event);
   return event;
 }
+
+/**
+ * `recordEvent` for a one-trip write (`inOneTrip`, domain/prepared-statements.ts), whose change
+ * and event are one statement: a data-modifying CTE, `<name> as (insert into event … select … from
+ * <source>)`, that writes the event of the one row of `source` (none when it has none), a CTE of
+ * the same statement whose row is the changed resource in its answer's shape, with its `id` and `deckId`. The payload is
+ * that row as JSON with `actor` added, as `recordEvent` writes it. Only for event types whose
+ * payload is the resource itself (a slide's create or delete). The caller announces the commit
+ * (`announceCommitted`, domain/queued-work.ts): no flush does it.
+ */
+export function eventFromRows(
+  scope: EventScope,
+  eventType: 'slide.created' | 'slide.deleted',
+  source: string,
+): [text: string, values: unknown[]] {
+  return [
+    `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, deck_id, occurred_at, payload)
+     select ?::uuid, ?::uuid, ?, ?, r.id, r."deckId", ?::timestamptz, to_jsonb(r) || jsonb_build_object('actor', ?::jsonb)
+       from ${source} r`,
+    [
+      newId(),
+      scope.organizationId,
+      eventType,
+      aggregateOf(eventType),
+      new Date().toISOString(),
+      JSON.stringify({ ...scope.actor }),
+    ],
+  ];
+}

@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Event } from '../../entities/Event.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide, type SlideType } from '../../entities/Slide.ts';
 import { applyChanges } from '../changes.ts';
-import type { DomainContext } from '../context.ts';
+import type { Auth, DomainContext } from '../context.ts';
 import { lockDeck } from '../decks/find-deck.ts';
 import { badRequest, conflict, type Issue, missing, notFound } from '../errors.ts';
-import { recordEvent } from '../events/events.ts';
+import { eventFromRows, recordEvent } from '../events/events.ts';
 import { changeOne } from '../mutation.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
-import { readRows } from '../prepared-statements.ts';
-import { findSlide, lockDeckOfSlide } from './find-slide.ts';
+import { inOneTrip, readRows } from '../prepared-statements.ts';
+import { announceCommitted } from '../queued-work.ts';
+import { findSlide } from './find-slide.ts';
 import type { ProductData } from './product-data.ts';
 import { type SlideOutput, slideOutputColumns, toSlideOutput } from './slide-output.ts';
 
@@ -40,86 +42,121 @@ export async function createSlide(
     ]);
   }
   await checkOwnObjectKeys(auth, services.storage, { audioUrl: input.audioUrl, heroImg: input.heroImg });
-
-  return em.transactional(async (em) => {
-    // The deck's row lock serialises concurrent creates: each sees the count the last one left.
-    const deckId = await lockDeck(em, auth, input.deckId);
-    const { count, highest, taken } = await slideNumbers(em, deckId, input.slideId ?? null);
-    const orderIndex = input.orderIndex ?? count;
-    if (orderIndex > count) {
-      throw badRequest(`orderIndex must be between 0 and ${count} (the deck has ${count} slides)`, [
-        { path: ['orderIndex'], message: `must be at most ${count}` },
-      ]);
-    }
-    const slideId = input.slideId ?? `slide-${highest + 1}`;
-    if (taken) throw conflict(`The deck already has a slide ${slideId}`);
-    if (orderIndex < count) {
-      await em.execute(
-        'update slide set order_index = order_index + 1 where deck_id = ? and order_index >= ?',
-        [deckId, orderIndex],
-      );
-    }
-    // The input's fields under the entity's names (its `deckId` is no property, so no column).
-    const output = await insertSlide(em, {
-      ...input,
-      id: newId(),
-      deck: deckId,
-      slideId,
-      bullets: input.bullets ?? [],
-      orderIndex,
-    });
-    recordEvent(em, auth, 'slide.created', { aggregateId: output.id, deckId, payload: output });
-    await em.flush();
-    return output;
-  });
+  const { deckId, slideId, orderIndex, ...fields } = input;
+  const [row] = await inOneTrip<CreatedRow>(em, [
+    // The deck's row lock serialises concurrent creates: the next statement, whose snapshot is
+    // taken after the lock, sees the slides the last one left.
+    [LOCK_DECK, [deckId, auth.organizationId]],
+    insertSlideSql(
+      em,
+      auth,
+      { deckId, slideId: slideId ?? null, orderIndex: orderIndex ?? null },
+      {
+        ...fields,
+        id: newId(),
+        bullets: input.bullets ?? [],
+      },
+    ),
+  ]);
+  const { deckFound, count, taken, ...output } = row!;
+  if (!deckFound) throw notFound('Deck', deckId);
+  if (orderIndex !== undefined && orderIndex > count) {
+    throw badRequest(`orderIndex must be between 0 and ${count} (the deck has ${count} slides)`, [
+      { path: ['orderIndex'], message: `must be at most ${count}` },
+    ]);
+  }
+  // Only a given id can be taken: a generated one is past the highest.
+  if (taken) throw conflict(`The deck already has a slide ${slideId}`);
+  await announceCommitted(em, [Event]);
+  return output as SlideOutput;
 }
 
-/**
- * Under the deck's lock, in one statement: how many slides the deck has, the highest n among its
- * `slide-<n>` ids (a new slide without an id gets slide-<n+1>), and whether `slideId` is taken.
- */
-async function slideNumbers(
-  em: EntityManager,
-  deckId: string,
-  slideId: string | null,
-): Promise<{ count: number; highest: number; taken: boolean }> {
-  const [row] = await em.execute<{ count: number; highest: string | null; taken: boolean }[]>(
-    `select count(*)::int as count,
-            max(substring(slide_id from 7)::bigint) filter (where slide_id ~ '^slide-[0-9]+$') as highest,
-            coalesce(bool_or(slide_id = ?), false) as taken
-       from slide where deck_id = ?`,
-    [slideId, deckId],
-  );
-  return { count: row!.count, highest: Number(row!.highest ?? 0), taken: row!.taken };
-}
+/** Locks the caller's deck (no row: another organization's, or none). */
+const LOCK_DECK = 'select id from deck where id = ? and organization_id = ? for update';
 
 /**
- * Inserts a new slide and answers it from a RETURNING of the answer's columns. The columns are the
- * properties given (names from the entity's metadata); the rest take the database's defaults:
- * null, and the transaction's time for `created_at` and `updated_at`. Like delete, it builds no
- * entity (the unit of work still writes the event): kept raw for `npm run bench:http`'s
- * POST + DELETE slide figure.
+ * The slides from the new slide's place on move down. Left out when it is appended (no position
+ * given): nothing would move, and an UPDATE, even of no row, runs the position check's trigger.
  */
-async function insertSlide(
+const MOVE_DOWN = `moved as (
+       update slide set order_index = slide.order_index + 1
+         from place p where slide.deck_id = p.deck_id and slide.order_index >= p.order_index),`;
+
+/** The create's one statement answers the slide (its fields null when nothing was written) and why not. */
+type CreatedRow = { [K in keyof SlideOutput]: SlideOutput[K] | null } & {
+  deckFound: boolean;
+  count: number;
+  taken: boolean;
+};
+
+/**
+ * A slide's create as one statement, after the deck's lock: how many slides the deck has, the
+ * highest n among its `slide-<n>` ids (a slide without an id gets slide-<n+1>) and whether the id
+ * is taken; then, only when the deck is the caller's, the position is 0…count and the id free,
+ * the slides from that position on move down (when a position is given), the slide is inserted (its answer read back by
+ * RETURNING: the database's defaults and timestamps) and its `slide.created` event written. The
+ * columns are the properties given (names and types from the entity's metadata); the rest take
+ * the database's defaults. Builds no entity and uses no unit of work (`npm run bench:http`).
+ */
+function insertSlideSql(
   em: EntityManager,
-  values: { [K in keyof Slide]?: K extends 'deck' ? string : Slide[K] },
-): Promise<SlideOutput> {
+  auth: Auth,
+  place: { deckId: string; slideId: string | null; orderIndex: number | null },
+  values: { [K in keyof Slide]?: Slide[K] },
+): [string, unknown[]] {
   const platform = em.getPlatform();
+  // Decided by the statement itself: the deck's stored id, the slide id and the position.
+  const decided: Partial<Record<keyof Slide, string>> = {
+    deck: 'p.deck_id',
+    slideId: 'p.slide_id',
+    orderIndex: 'p.order_index',
+  };
   const given = em
     .getMetadata()
     .get(Slide)
-    .props.filter((property) => values[property.name] !== undefined);
-  const [output] = await em.execute<SlideOutput[]>(
-    `insert into slide as s (${given.map((property) => property.fieldNames[0]).join(', ')})
-     values (${given.map(() => '?').join(', ')})
-     returning ${slideOutputColumns(em)}`,
-    given.map((property) => {
-      const value = values[property.name];
-      // JSON fields go as their JSON text (pg would send an array as a PostgreSQL array).
-      return property.customType ? property.customType.convertToDatabaseValue(value, platform) : value;
-    }),
+    .props.filter((property) => decided[property.name] || values[property.name] !== undefined);
+  const selected = given.map(
+    (property) => decided[property.name] ?? `?::${property.columnTypes[0]!.replace(/\(.*\)$/, '')}`,
   );
-  return output!;
+  const givenValues = given
+    .filter((property) => !decided[property.name])
+    .map((property) => {
+      const value = values[property.name];
+      // JSON fields go as their JSON text (a JavaScript array would be written as a list).
+      return property.customType ? property.customType.convertToDatabaseValue(value, platform) : value;
+    });
+  const [event, eventValues] = eventFromRows(auth, 'slide.created', 'inserted');
+  return [
+    `with deck as (select id from deck where id = ? and organization_id = ?),
+     numbers as (
+       select count(*)::int as count,
+              coalesce(max(substring(slide_id from 7)::bigint) filter (where slide_id ~ '^slide-[0-9]+$'), 0) as highest,
+              coalesce(bool_or(slide_id = ?::text), false) as taken
+         from slide where deck_id = (select id from deck)),
+     place as (
+       select d.id as deck_id, coalesce(?::text, 'slide-' || (n.highest + 1)) as slide_id,
+              coalesce(?::int, n.count) as order_index
+         from deck d, numbers n
+        where coalesce(?::int, n.count) <= n.count and not n.taken),
+     ${place.orderIndex === null ? '' : MOVE_DOWN}
+     inserted as (
+       insert into slide as s (${given.map((property) => property.fieldNames[0]).join(', ')})
+       select ${selected.join(', ')} from place p
+       returning ${slideOutputColumns(em)}),
+     event as (${event})
+     select exists (select 1 from deck) as "deckFound", n.count, n.taken, inserted.*
+       from numbers n left join inserted on true`,
+    [
+      place.deckId,
+      auth.organizationId,
+      place.slideId,
+      place.slideId,
+      place.orderIndex,
+      place.orderIndex,
+      ...givenValues,
+      ...eventValues,
+    ],
+  ];
 }
 
 /**
@@ -169,24 +206,36 @@ export async function updateSlide(
   });
 }
 
-/** The slides after it move up. */
+/**
+ * The slides after it move up. One round trip: the deck's lock, then one statement that removes
+ * the slide, moves the slides after it and writes its `slide.deleted` event (`npm run bench:http`).
+ */
 export async function deleteSlide({ em, auth }: DomainContext, slideId: string): Promise<{ success: true }> {
-  return em.transactional(async (em) => {
-    await lockDeckOfSlide(em, auth, slideId);
-    // Under the lock: a concurrent reorder may have moved it, or a concurrent delete removed it.
-    const [slide] = await em.execute<SlideOutput[]>(
-      `delete from slide s where s.id = ? returning ${slideOutputColumns(em)}`,
-      [slideId],
-    );
-    if (!slide) throw notFound('Slide', slideId);
-    await em.execute('update slide set order_index = order_index - 1 where deck_id = ? and order_index > ?', [
-      slide.deckId,
-      slide.orderIndex,
-    ]);
-    recordEvent(em, auth, 'slide.deleted', { aggregateId: slide.id, deckId: slide.deckId, payload: slide });
-    await em.flush();
-    return { success: true as const };
-  });
+  const [event, eventValues] = eventFromRows(auth, 'slide.deleted', 'deleted');
+  const [deleted] = await inOneTrip<SlideOutput>(em, [
+    [
+      `select d.id from slide s join deck d on d.id = s.deck_id
+        where s.id = ? and d.organization_id = ? for update of d`,
+      [slideId, auth.organizationId],
+    ],
+    // Under the lock, a snapshot of its own: a concurrent reorder may have moved the slide, or a
+    // concurrent delete removed it.
+    [
+      `with deleted as (
+         delete from slide s using deck d
+          where s.id = ? and d.id = s.deck_id and d.organization_id = ?
+         returning ${slideOutputColumns(em)}),
+       moved as (
+         update slide set order_index = slide.order_index - 1
+           from deleted r where slide.deck_id = r."deckId" and slide.order_index > r."orderIndex"),
+       event as (${event})
+       select id from deleted`,
+      [slideId, auth.organizationId, ...eventValues],
+    ],
+  ]);
+  if (!deleted) throw notFound('Slide', slideId);
+  await announceCommitted(em, [Event]);
+  return { success: true as const };
 }
 
 /** Issues for a submitted order that is not exactly the deck's slides, each once. */
