@@ -171,27 +171,34 @@ describe("a subscription deleted while its delivery's outcome is written", () =>
       })
     ).body.id as string;
 
+  /**
+   * A change of the subscription in progress lines the delete up first, then the worker's
+   * `finish`: the delete takes the row and cascades to the delivery, so the worker must not hold
+   * the delivery meanwhile. Answers the delete's status once both are through.
+   */
+  async function deleteWhileFinishing(hook: string, finish: () => Promise<void>): Promise<number> {
+    const holder = await openTransaction(t.databaseUrl);
+    await holder.query('select id from notification_subscription where id = $1 for update', [hook]);
+    const deleting = user.delete(`/api/notifications/subscriptions/${hook}`);
+    await waitForLockWaiters(t.databaseUrl, 1);
+    const finishing = finish();
+    await waitForLockWaiters(t.databaseUrl, 2);
+    await holder.commit();
+    await expect(finishing).resolves.toBeUndefined();
+    return (await deleting).status;
+  }
+
   it.each([
     ['a failure', failed],
     ['a 410', gone],
   ])(
-    '%s: neither deadlocks, the delete answers 200 and the outcome is dropped with the delivery',
+    '%s: neither deadlocks, the delete answers 200 and the outcome goes with the delivery',
     async (_, outcome) => {
       const hook = await webhook();
       await user.post('/api/decks', { name: 'Announced' });
       const [job] = await dispatchAndClaim([hook]);
-      // A change of the subscription in progress lines the delete up first, then the worker: the
-      // delete takes the row and cascades to the delivery, so the worker must not hold it meanwhile.
-      const holder = await openTransaction(t.databaseUrl);
-      await holder.query('select id from notification_subscription where id = $1 for update', [hook]);
-      const deleting = user.delete(`/api/notifications/subscriptions/${hook}`);
-      await waitForLockWaiters(t.databaseUrl, 1);
-      const finishing = finishDelivery(em(), job!, outcome, policy());
-      await waitForLockWaiters(t.databaseUrl, 2);
-      await holder.commit();
 
-      expect((await deleting).status).toBe(200);
-      await expect(finishing).resolves.toBeUndefined();
+      expect(await deleteWhileFinishing(hook, () => finishDelivery(em(), job!, outcome, policy()))).toBe(200);
       expect(await delivery(job!.deliveryId)).toBeUndefined();
     },
   );
@@ -203,16 +210,8 @@ describe("a subscription deleted while its delivery's outcome is written", () =>
     ]);
     await user.post('/api/decks', { name: 'Announced' });
     const [job] = await dispatchAndClaim([hook]);
-    const holder = await openTransaction(t.databaseUrl);
-    await holder.query('select id from notification_subscription where id = $1 for update', [hook]);
-    const deleting = user.delete(`/api/notifications/subscriptions/${hook}`);
-    await waitForLockWaiters(t.databaseUrl, 1);
-    const finishing = finishDeliveries(em(), [[job!, ok]], policy());
-    await waitForLockWaiters(t.databaseUrl, 2);
-    await holder.commit();
 
-    expect((await deleting).status).toBe(200);
-    await expect(finishing).resolves.toBeUndefined();
+    expect(await deleteWhileFinishing(hook, () => finishDeliveries(em(), [[job!, ok]], policy()))).toBe(200);
   });
 });
 
