@@ -116,7 +116,8 @@ function insertSlideSql(
     .get(Slide)
     .props.filter((property) => decided[property.name] || values[property.name] !== undefined);
   const selected = given.map(
-    (property) => decided[property.name] ?? `?::${property.columnTypes[0]!.replace(/\(.*\)$/, '')}`,
+    // The column's type without its length or precision (`varchar(255)` → `varchar`).
+    (property) => decided[property.name] ?? `?::${property.columnTypes[0]!.split('(')[0]}`,
   );
   const givenValues = given
     .filter((property) => !decided[property.name])
