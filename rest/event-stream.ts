@@ -89,6 +89,9 @@ class EventSink {
   constructor(res: ServerResponse, state: { logger?: Logger }) {
     this.#res = res;
     this.#state = state;
+    // A client gone before now (while its session was looked up) has had its `close` already: the
+    // stream would otherwise be held for nobody, counted against the caller's streams for good.
+    this.#gone = res.closed || res.destroyed || !res.socket || res.socket.destroyed;
     res.on('close', this.#closed);
   }
 

@@ -203,6 +203,20 @@ describe("a subscription deleted while its delivery's outcome is written", () =>
     },
   );
 
+  it.each([
+    ['a healthy webhook', () => webhook()],
+    ['a console subscription', () => subscribe('Console')],
+  ])('a success batch of %s takes the subscription before its deliveries', async (_, create) => {
+    const subscription = await create();
+    await user.post('/api/decks', { name: 'Announced' });
+    const [job] = await dispatchAndClaim([subscription]);
+
+    expect(
+      await deleteWhileFinishing(subscription, () => finishDeliveries(em(), [[job!, ok]], policy())),
+    ).toBe(200);
+    expect(await delivery(job!.deliveryId)).toBeUndefined();
+  });
+
   it('a success batch clears a running failure clock before it takes its deliveries', async () => {
     const hook = await webhook();
     await sql("update notification_subscription set failing_since = now() - interval '1 hour' where id = ?", [

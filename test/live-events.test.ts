@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -265,6 +266,39 @@ describe('limits', () => {
     });
     expect(again.source.readyState).toBe(again.source.OPEN);
     for (const reader of [...open, other, again]) reader.close();
+  });
+
+  it('holds no stream for a client gone before it opened: the caller keeps all of its streams', async () => {
+    const user = await t.signedInClient();
+    // Each connection sends its request and leaves at once, while the service still looks the session up.
+    const { port } = new URL(t.url);
+    for (let n = 0; n < 20; n += 1) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.end(
+            `GET /api/notifications/events/stream HTTP/1.1\r\nHost: x\r\nCookie: ${user.cookieHeader}\r\n\r\n`,
+          );
+          socket.destroy();
+          resolve();
+        });
+      });
+    }
+    // Had any been kept, the caller could never hold its five streams again.
+    const five = await eventually(async () => {
+      const readers = Array.from({ length: 5 }, () => follow(t.url, '', asUser(user)));
+      const opened = await Promise.all(
+        readers.map((reader) =>
+          reader.opened().then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      if (opened.every(Boolean)) return readers;
+      for (const reader of readers) reader.close();
+      return null;
+    }, 15_000);
+    for (const reader of five) reader.close();
   });
 
   it('disconnects a consumer that stops reading, holding no more than its buffer', async () => {

@@ -10,13 +10,18 @@ import { createWebhookAgent } from './webhook-sender.ts';
 export function createNotifier(parts: NotifierParts): Notifier {
   let agent: Promise<Agent> | undefined;
   const webhookAgent = () => {
-    agent ??= createWebhookAgent(parts.allowPrivateNetworks);
+    agent ??= createWebhookAgent(parts.allowPrivateNetworks).catch((error: unknown) => {
+      // Not kept: the next webhook tries again (this attempt fails, and is retried as any failure).
+      agent = undefined;
+      throw error;
+    });
     return agent;
   };
   return {
     send: (job, signal) => attemptDelivery(job, parts, webhookAgent, signal),
     close: async () => {
-      await (await agent)?.close();
+      // An agent that could not be made has nothing to close.
+      await (await agent?.catch(() => undefined))?.close();
     },
   };
 }

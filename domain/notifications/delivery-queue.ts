@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../entities/ids.ts';
 import { NotificationSubscription } from '../../entities/NotificationSubscription.ts';
@@ -133,14 +132,11 @@ export async function finishDelivery(
   { retryScheduleSeconds, disableAfterHours }: DeliveryPolicy,
 ): Promise<void> {
   await em.transactional(async (tx) => {
-    // The subscription is locked before its delivery, the order in which a delete takes them (the
-    // row, then its deliveries by cascade): in the other order the two deadlocked, and the delete
-    // answered 409.
+    // The subscription first, then its delivery (`lockSubscriptions`).
+    await lockSubscriptions(tx, [job.subscription.id]);
     const subscription =
       outcome.gone || job.subscription.channel === 'webhook'
-        ? await tx.findOne(NotificationSubscription, job.subscription.id, {
-            lockMode: LockMode.PESSIMISTIC_WRITE,
-          })
+        ? await tx.findOne(NotificationSubscription, job.subscription.id)
         : null;
     // A claim that lost its lease (another instance took the delivery over) records nothing.
     if ((await recordAttempts(tx, [[job, outcome]], retryScheduleSeconds)).size === 0) return;
@@ -181,16 +177,12 @@ export async function finishDeliveries(
   if (successes.length > 0) {
     try {
       await em.transactional(async (tx) => {
-        // Subscriptions before deliveries (see `finishDelivery`). An answer is news of a healthy
-        // endpoint, even to a claim that lost its lease.
-        const webhookSubscriptions = [
-          ...new Set(
-            successes
-              .filter(([job]) => job.subscription.channel === 'webhook')
-              .map(([job]) => job.subscription.id),
-          ),
-        ];
-        if (webhookSubscriptions.length > 0) await clearFailureClocks(tx, webhookSubscriptions);
+        // Subscriptions before deliveries (`lockSubscriptions`), their running failure clocks
+        // cleared in the same statement: an answer is news of a healthy endpoint, even to a claim
+        // that lost its lease (only webhooks ever have a clock running).
+        await lockSubscriptions(tx, [...new Set(successes.map(([job]) => job.subscription.id))], {
+          clearFailureClocks: true,
+        });
         await recordAttempts(tx, successes, policy.retryScheduleSeconds);
       });
     } catch (error) {
@@ -350,8 +342,8 @@ export async function wakeWaitingDeliveries(
 /**
  * Auto-disable (api.md): a success clears the subscription's failure clock; the first failure
  * after a success starts it; a failure once it has run `disableAfterHours` switches the
- * subscription off with the reason. A batch of successes writes only when the clock was running
- * and locks no subscription otherwise, so healthy traffic does not queue on it.
+ * subscription off with the reason. A success writes only when the clock was running. The
+ * subscription is locked already (`lockSubscriptions`): concurrent failures switch it off once.
  */
 async function trackWebhookHealth(
   tx: EntityManager,
@@ -361,7 +353,7 @@ async function trackWebhookHealth(
   disableAfterHours: number,
 ): Promise<void> {
   if (outcome.delivered) {
-    await clearFailureClocks(tx, [subscription.id]);
+    await clearFailureClock(tx, subscription.id);
     return;
   }
   if (!subscription.isActive) return;
@@ -393,16 +385,40 @@ async function trackWebhookHealth(
 }
 
 /**
- * A success clears its subscription's failure clock; only running clocks are written. Rows are
- * locked in id order, so instances finishing overlapping batches cannot deadlock.
+ * Locks subscriptions (in id order, so that outcomes written at once cannot deadlock), and clears
+ * their running failure clocks when asked. Every outcome takes its subscriptions before its
+ * deliveries, the order in which deleting a subscription takes them (the row, then its deliveries
+ * by cascade); in the other order the two deadlocked and the delete answered 409. `no key update`:
+ * the dispatcher's inserts of new deliveries (which only share the row's key) do not wait for it.
  */
-async function clearFailureClocks(tx: EntityManager, subscriptionIds: string[]): Promise<void> {
+async function lockSubscriptions(
+  tx: EntityManager,
+  subscriptionIds: string[],
+  { clearFailureClocks = false } = {},
+): Promise<void> {
+  const ids = uuidArray(subscriptionIds);
+  if (!clearFailureClocks) {
+    await tx.execute(
+      `select id from notification_subscription where id = any(cast(? as uuid[])) order by id for no key update`,
+      [ids],
+    );
+    return;
+  }
   await tx.execute(
-    `update notification_subscription set failing_since = null
-      where id in (select id from notification_subscription
-                    where id = any(cast(? as uuid[])) and failing_since is not null
-                    order by id for update)`,
-    [uuidArray(subscriptionIds)],
+    `with locked as materialized (
+       select id, failing_since from notification_subscription
+        where id = any(cast(? as uuid[])) order by id for no key update)
+     update notification_subscription s set failing_since = null
+       from locked where s.id = locked.id and locked.failing_since is not null`,
+    [ids],
+  );
+}
+
+/** Clears a subscription's running failure clock; it is locked already (`lockSubscriptions`). */
+async function clearFailureClock(tx: EntityManager, subscriptionId: string): Promise<void> {
+  await tx.execute(
+    'update notification_subscription set failing_since = null where id = ? and failing_since is not null',
+    [subscriptionId],
   );
 }
 
