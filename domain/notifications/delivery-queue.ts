@@ -132,8 +132,9 @@ export async function finishDelivery(
   { retryScheduleSeconds, disableAfterHours }: DeliveryPolicy,
 ): Promise<void> {
   await em.transactional(async (tx) => {
-    // The subscription first, then its delivery (`lockSubscriptions`).
-    await lockSubscriptions(tx, [job.subscription.id]);
+    // The subscription first, then its delivery (`lockSubscriptions`); an answer stops its failure
+    // clock, as in a batch of successes.
+    await lockSubscriptions(tx, [job.subscription.id], { clearFailureClocks: outcome.delivered });
     const subscription =
       outcome.gone || job.subscription.channel === 'webhook'
         ? await tx.findOne(NotificationSubscription, job.subscription.id)
@@ -352,10 +353,8 @@ async function trackWebhookHealth(
   outcome: AttemptOutcome,
   disableAfterHours: number,
 ): Promise<void> {
-  if (outcome.delivered) {
-    await clearFailureClock(tx, subscription.id);
-    return;
-  }
+  // A success stopped the clock when it locked the subscription (`lockSubscriptions`).
+  if (outcome.delivered) return;
   if (!subscription.isActive) return;
   const now = new Date();
   if (!subscription.failingSince) {
@@ -411,14 +410,6 @@ async function lockSubscriptions(
      update notification_subscription s set failing_since = null
        from locked where s.id = locked.id and locked.failing_since is not null`,
     [ids],
-  );
-}
-
-/** Clears a subscription's running failure clock; it is locked already (`lockSubscriptions`). */
-async function clearFailureClock(tx: EntityManager, subscriptionId: string): Promise<void> {
-  await tx.execute(
-    'update notification_subscription set failing_since = null where id = ? and failing_since is not null',
-    [subscriptionId],
   );
 }
 
