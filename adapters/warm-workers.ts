@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** How one task on a worker thread failed, for its caller to name in its own terms. */
@@ -20,6 +21,15 @@ export interface WarmWorkersOptions {
   resourceLimits?: ResourceLimits;
   /** A warm worker left unused this long exits (default 30 s). */
   idleMs?: number;
+}
+
+/**
+ * The worker module `name` beside the module at `base` (its `import.meta.url`), in that module's
+ * own form: `name.ts` when the sources run (tests, tools), `name.js` when the compiled service
+ * does (`npm start` runs dist/, tsconfig.build.json).
+ */
+export function moduleBeside(base: string, name: string): URL {
+  return new URL(`./${name}${path.extname(new URL(base).pathname)}`, base);
 }
 
 /** A warm worker left unused this long is stopped, so an idle service does not hold its memory. */

@@ -1,15 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
+import manifest from '../package.json' with { type: 'json' };
 import { appRouter } from '../routers/app-router.ts';
 import { addWebhooks } from './openapi-webhooks.ts';
 import { problemSchema } from './problem.ts';
 import type { HandWrittenRoute, ProcedureRoute, StreamRoute } from './route.ts';
 import { restRoutes } from './route-table.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+// Imported, not read beside this file: the compiled service (dist/) carries its own copy.
+const { version } = manifest;
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid input: malformed JSON, a malformed id, or fields that fail validation (see `issues`)',

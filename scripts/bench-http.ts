@@ -1,8 +1,8 @@
 /**
  * `npm run bench:http`: the cost of a request, over HTTP, against the real service.
  *
- * Starts the service (`app/main.ts`, logging at `info` as JSON into a file: the logger stays
- * on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
+ * Starts the service as `npm start` runs it (dist/, logging at `info` as JSON into a file: the
+ * logger stays on) and, on the same database, a bare Koa + pg handler doing the naive two-query `me`
  * (`bench-http-bare.ts`, under the service's V8 settings), each in a child process. Drives both
  * with wrk at 64 connections, in alternating rounds, and prints req/s, p50 and p99 for each and
  * their ratio; then a mix against the service: a 50-slide deck's slides, a pricing slide's
@@ -25,7 +25,16 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { V8_FLAGS } from '../app/v8-tuning.ts';
 import type { GcPauses } from './bench-gc-probe.ts';
-import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
+import {
+  cpuTimes,
+  freePort,
+  login,
+  openBenchWorkspace,
+  ROOT,
+  run,
+  startCommand,
+  waitForHttp,
+} from './bench-service.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,7 +75,7 @@ try {
     [
       ...GC_PROBE,
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []),
-      'app/main.ts',
+      ...(await startCommand()),
     ],
     {
       cwd: ROOT,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:memory`: the service's memory, started as `npm start` starts it (the command of
- * package.json's `start` script, with a probe: scripts/bench-memory-probe.ts), on a database of
+ * package.json's `start` script, with a probe: scripts/bench-memory-probe.mjs), on a database of
  * the script's own. Prints the resident set size (RSS, as the operating system counts it) and
  * the heap after a forced full collection at each step: right after start, after each of two
  * identical rounds of BENCH_REQUESTS (1,000) mixed requests (me, a 20-slide list, the event
@@ -11,7 +11,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
+import {
+  freePort,
+  login,
+  openBenchWorkspace,
+  ROOT,
+  run,
+  startCommand,
+  waitForHttp,
+} from './bench-service.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const SPOKEN = Number(process.env.BENCH_SPOKEN ?? 50);
@@ -24,14 +32,6 @@ interface Memory {
   heapTotal: number;
   external: number;
   youngGeneration: number;
-}
-
-/** `npm start`'s command: package.json's `start` script, run by this Node. */
-function startCommand(): string[] {
-  const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const [node, ...args] = script.split(/\s+/);
-  if (node !== 'node') throw new Error(`bench:memory reads a start script run by node, not: ${script}`);
-  return args;
 }
 
 function measure(service: ChildProcess): Promise<Memory> {
@@ -52,10 +52,10 @@ let service: ChildProcess | undefined;
 try {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const command = startCommand();
+  const command = await startCommand();
   service = spawn(
     process.execPath,
-    ['--expose-gc', '--import', './scripts/bench-memory-probe.ts', ...command],
+    ['--expose-gc', '--import', './scripts/bench-memory-probe.mjs', ...command],
     {
       cwd: ROOT,
       env: { ...workspace.serviceEnv, PORT: String(port), LOG_LEVEL: 'error' },

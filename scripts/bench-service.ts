@@ -15,6 +15,18 @@ import { createLogger } from '../adapters/logger/logger.ts';
 
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
+/**
+ * What `npm start` runs, built first as `prestart` builds it: the arguments of package.json's
+ * `start` script after `node`, for this Node. The benchmarks measure the service as it runs.
+ */
+export async function startCommand(): Promise<string[]> {
+  const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  const [node, ...args] = script.split(/\s+/);
+  if (node !== 'node') throw new Error(`a start script run by node was expected, not: ${script}`);
+  await run('npm', ['run', '-s', 'build']);
+  return args;
+}
+
 export interface BenchWorkspace {
   /** A fresh folder, removed by `close`. */
   work: string;

@@ -6,7 +6,7 @@ import {
   UnreadableDocument,
 } from '../../domain/contracts/document-failures.ts';
 import type { ExtractedText, TextExtractor } from '../../domain/ports/text-extractor.ts';
-import { WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
+import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 
 export interface ExtractionFailure {
   kind: 'unreadable' | 'too-large';
@@ -58,7 +58,7 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
   const queue = new PQueue({ concurrency: options.concurrency });
   // Never more than `concurrency` readers: one per queue slot.
   const readers = new WarmWorkers({
-    url: new URL('./extract-worker.ts', import.meta.url),
+    url: moduleBeside(import.meta.url, 'extract-worker'),
     workerData: { maxTextChars: options.maxTextChars, maxExpandedBytes: options.maxExpandedBytes },
     resourceLimits: {
       maxOldGenerationSizeMb: options.workerMemoryMb,

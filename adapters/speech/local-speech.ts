@@ -1,6 +1,6 @@
 import PQueue from 'p-queue';
 import { type SpeechEngine, SpeechFailed, type Voice } from '../../domain/ports/speech-engine.ts';
-import { WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
+import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 
 /** Accents × variants of espeak-ng that sound like a presenter (no robots, whispers or cartoons). */
 const ACCENTS = [
@@ -41,7 +41,7 @@ export function createLocalSpeechEngine(options: {
   previewUrl: (voiceId: string) => string;
 }): SpeechEngine & { workers(): { started: number; idle: number }; close(): Promise<void> } {
   const queue = new PQueue({ concurrency: options.concurrency });
-  const speakers = new WarmWorkers({ url: new URL('./speech-worker.ts', import.meta.url) });
+  const speakers = new WarmWorkers({ url: moduleBeside(import.meta.url, 'speech-worker') });
   const voices = ACCENTS.flatMap(({ language, accent }) =>
     VARIANTS[language].map((variant) => ({
       id: `${language}+${variant.file}`,

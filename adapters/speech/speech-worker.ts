@@ -82,10 +82,12 @@ interface EspeakExports {
 async function runEspeak(args: string[]): Promise<Uint8Array> {
   const { runtime, exports, initial, stackTop } = await espeak;
   // Memory and stack pointer are all of an instance's state that `main` changes (its other
-  // globals are set once, at instantiation); what `main` may have grown stays, zeroed.
+  // globals are set once, at instantiation); what `main` may have grown stays, zeroed. Only up
+  // to the last byte ever written: zeroing the rest would make all 32 MB resident (+16 MB a thread).
   const memory = new Uint8Array(exports.memory.buffer);
+  const end = lastNonZero(memory);
   memory.set(initial);
-  memory.fill(0, initial.length);
+  memory.fill(0, initial.length, end);
   exports.stackRestore(stackTop);
   const pointers = ['espeak-ng', ...args].map((arg) => {
     const bytes = new TextEncoder().encode(`${arg}\0`);
@@ -104,6 +106,14 @@ async function runEspeak(args: string[]): Promise<Uint8Array> {
   const wav = runtime.FS.readFile('speech.wav');
   runtime.FS.unlink('speech.wav');
   return wav;
+}
+
+/** The end of `memory`'s last non-zero word: above it, all is still zero (~1.4 ms for 32 MB). */
+function lastNonZero(memory: Uint8Array): number {
+  const words = new BigUint64Array(memory.buffer, 0, memory.byteLength >>> 3);
+  let at = words.length;
+  while (at > 0 && words[at - 1] === 0n) at -= 1;
+  return at << 3;
 }
 
 async function speak(text: string, voice: string): Promise<Uint8Array> {

@@ -32,23 +32,28 @@ export async function runScript(script: string, args: string[], env: Record<stri
 }
 
 /**
- * Starts `npm start`'s entry point and resolves once it logs that it listens. `nodeArgs` go
- * before the entry point (e.g. `--import` a probe); with `ipc` the child has an IPC channel.
+ * Starts the service from its sources (`app/main.ts`; `entry` names another, e.g. the compiled
+ * one `npm start` runs) and resolves once it logs that it listens. `nodeArgs` go before the
+ * entry point (e.g. `--import` a probe); with `ipc` the child has an IPC channel.
  */
 export async function startServerProcess(
   env: Record<string, string>,
-  options: { nodeArgs?: string[]; ipc?: boolean } = {},
+  options: { nodeArgs?: string[]; ipc?: boolean; entry?: string[] } = {},
 ): Promise<{
   child: ChildProcess;
   url: string;
   output: () => string;
   exited: Promise<number | null>;
 }> {
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), 'app/main.ts'], {
-    cwd: projectRoot,
-    env: childEnv(env),
-    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), ...(options.entry ?? ['app/main.ts'])],
+    {
+      cwd: projectRoot,
+      env: childEnv(env),
+      stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,4 +1,7 @@
 /**
+ * JavaScript, not TypeScript: a .ts file would load Node's type stripping into the process it
+ * measures (~30 MB that `npm start`, running dist/, does not have).
+ *
  * Loaded into bench:memory's service (`node --expose-gc --import`): each `'memory'` message is
  * answered with the process's resident set size as it stands, then the heap after a full
  * collection (the live data, whatever the collector's schedule).
