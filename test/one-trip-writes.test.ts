@@ -79,3 +79,40 @@ describe('a one-trip slide create behind other writers of its deck', () => {
     }
   }, 30_000);
 });
+
+describe('the time of a one-trip write’s event', () => {
+  it('is when it wrote, after the deck’s lock: a reorder that held the lock first has the earlier event', async () => {
+    const deckId = await newDeck();
+    const ids: string[] = [];
+    for (const title of ['A', 'B']) {
+      ids.push((await user.post(`/api/decks/${deckId}/slides`, { title })).body.id);
+    }
+    const tableLock = await openTransaction(t.databaseUrl);
+    let answers: { status: number; text: string }[];
+    try {
+      await tableLock.query('lock table slide in share mode');
+      // The reorder takes the deck's lock, then waits here to move the slides …
+      const reorder = user.put(`/api/decks/${deckId}/slides/reorder`, { slideIds: [...ids].reverse() });
+      await waitForTableLockWaiter(t.databaseUrl, 'slide');
+      // … while the create, sent now, waits for the deck's lock: it writes after the reorder.
+      const create = user.post(`/api/decks/${deckId}/slides`, { title: 'C' });
+      await waitForLockWaiters(t.databaseUrl, 2);
+      await tableLock.rollback();
+      answers = await Promise.all([reorder, create]);
+    } finally {
+      await tableLock.rollback();
+    }
+    expect(
+      answers.map((a) => a.status),
+      answers.map((a) => a.text).join('\n'),
+    ).toEqual([200, 201]);
+    // `seq` is the order of the inserts, which under the deck's lock is the order of the writes.
+    const typesBy = async (order: string) =>
+      (
+        await db.query(`select event_type from event where deck_id = $1 order by ${order}`, [deckId])
+      ).rows.map((row) => row.event_type);
+    const written = await typesBy('seq');
+    expect(written.slice(-2)).toEqual(['deck.slides_reordered', 'slide.created']);
+    expect(await typesBy('occurred_at, id')).toEqual(written);
+  });
+});
