@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startEmbeddedDatabase } from '../adapters/database/embedded-postgres.ts';
 import { createSecretBox } from '../adapters/secret-box.ts';
 import type { Logger } from '../domain/ports/logger.ts';
+import type { SqlQuery } from '../domain/prepared-statements.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
 import type { AppConfig } from './config.ts';
 import { logEachMigration } from './migration-log.ts';
@@ -57,17 +58,21 @@ export class DatabaseTimeout extends Error {
  * on release, so a stalled query cannot be handed to the next request (no poisoned pool).
  */
 export function timeoutDriverOptions(timeouts: DatabaseTimeouts): Record<string, unknown> {
-  const deadlineMs = timeouts.statementMs > 0 ? timeouts.statementMs + UNANSWERED_GRACE_MS : 0;
   class DeadlineClient extends pg.Client {
     constructor(config: pg.ClientConfig) {
       // pg-pool hides the password as a non-enumerable property: a spread would drop it.
       super({ ...config, password: config.password, connectionTimeoutMillis: timeouts.connectMs });
-      if (deadlineMs === 0) return;
+      if (timeouts.statementMs === 0) return;
       const query = this.query.bind(this) as (...args: unknown[]) => unknown;
       const self = this as unknown as { connection: { stream: Socket }; query: typeof query };
       self.query = (...args) => {
         const result = query(...args);
         if (!(result instanceof Promise)) return result;
+        // PostgreSQL times each statement of a message separately: a message of several
+        // (`SqlQuery.statements`, sent by `inOneTrip`) may take the timeout for each before it
+        // commits, and a deadline shorter than that would answer 503 for a committed write.
+        const { statements = 1 } = (typeof args[0] === 'object' ? args[0] : {}) as Partial<SqlQuery>;
+        const deadlineMs = timeouts.statementMs * statements + UNANSWERED_GRACE_MS;
         const timer = setTimeout(
           () => self.connection.stream.destroy(new DatabaseTimeout(deadlineMs)),
           deadlineMs,

@@ -9,12 +9,20 @@ import type { Pool } from 'pg';
  * Writes stay with the unit of work. Parameters are `$1, $2, …`.
  */
 export interface SqlQueryable {
-  query<R extends object>(config: {
-    /** Named: prepared once per connection; unnamed: parsed and planned on every call. */
-    name?: string;
-    text: string;
-    values: unknown[];
-  }): Promise<{ rows: R[]; rowCount: number | null }>;
+  query<R extends object>(config: SqlQuery): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+export interface SqlQuery {
+  /** Named: prepared once per connection; unnamed: parsed and planned on every call. */
+  name?: string;
+  text: string;
+  values: unknown[];
+  /**
+   * How many statements `text` holds, when more than one (`inOneTrip`). PostgreSQL applies
+   * `statement_timeout` to each statement of such a message, so the client's deadline for the
+   * call (`app/database.ts`, which reads this; pg ignores it) must allow that much for each.
+   */
+  statements?: number;
 }
 
 /**
@@ -94,7 +102,9 @@ export async function readRows<R extends object>(
  * Values are written into the text as literals (`?`), escaped by MikroORM's platform as
  * `em.execute` does; a failure is MikroORM's exception of its kind (a unique violation is a
  * `UniqueConstraintViolationException`). Outside transactions only. Answers the rows of the last
- * statement.
+ * statement. The client waits for the message as long as the server may legitimately take: the
+ * statement timeout for each statement (`SqlQuery.statements`), so a lock wait followed by a write
+ * is never abandoned as unanswered (a 503) while the server goes on to commit it.
  */
 export async function inOneTrip<R extends object>(
   em: EntityManager,
@@ -107,7 +117,9 @@ export async function inOneTrip<R extends object>(
   let results: { rows: R[] } | { rows: R[] }[];
   try {
     // No values: pg sends the text as one simple query, and answers each statement's result.
-    results = (await queries.query<R>({ text, values: [] })) as { rows: R[] } | { rows: R[] }[];
+    results = (await queries.query<R>({ text, values: [], statements: statements.length })) as
+      | { rows: R[] }
+      | { rows: R[] }[];
   } catch (error) {
     throw em.getDriver().convertException(error as Error);
   }

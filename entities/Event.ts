@@ -79,7 +79,12 @@ const EventSchema = defineEntity({
     aggregateType: p.string().length(100),
     aggregateId: p.string().length(200),
     deckId: p.uuid().nullable(),
-    occurredAt: p.datetime(),
+    /**
+     * When the change was written: the database's clock at the event's insert (`clock_timestamp()`,
+     * not the transaction's start), which comes after the locks the change waited for, so the events
+     * of writes serialised by a lock (a deck's) are in the order of the writes. Never set by the service.
+     */
+    occurredAt: p.datetime().defaultRaw('clock_timestamp()'),
     payload: p.json<Record<string, unknown>>(),
     /** Set when the dispatcher has made its deliveries; null rows are the outbox. */
     dispatchedAt: p.datetime().nullable(),

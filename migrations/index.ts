@@ -24,6 +24,7 @@ import { Migration20261125035940_timestamps_in_database } from './Migration20261
 import { Migration20261125051254_trigger_skipped_when_set } from './Migration20261125051254_trigger_skipped_when_set.ts';
 import { Migration20261126140000_live_events } from './Migration20261126140000_live_events.ts';
 import { Migration20261126150000_shared_rate_limits } from './Migration20261126150000_shared_rate_limits.ts';
+import { Migration20261127090000_event_time_in_database } from './Migration20261127090000_event_time_in_database.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -79,4 +80,8 @@ export const migrationsFor = (box: SecretBox) => [
     class: Migration20261126140000_live_events,
   },
   { name: 'Migration20261126150000_shared_rate_limits', class: Migration20261126150000_shared_rate_limits },
+  {
+    name: 'Migration20261127090000_event_time_in_database',
+    class: Migration20261127090000_event_time_in_database,
+  },
 ];

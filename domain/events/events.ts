@@ -94,7 +94,8 @@ type Flat<T> = { [K in keyof T]: T[K] };
  * The one way to write the event log; the aggregate type follows from the event type
  * (`slide.created` → `slide`), and the payload gets `actor` (api.md: every event records it). It only persists the entry into `em`: the caller's flush (or
  * transaction) writes it together with the change, so a change that rolls back leaves no
- * event and a committed change always has one.
+ * event and a committed change always has one. Its time is the database's when the row is
+ * inserted, after the change's locks (`occurredAt`, entities/Event.ts): no event sets one.
  */
 export function recordEvent<T extends EventType>(
   em: EntityManager,
@@ -110,7 +111,6 @@ export function recordEvent<T extends EventType>(
     aggregateType: aggregateOf(eventType) satisfies AggregateType,
     aggregateId: subject.aggregateId,
     deckId,
-    occurredAt: new Date(),
     payload: { ...subject.payload, ...(deckId ? { deckId } : {}), actor: { ...scope.actor } },
   });
   em.persist(event);
@@ -122,7 +122,7 @@ export function recordEvent<T extends EventType>(
  * and event are one statement: a data-modifying CTE, `<name> as (insert into event … select … from
  * <source>)`, that writes the event of the one row of `source` (none when it has none), a CTE of
  * the same statement whose row is the changed resource in its answer's shape, with its `id` and `deckId`. The payload is
- * that row as JSON with `actor` added, as `recordEvent` writes it. Only for event types whose
+ * that row as JSON with `actor` added, and its time the insert's, as `recordEvent` writes them. Only for event types whose
  * payload is the resource itself (a slide's create or delete). The caller announces the commit
  * (`announceCommitted`, domain/queued-work.ts): no flush does it.
  */
@@ -132,16 +132,9 @@ export function eventFromRows(
   source: string,
 ): [text: string, values: unknown[]] {
   return [
-    `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, deck_id, occurred_at, payload)
-     select ?::uuid, ?::uuid, ?, ?, r.id, r."deckId", ?::timestamptz, to_jsonb(r) || jsonb_build_object('actor', ?::jsonb)
+    `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, deck_id, payload)
+     select ?::uuid, ?::uuid, ?, ?, r.id, r."deckId", to_jsonb(r) || jsonb_build_object('actor', ?::jsonb)
        from ${source} r`,
-    [
-      newId(),
-      scope.organizationId,
-      eventType,
-      aggregateOf(eventType),
-      new Date().toISOString(),
-      JSON.stringify({ ...scope.actor }),
-    ],
+    [newId(), scope.organizationId, eventType, aggregateOf(eventType), JSON.stringify({ ...scope.actor })],
   ];
 }
