@@ -1,6 +1,7 @@
 import { createProcessLogger } from '../adapters/logger/logger.ts';
 import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { releaseMemoryWhenIdle } from './memory-release.ts';
 import { seedDemo } from './seed-demo.ts';
 
 /**
@@ -50,6 +51,7 @@ export async function serve(onStop: () => Promise<void> = async () => {}): Promi
     { url: app.url, docs: `${app.url}/api/docs`, metrics: app.metricsUrl },
     'deck service listening',
   );
+  releaseMemoryWhenIdle(app.server);
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
