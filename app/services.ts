@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createAiContractAnalyzer, offlineAnalyzer } from '../adapters/documents/contract-analyzer.ts';
+import { offlineAnalyzer } from '../adapters/documents/offline-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import { createNotifier } from '../adapters/notifications/notifier.ts';
 import { createSecretBox } from '../adapters/secret-box.ts';
@@ -54,7 +54,10 @@ export async function createServices(
     secretBox,
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
-      ? createAiContractAnalyzer(config.contractAi, logger)
+      ? (await import('../adapters/documents/contract-analyzer.ts')).createAiContractAnalyzer(
+          config.contractAi,
+          logger,
+        )
       : offlineAnalyzer,
     notifier: createNotifier({ secretBox, mailer, logger, ...config.notifications }),
   };

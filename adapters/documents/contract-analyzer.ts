@@ -2,18 +2,8 @@ import type { ContractAnalyzer } from '../../domain/ports/contract-analyzer.ts';
 import type { Logger } from '../../domain/ports/logger.ts';
 import type { ContractVariable, VariableKind } from '../../domain/ports/text-extractor.ts';
 import { type Finding, indexWithin, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariables } from './findings.ts';
+import { offlineAnalyzer } from './offline-analyzer.ts';
 import { toSnakeCase } from './placeholders.ts';
-
-/**
- * The default, with no network: what the extraction worker's offline analysis found
- * (placeholders, directives, form fields, filled-in values; it never runs on the event loop).
- */
-export const offlineAnalyzer: ContractAnalyzer = {
-  name: 'offline',
-  async analyze(document) {
-    return { variables: document.variables, analyzer: 'offline' };
-  },
-};
 
 interface AiSettings {
   url: string;
