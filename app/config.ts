@@ -467,6 +467,10 @@ export const environmentSchema = z
       .min(1000)
       .default(300_000)
       .meta({ description: '…and its whole request, uploads included' }),
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(5000).meta({
+      description:
+        'How long an idle connection stays open. Behind a load balancer, longer than it keeps its idle connections to an instance (`npm run cluster`: 120000): one the instance closes as the balancer reuses it cuts that request',
+    }),
     METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
       description:
         'Port of a second listener answering `GET /metrics` (Prometheus text format); unset: no listener, nothing measured',
@@ -699,6 +703,8 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       /** …and its whole request (uploads included) within this. */
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      /** An idle connection is closed after this (Node's own default: 5 s). */
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,

@@ -5,18 +5,21 @@ import { problem } from './problem.ts';
 /**
  * Node's HTTP server with limits of its own, before Koa sees a request: slow clients cannot
  * hold a connection open forever (the request line and headers, and the whole request, have
- * deadlines, checked every second), and what Node refuses by itself — headers past its 16 KB
- * limit (431; a long query string counts), a request that ran out of time (408), broken
- * framing (400) — is answered as problem details like every other error, not a bare status.
+ * deadlines, checked every second), an idle connection closes after `keepAliveTimeoutMs` (behind
+ * a balancer, longer than the balancer keeps it: decision 054), and what Node refuses by itself —
+ * headers past its 16 KB limit (431; a long query string counts), a request that ran out of time
+ * (408), broken framing (400) — is answered as problem details like every other error, not a bare
+ * status.
  */
 export function createHttpServer(
   handler: RequestListener,
-  limits: { headersTimeoutMs: number; requestTimeoutMs: number },
+  limits: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number },
 ): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
       connectionsCheckingInterval: 1000,
     },
     handler,

@@ -20,6 +20,11 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY_CONFIG = path.join(ROOT, 'deploy/haproxy.cfg');
 /** A little over HAProxy's 2 checks 0.5 s apart: SIGTERM'd instances are out of rotation before they stop accepting. */
 const DRAIN_MS = 1500;
+/**
+ * Well over the time HAProxy keeps an idle connection to an instance (it closes half of them every
+ * 5 s, `pool-purge-delay`): HAProxy, not the instance, closes it (`deploy/haproxy.cfg`).
+ */
+export const KEEP_ALIVE_MS = 120_000;
 
 export interface ClusterInstance {
   name: string;
@@ -91,6 +96,7 @@ export async function startCluster(options: {
       PUBLIC_URL: balancerUrl,
       TRUST_PROXY: 'true',
       SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
       ...options.env,
       HOST: '127.0.0.1',
       PORT: String(port),

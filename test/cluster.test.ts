@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Cluster, startCluster } from '../scripts/cluster.ts';
+import { type Cluster, KEEP_ALIVE_MS, startCluster } from '../scripts/cluster.ts';
 import { HttpClient } from './helpers/http-client.ts';
 import { everyTargetUp, startPrometheus } from './helpers/prometheus.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
@@ -87,6 +87,21 @@ describe('a cluster of three instances behind HAProxy', () => {
     const after = await Promise.all(Array.from({ length: 6 }, () => user.get('/api/auth/me')));
     for (const answer of after) expect(answer.status).toBe(401);
     expect(new Set(after.map(servedBy))).toEqual(new Set(['deck1', 'deck2', 'deck3']));
+  });
+
+  it('the balancer, not an instance, closes the idle connections between them; clients get no instance hint', async () => {
+    // An instance closing an idle connection just as HAProxy reuses it would cut that request
+    // with no answer (deploy/haproxy.cfg): each keeps them open far longer than HAProxy does.
+    for (const instance of cluster.instances) {
+      const direct = await fetch(`${instance.url}/readyz`);
+      await direct.arrayBuffer();
+      expect(direct.headers.get('keep-alive')).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    }
+    // That idle time is the instance's, not the balancer's (timeout http-keep-alive).
+    const answer = await fetch(`${cluster.url}/readyz`);
+    await answer.arrayBuffer();
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('keep-alive')).toBeNull();
   });
 
   it('an Idempotency-Key retried on other instances replays the first answer', async () => {

@@ -1,6 +1,9 @@
 import { connect } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../app/config.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 /** Sends raw bytes and collects everything the server answers until it closes the connection. */
 function rawExchange(url: string, chunks: string[]): Promise<{ text: string; elapsedMs: number }> {
@@ -33,7 +36,11 @@ function parse(text: string) {
 describe('what Node refuses before Koa sees a request', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000' });
+    t = await startTestApp({
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '2000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+    });
   });
   afterAll(() => t.close());
 
@@ -73,5 +80,39 @@ describe('what Node refuses before Koa sees a request', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(1900);
     expect(elapsedMs).toBeLessThan(5000);
     expect(text === '' || parse(text).status === 408).toBe(true);
+  });
+
+  it('an idle connection stays open for HTTP_KEEP_ALIVE_TIMEOUT_MS, then the server closes it', async () => {
+    const { hostname, port } = new URL(t.url);
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (data) => {
+      text += data;
+    });
+    const closedAt = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())));
+    const answered = () => text.split('HTTP/1.1 200 ').length - 1;
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await eventually(() => answered() === 1);
+    expect(text).toMatch(/^keep-alive: timeout=1\r$/im);
+    // Idle for less than that: the same connection takes the next request.
+    await sleep(500);
+    socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    await eventually(() => answered() === 2);
+    const idleSince = performance.now();
+    // Node waits a second past the time it announces: about 2 s here, not its default 6.
+    const idleFor = (await closedAt) - idleSince;
+    expect(idleFor).toBeGreaterThanOrEqual(900);
+    expect(idleFor).toBeLessThan(5000);
+  });
+
+  it('HTTP_KEEP_ALIVE_TIMEOUT_MS takes a second to an hour', () => {
+    for (const value of [1000, 3_600_000]) {
+      const config = loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: String(value) });
+      expect(config.http.keepAliveTimeoutMs).toBe(value);
+    }
+    for (const value of ['999', '3600001', '1500.5', 'soon']) {
+      expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: value })).toThrow(ConfigError);
+    }
   });
 });
