@@ -1,6 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
-import v8 from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /**
  * Gives memory back to the system when the service has nothing to do: once right after start,
@@ -10,14 +8,20 @@ import { runInNewContext } from 'node:vm';
  * generation shrunk to what it holds) takes them back: `npm run bench:memory`, idle 155 → 119 MB,
  * after requests 172 → 130 MB (docs/performance.md, "bench:memory").
  *
- * Only `npm start` does this (app/serve.ts): a collection pauses the process for 50–80 ms, which
- * is nothing to an idle service (a request that arrives meanwhile waits that long) and too much
- * for tests sharing one process.
+ * Only a service started by app/main.ts does this (app/serve.ts: `npm start`, `npm run cluster`):
+ * a collection pauses the process for 50–80 ms at this heap's size (more for a larger heap), which
+ * is nothing to an idle service (a request that arrives meanwhile waits that long) and too much for
+ * tests sharing one process.
  */
 export interface IdleCollector {
   /** A request arrived. */
   request(): void;
-  /** One idle check, every `IDLE_CHECK_MS`: collects if requests came before the last check and none since. */
+  /** A request's answer ended (or its connection closed). */
+  finished(): void;
+  /**
+   * One idle check, every `IDLE_CHECK_MS`: collects if requests came before the last check, none
+   * since, and none is still open (an event stream, a slow upload).
+   */
   check(): void;
 }
 
@@ -30,13 +34,18 @@ const IDLE_CHECK_MS = 10_000;
 /** The policy, apart from timers and V8: `collect` runs on the first busy-then-quiet check. */
 export function createIdleCollector(collect: () => void): IdleCollector {
   let requestsSinceCheck = 0;
+  let open = 0;
   let busySinceCollect = false;
   return {
     request() {
       requestsSinceCheck += 1;
+      open += 1;
+    },
+    finished() {
+      open -= 1;
     },
     check() {
-      if (requestsSinceCheck > 0) {
+      if (requestsSinceCheck > 0 || open > 0) {
         busySinceCollect = true;
         requestsSinceCheck = 0;
       } else if (busySinceCollect) {
@@ -48,23 +57,16 @@ export function createIdleCollector(collect: () => void): IdleCollector {
 }
 
 /**
- * V8's collector, taken without exposing `gc` to the process: the flag is on only while a fresh
- * context is made to hand the function out, so no other code (nor a worker thread) gets it.
+ * Collects once now (start-up is over) and then whenever `server` falls idle after requests;
+ * `collect` is `collectLastResort` (app/v8-tuning.ts, which takes V8's collector before anything).
  */
-function lastResortCollector(): () => void {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as (options: object) => void;
-  v8.setFlagsFromString('--no-expose-gc');
-  return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-}
-
-/** Collects once now (start-up is over) and then whenever `server` falls idle after requests. */
-export function releaseMemoryWhenIdle(server: Server): void {
-  const collect = lastResortCollector();
+export function releaseMemoryWhenIdle(server: Server, collect: () => void): void {
   const idle = createIdleCollector(collect);
-  // A load balancer's health checks come every few seconds: they are not work.
-  server.on('request', (request: IncomingMessage) => {
-    if (!PROBES.has(request.url ?? '')) idle.request();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    // A load balancer's health checks come every few seconds: they are not work.
+    if (PROBES.has(request.url ?? '')) return;
+    idle.request();
+    response.once('close', () => idle.finished());
   });
   setImmediate(collect);
   setInterval(() => idle.check(), IDLE_CHECK_MS).unref();

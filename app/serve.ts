@@ -3,6 +3,7 @@ import { startApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { releaseMemoryWhenIdle } from './memory-release.ts';
 import { seedDemo } from './seed-demo.ts';
+import { collectLastResort } from './v8-tuning.ts';
 
 /**
  * `npm start` (through app/main.ts): configuration, database, demo data on first run, HTTP,
@@ -51,7 +52,7 @@ export async function serve(onStop: () => Promise<void> = async () => {}): Promi
     { url: app.url, docs: `${app.url}/api/docs`, metrics: app.metricsUrl },
     'deck service listening',
   );
-  releaseMemoryWhenIdle(app.server);
+  releaseMemoryWhenIdle(app.server, collectLastResort);
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

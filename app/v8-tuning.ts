@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 /**
  * V8 settings for a request/response server, applied by `app/main.ts` before any other
@@ -21,3 +22,15 @@ import v8 from 'node:v8';
 export const V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=100'];
 
 for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
+
+// V8's collector, taken here, before any worker thread can exist, without exposing `gc`: V8's
+// flags are the process's, and a worker whose isolate were made while `--expose-gc` is on would
+// get a global `gc`; the flag is on only while a fresh context is made to hand the function out.
+v8.setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as (options: object) => void;
+v8.setFlagsFromString('--no-expose-gc');
+
+/** A "last resort" collection: full, compacting, the young generation shrunk to what it holds. */
+export function collectLastResort(): void {
+  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+}

@@ -16,13 +16,15 @@ import { createLogger } from '../adapters/logger/logger.ts';
 export const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 /**
- * What `npm start` runs, built first as `prestart` builds it: the arguments of package.json's
- * `start` script after `node`, for this Node. The benchmarks measure the service as it runs.
+ * What `npm start` runs after it builds: the arguments of package.json's `start` script after its
+ * last `&&` and `node`, for this Node, once the build has run. The benchmarks measure the service
+ * as it runs.
  */
 export async function startCommand(): Promise<string[]> {
   const script: string = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
-  const [node, ...args] = script.split(/\s+/);
-  if (node !== 'node') throw new Error(`a start script run by node was expected, not: ${script}`);
+  const [node, ...args] = (script.split('&&').at(-1) ?? '').trim().split(/\s+/);
+  if (node !== 'node')
+    throw new Error(`a start script ending in a node command was expected, not: ${script}`);
   await run('npm', ['run', '-s', 'build']);
   return args;
 }

@@ -12,9 +12,9 @@ import { childEnv, projectRoot, startServerProcess } from './helpers/processes.t
 import { createTestDatabase } from './helpers/test-app.ts';
 
 /**
- * `npm start` runs the service compiled to JavaScript (`prestart` builds dist/ with
- * tsconfig.build.json); every other test runs the sources. This one builds as `prestart` does and
- * runs the command of package.json's `start` script, and uses what differs once compiled: the
+ * `npm start` builds the service into dist/ (`npm run build`, tsconfig.build.json) and runs it
+ * compiled; every other test runs the sources. This one builds as `start` does, runs the node
+ * command of package.json's `start` script, and uses what differs once compiled: the
  * worker threads' modules (speech, contract reading), found beside their callers as `.js`, and
  * the package's own version in the OpenAPI document.
  */
@@ -26,12 +26,13 @@ let dataDir: string;
 const client = () => new HttpClient(server.url);
 
 beforeAll(async () => {
-  // What `prestart` does.
-  await promisify(execFile)('npm', ['run', '-s', 'prestart'], {
+  const [build, run] = (manifest.scripts.start as string).split('&&').map((part) => part.trim());
+  expect(build).toBe('npm run -s build');
+  await promisify(execFile)('npm', ['run', '-s', 'build'], {
     cwd: projectRoot,
     env: childEnv({}),
   });
-  const [node, ...entry] = (manifest.scripts.start as string).split(/\s+/);
+  const [node, ...entry] = run!.split(/\s+/);
   expect(node).toBe('node');
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-compiled-'));
   server = await startServerProcess(

@@ -22,6 +22,8 @@ describe('memory released when the service falls idle', () => {
     for (let i = 0; i < 3; i += 1) {
       idle.request();
       idle.request();
+      idle.finished();
+      idle.finished();
       idle.check();
     }
     expect(collections()).toBe(0);
@@ -35,11 +37,23 @@ describe('memory released when the service falls idle', () => {
   it('collects again after each new busy period', () => {
     const { idle, collections } = collector();
     idle.request();
+    idle.finished();
     idle.check();
     idle.check();
     idle.request();
+    idle.finished();
     idle.check();
     idle.check();
     expect(collections()).toBe(2);
+  });
+
+  it('collects nothing while a request is still open (an event stream, a slow upload), and once it ends', () => {
+    const { idle, collections } = collector();
+    idle.request();
+    for (let i = 0; i < 5; i += 1) idle.check();
+    expect(collections()).toBe(0);
+    idle.finished();
+    idle.check();
+    expect(collections()).toBe(1);
   });
 });

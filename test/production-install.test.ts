@@ -47,6 +47,14 @@ describe('engines', () => {
 });
 
 describe('a production install (npm ci --omit=dev)', () => {
+  it('carries the TypeScript compiler that `npm start` builds dist/ with (a peer dependency of tRPC)', () => {
+    expect(manifest.scripts.start).toMatch(/^npm run -s build && /);
+    expect(manifest.scripts.build).toMatch(/^tsc /);
+    expect(production.filter((entry) => entry.name === 'typescript')).toEqual([
+      expect.objectContaining({ version: manifest.devDependencies.typescript }),
+    ]);
+  });
+
   it('carries no Node binary, no benchmark-only package and no OCR or drawing engine', () => {
     const names = new Set(production.map((entry) => entry.name));
     // `node` (189 MB) is for `npm install && npm start` on a machine without Node 24: a dev
