@@ -17,8 +17,6 @@ import { runInNewContext } from 'node:vm';
  * so the ~60 MB heap was marked about once a second): 50-slide list right after four rounds of
  * `me`: 11 → 0 full collections in its run, p99 72 → 44 ms; the heap peaks ~40 MB higher.
  */
-// The young generation's size is V8's to read when the heap is made, so it is set on the command
-// line instead: `--max-semi-space-size=16` in package.json's `start` (docs/performance.md).
 export const V8_FLAGS = ['--no-allocation-site-pretenuring', '--heap-growing-percent=100'];
 
 for (const flag of V8_FLAGS) v8.setFlagsFromString(flag);
