@@ -2,11 +2,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 
 /**
  * Gives memory back to the system when the service has nothing to do: once right after start,
- * and once each time it falls idle (a minute or two without a request) after requests. V8 keeps the pages that start-up and load
- * used (a young generation at its largest, fragmented old space), and its own memory reducer did
- * not run in an idle Node process here. A "last resort" collection (full, compacting, the young
- * generation shrunk to what it holds) takes them back: `npm run bench:memory`, idle 155 → 119 MB,
- * after requests 172 → 130 MB (docs/performance.md, "bench:memory").
+ * and once each time it falls idle (a minute or two without a request) after requests. V8 keeps
+ * the pages that start-up and load used (a young generation at its largest, fragmented old
+ * space), and its own memory reducer did not run in an idle Node process here. A "last resort"
+ * collection (full, compacting, the young generation shrunk to what it holds) takes them back:
+ * `npm run bench:memory`, idle 155 → 119 MB, after requests 172 → 130 MB (docs/performance.md).
  *
  * Only a service started by app/main.ts does this (app/serve.ts: `npm start`, `npm run cluster`):
  * a collection pauses the process for 50–80 ms at this heap's size (more for a larger heap), which

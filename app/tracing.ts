@@ -6,10 +6,10 @@
  * OTLP; log lines written inside a span carry its `trace_id` and `span_id` (pino). The standard
  * `OTEL_*` variables apply (protocol, headers, sampler, service name…).
  *
- * The service is ESM (compiled in dist/ or run by Node's type stripping): import-in-the-middle's loader hooks, on the
- * main thread (`module.registerHooks`), wrap the instrumented packages as they are imported,
- * which is why this module must run before any of them is loaded. Only the modules named below
- * go through the hooks.
+ * The service is ESM (compiled in dist/ or run by Node's type stripping): import-in-the-middle's
+ * loader hooks, on the main thread (`module.registerHooks`), wrap the instrumented packages as
+ * they are imported, which is why this module must run before any of them is loaded. Only the
+ * modules named below go through the hooks.
  */
 import { trace } from '@opentelemetry/api';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
