@@ -19,7 +19,7 @@ export interface WarmWorkersOptions {
   url: URL;
   workerData?: unknown;
   resourceLimits?: ResourceLimits;
-  /** A warm worker left unused this long exits (default 30 s). */
+  /** A warm worker left unused this long exits (default `WARM_WORKER_IDLE_MS`). */
   idleMs?: number;
 }
 
@@ -33,7 +33,7 @@ export function moduleBeside(base: string, name: string): URL {
 }
 
 /** A warm worker left unused this long is stopped, so an idle service does not hold its memory. */
-const IDLE_MS = 30_000;
+export const WARM_WORKER_IDLE_MS = 30_000;
 
 /**
  * Worker threads kept warm between tasks: a worker that loads heavy libraries (a document
@@ -142,7 +142,7 @@ export class WarmWorkers {
     const timer = setTimeout(() => {
       this.#forget(worker);
       void worker.terminate();
-    }, this.#options.idleMs ?? IDLE_MS);
+    }, this.#options.idleMs ?? WARM_WORKER_IDLE_MS);
     timer.unref();
     this.#idle.set(worker, timer);
   }

@@ -1,6 +1,8 @@
 import PQueue from 'p-queue';
 import { type SpeechEngine, SpeechFailed, type Voice } from '../../domain/ports/speech-engine.ts';
 import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
+import { loadEspeakModule } from './espeak-module.ts';
+import type { SpeechTask } from './speech-worker.ts';
 
 /** Accents × variants of espeak-ng that sound like a presenter (no robots, whispers or cartoons). */
 const ACCENTS = [
@@ -54,10 +56,12 @@ export function createLocalSpeechEngine(options: {
   async function speak(text: string, voice: string, signal?: AbortSignal): Promise<Buffer> {
     let answer: { ok: boolean; mp3?: Uint8Array; error?: string };
     try {
-      answer = await speakers.run<typeof answer>(
-        { text, voice },
-        { timeoutMs: options.timeoutMs, signal, reusable: (message) => message.ok },
-      );
+      const task: SpeechTask = { text, voice, espeak: await loadEspeakModule() };
+      answer = await speakers.run<typeof answer>(task, {
+        timeoutMs: options.timeoutMs,
+        signal,
+        reusable: (message) => message.ok,
+      });
     } catch (error) {
       if (error instanceof WorkerTaskFailed && (error.kind === 'timeout' || error.kind === 'aborted'))
         throw new SpeechFailed('speech took too long');

@@ -1,28 +1,27 @@
 // Runs in a worker thread, kept warm between answers (adapters/warm-workers.ts): espeak-ng
 // (WASM) speaks each message's text to WAV, LAME (WASM, wasm-media-encoders) encodes MP3. Both
 // are synchronous and take milliseconds, so they stay off the event loop. Each thread makes one
-// espeak-ng instance and one encoder and reuses them for every answer (see `runEspeak`).
+// espeak-ng instance and one encoder and reuses them for every answer (adapters/speech/espeak-instance.ts).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
-import ESpeakNg from 'espeak-ng';
 import { createEncoder } from 'wasm-media-encoders';
+import { type EspeakInstance, openEspeak } from './espeak-instance.ts';
+import type { EspeakModule } from './espeak-module.ts';
 
 /** Kept as the engine's: 64 kbit/s mono at espeak-ng's own rate (22,050 Hz). */
 const MP3_KBPS = 64;
 
-// Both modules are compiled synchronously, here, before the first message: an asynchronous or
-// streaming compile (what `WebAssembly.compile` and the encoder's own loader do) leaves V8
-// validating on a background thread, and a worker terminated meanwhile (a timeout, the service
-// closing) aborted the whole process (SIGTRAP in `ValidateFunctionsStreamingJob`).
+// The encoder is compiled synchronously, before the first message: an asynchronous compile (what
+// its own loader does) validates on a background thread, and a worker terminated meanwhile
+// aborted the whole process (SIGTRAP in `ValidateFunctionsStreamingJob`).
 const require = createRequire(import.meta.url);
-const espeakModule = new WebAssembly.Module(
-  readFileSync(require.resolve('espeak-ng').replace(/espeak-ng\.js$/, 'espeak-ng.wasm')),
-);
 const encoder = createEncoder(
   'audio/mpeg',
   new WebAssembly.Module(readFileSync(require.resolve('wasm-media-encoders/wasm/mp3'))),
 );
+/** This thread's one espeak-ng, made from the module of its first message (compiled by the engine). */
+let espeak: Promise<EspeakInstance> | undefined;
 /** Samples given to the encoder at once. */
 const CHUNK = 16_384;
 
@@ -45,79 +44,9 @@ function pcmOf(wav: Uint8Array): { samples: Int16Array; sampleRate: number } {
   throw new Error('espeak-ng produced no audio');
 }
 
-/**
- * The one espeak-ng of this thread: its runtime initialised (constructors run), `main` not yet.
- * Its memory at that point is kept (up to its last non-zero byte, 17.5 MB of 32 MB) so that
- * every answer starts from exactly that state: a fresh instance per answer allocated 32 MB that
- * only a garbage collection released (300 MB for 50 answers on two threads) and took 7× longer.
- */
-const espeak = (async () => {
-  let exports: EspeakExports | undefined;
-  const runtime = await ESpeakNg({
-    arguments: [],
-    noInitialRun: true,
-    print: () => {},
-    printErr: () => {},
-    instantiateWasm(imports, receive) {
-      const instance = new WebAssembly.Instance(espeakModule, imports);
-      exports = instance.exports as unknown as EspeakExports;
-      receive(instance, espeakModule);
-      return instance.exports;
-    },
-  });
-  const memory = new Uint8Array(exports!.memory.buffer);
-  let end = memory.length;
-  while (end > 0 && memory[end - 1] === 0) end -= 1;
-  return { runtime, exports: exports!, initial: memory.slice(0, end), stackTop: exports!.stackSave() };
-})();
-
-interface EspeakExports {
-  memory: WebAssembly.Memory;
-  stackSave(): number;
-  stackRestore(pointer: number): void;
-  stackAlloc(bytes: number): number;
-}
-
-/** Runs espeak-ng's `main` with `args` on the instance reset to its initial state; answers the WAV. */
-async function runEspeak(args: string[]): Promise<Uint8Array> {
-  const { runtime, exports, initial, stackTop } = await espeak;
-  // Memory and stack pointer are all of an instance's state that `main` changes (its other
-  // globals are set once, at instantiation); what `main` may have grown stays, zeroed. Only up
-  // to the last byte ever written: zeroing the rest would make all 32 MB resident (+16 MB a thread).
-  const memory = new Uint8Array(exports.memory.buffer);
-  const end = lastNonZero(memory);
-  memory.set(initial);
-  memory.fill(0, initial.length, end);
-  exports.stackRestore(stackTop);
-  const pointers = ['espeak-ng', ...args].map((arg) => {
-    const bytes = new TextEncoder().encode(`${arg}\0`);
-    const at = exports.stackAlloc(bytes.length);
-    new Uint8Array(exports.memory.buffer).set(bytes, at);
-    return at;
-  });
-  const argv = exports.stackAlloc((pointers.length + 1) * 4);
-  new Uint32Array(exports.memory.buffer, argv, pointers.length + 1).set([...pointers, 0]);
-  try {
-    runtime._main(pointers.length, argv);
-  } catch (error) {
-    // `exit()` inside main ends it by throwing; anything else is a failure (the thread is replaced).
-    if ((error as { name?: unknown } | null)?.name !== 'ExitStatus') throw error;
-  }
-  const wav = runtime.FS.readFile('speech.wav');
-  runtime.FS.unlink('speech.wav');
-  return wav;
-}
-
-/** The end of `memory`'s last non-zero word: above it, all is still zero (~1.4 ms for 32 MB). */
-function lastNonZero(memory: Uint8Array): number {
-  const words = new BigUint64Array(memory.buffer, 0, memory.byteLength >>> 3);
-  let at = words.length;
-  while (at > 0 && words[at - 1] === 0n) at -= 1;
-  return at << 3;
-}
-
-async function speak(text: string, voice: string): Promise<Uint8Array> {
-  const { samples, sampleRate } = pcmOf(await runEspeak(['-w', 'speech.wav', '-v', voice, '--', text]));
+async function speak(text: string, voice: string, module: EspeakModule): Promise<Uint8Array> {
+  espeak ??= openEspeak(module);
+  const { samples, sampleRate } = pcmOf((await espeak).speak(['-w', 'speech.wav', '-v', voice, '--', text]));
   if (samples.length === 0) throw new Error('espeak-ng produced no audio');
   const mp3Encoder = await encoder;
   mp3Encoder.configure({ channels: 1, sampleRate, bitrate: MP3_KBPS });
@@ -140,9 +69,16 @@ async function speak(text: string, voice: string): Promise<Uint8Array> {
   return mp3;
 }
 
-parentPort!.on('message', async ({ text, voice }: { text: string; voice: string }) => {
+/** An answer to speak, with the module to speak it with (V8 shares it: posting it copies nothing). */
+export interface SpeechTask {
+  text: string;
+  voice: string;
+  espeak: EspeakModule;
+}
+
+parentPort!.on('message', async ({ text, voice, espeak: module }: SpeechTask) => {
   try {
-    const mp3 = await speak(text, voice);
+    const mp3 = await speak(text, voice, module);
     parentPort!.postMessage({ ok: true, mp3 }, [mp3.buffer as ArrayBuffer]);
   } catch (error) {
     parentPort!.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
