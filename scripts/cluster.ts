@@ -82,6 +82,8 @@ export async function startCluster(options: {
   const balancerUrl = `http://127.0.0.1:${balancerPort}`;
   const children = new Set<ChildProcess>();
 
+  const level = options.env.LOG_LEVEL ?? process.env.LOG_LEVEL ?? 'info';
+  const hidesInfo = ['warn', 'error', 'fatal', 'silent'].includes(level);
   const instances: ClusterInstance[] = [];
   for (let i = 1; i <= options.instances; i += 1) {
     const name = `deck${i}`;
@@ -138,7 +140,10 @@ export async function startCluster(options: {
         await waitFor(`${name} to listen`, async () => {
           if (started.exitCode !== null)
             throw new Error(`${name} exited with ${started.exitCode}:\n${output}`);
-          return output.includes('"deck service listening"');
+          if (output.includes('"deck service listening"')) return true;
+          // A level above info hides that line: then up is when it answers /readyz (its demo
+          // notice, printed just before the line, may then come a moment later).
+          return hidesInfo && (await answersReady(instance.url));
         });
       },
     };
@@ -203,6 +208,14 @@ export async function startCluster(options: {
 function childEnvironment(): NodeJS.ProcessEnv {
   const { PORT: _p, METRICS_PORT: _m, CLUSTER_PORT: _c, CLUSTER_INSTANCES: _i, ...rest } = process.env;
   return { ...rest, PATH: `${path.dirname(process.execPath)}:${process.env.PATH}` };
+}
+
+async function answersReady(url: string): Promise<boolean> {
+  try {
+    return (await fetch(`${url}/readyz`)).ok;
+  } catch {
+    return false;
+  }
 }
 
 async function waitFor(what: string, condition: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {

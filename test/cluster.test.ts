@@ -371,3 +371,33 @@ describe('a cluster of three instances behind HAProxy', () => {
     }
   }, 120_000);
 });
+
+describe('npm run cluster with a log level above info', () => {
+  it(
+    'starts and answers through the balancer, though no instance logs that it listens',
+    async () => {
+      const quietDir = await mkdtemp(path.join(os.tmpdir(), 'deck-cluster-quiet-'));
+      const quiet = await startCluster({
+        instances: 1,
+        port: 0,
+        workDir: path.join(quietDir, 'cluster'),
+        env: {
+          DATABASE_URL: await createTestDatabase(),
+          DATA_DIR: quietDir,
+          ENCRYPTION_KEY: randomBytes(32).toString('base64url'),
+          STORAGE_SIGNING_SECRET: randomBytes(32).toString('base64url'),
+          SEED_DEMO: 'false',
+          LOG_LEVEL: 'warn',
+        },
+      });
+      try {
+        expect(quiet.instances[0]!.output()).not.toContain('"deck service listening"');
+        expect((await fetch(`${quiet.url}/readyz`)).status).toBe(200);
+      } finally {
+        await quiet.close();
+        await rm(quietDir, { recursive: true, force: true });
+      }
+    },
+    HEAVY_STEP_MS,
+  );
+});
