@@ -3,6 +3,7 @@ declare module 'espeak-ng' {
   interface ESpeakNgModule {
     FS: {
       readFile(path: string, options?: { encoding?: 'binary' }): Uint8Array;
+      writeFile(path: string, data: string | Uint8Array): void;
       unlink(path: string): void;
     };
     /** The program's `main(argc, argv)` (`argv` in the instance's memory). */

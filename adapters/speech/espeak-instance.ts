@@ -1,6 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import ESpeakNg from 'espeak-ng';
 import type { EspeakModule } from './espeak-module.ts';
+import { identityOf, sameFile } from './file-identity.ts';
 
 /** Pages compared when the instance's initial state is taken (see `openEspeak`). */
 const PAGE = 4096;
@@ -13,12 +14,13 @@ interface EspeakExports {
 }
 
 export interface EspeakInstance {
-  /** Runs espeak-ng's `main` with `args` on the instance reset to its initial state; the WAV it wrote. */
-  speak(args: string[]): Uint8Array;
+  /** Speaks `text` with `voice` on the instance reset to its initial state: the WAV it wrote. */
+  speak(text: string, voice: string): Uint8Array;
   /** Puts the instance back in the state it had right after start-up (before each answer). */
   reset(): void;
-  /** The instance's memory (tests compare it with a fresh instance's). */
+  /** The instance's memory and stack pointer (tests compare them with a fresh instance's). */
   readonly memory: WebAssembly.Memory;
+  stackPointer(): number;
 }
 
 /**
@@ -32,7 +34,7 @@ export interface EspeakInstance {
  * collection released, and took 7× longer.
  */
 export async function openEspeak(espeak: EspeakModule): Promise<EspeakInstance> {
-  const { module, file, segments, size, mtimeMs } = espeak;
+  const { module, file, segments, identity } = espeak;
   let exports: EspeakExports | undefined;
   const runtime = await ESpeakNg({
     arguments: [],
@@ -70,15 +72,19 @@ export async function openEspeak(espeak: EspeakModule): Promise<EspeakInstance> 
   }
 
   function reset() {
-    const stat = fstatSync(file);
-    if (stat.size !== size || stat.mtimeMs !== mtimeMs)
-      throw new Error("espeak-ng's module file changed on disk since this instance was made");
+    const unchanged = () => {
+      if (!sameFile(identityOf(fstatSync(file)), identity))
+        throw new Error("espeak-ng's module file changed on disk since this instance was made");
+    };
+    unchanged();
     const view = new Uint8Array(memory.buffer);
     // What an answer wrote past the initial state (up to its last non-zero byte: zeroing all
     // 32 MB would make every page resident, +16 MB a thread).
     view.fill(0, end, Math.max(end, lastNonZero(view)));
     for (const [from, to] of zeros) view.fill(0, from, to);
     for (const s of segments) readExactly(file, view, s.memoryOffset, s.length, s.fileOffset);
+    // A write to the file during the reads would have left some of it in memory.
+    unchanged();
     for (const page of changed) view.set(page.bytes, page.at);
     // Memory and stack pointer are all of an instance's state that `main` changes (its other
     // globals are set once, at instantiation).
@@ -88,8 +94,14 @@ export async function openEspeak(espeak: EspeakModule): Promise<EspeakInstance> 
   return {
     memory,
     reset,
-    speak(args) {
+    stackPointer: () => exports!.stackSave(),
+    speak(text, voice) {
       reset();
+      // The text goes in a file of the runtime's own (its memory is JavaScript's, not the
+      // instance's), not in the arguments: those are on the instance's 64 KB stack, which a long
+      // answer in multi-byte characters overflowed (20,000 × "é" is 40 KB).
+      runtime.FS.writeFile('text.txt', text);
+      const args = ['-w', 'speech.wav', '-v', voice, '-f', 'text.txt'];
       const pointers = ['espeak-ng', ...args].map((arg) => {
         const encoded = new TextEncoder().encode(`${arg}\0`);
         const at = exports!.stackAlloc(encoded.length);
@@ -106,6 +118,7 @@ export async function openEspeak(espeak: EspeakModule): Promise<EspeakInstance> 
       }
       const wav = runtime.FS.readFile('speech.wav');
       runtime.FS.unlink('speech.wav');
+      runtime.FS.unlink('text.txt');
       return wav;
     },
   };

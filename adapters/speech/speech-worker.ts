@@ -46,7 +46,7 @@ function pcmOf(wav: Uint8Array): { samples: Int16Array; sampleRate: number } {
 
 async function speak(text: string, voice: string, module: EspeakModule): Promise<Uint8Array> {
   espeak ??= openEspeak(module);
-  const { samples, sampleRate } = pcmOf((await espeak).speak(['-w', 'speech.wav', '-v', voice, '--', text]));
+  const { samples, sampleRate } = pcmOf((await espeak).speak(text, voice));
   if (samples.length === 0) throw new Error('espeak-ng produced no audio');
   const mp3Encoder = await encoder;
   mp3Encoder.configure({ channels: 1, sampleRate, bitrate: MP3_KBPS });
