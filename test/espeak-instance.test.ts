@@ -155,14 +155,37 @@ describe('the data segments of a WebAssembly module', () => {
   });
 
   it.each([
-    ['a file that is not WebAssembly', new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 1, 0, 0, 0])],
-    ['a negative offset', moduleWith([0x00, 0x41, 0x7f, 0x0b, 1, 0])],
-    ['an offset computed, not constant', moduleWith([0x00, 0x23, 0x00, 0x0b, 1, 0])],
-    ['a second memory', moduleWith([0x02, 0x01, 0x41, 0x00, 0x0b, 1, 0])],
-    ['a segment longer than its section', moduleWith([0x00, 0x41, 0x00, 0x0b, 50, 0])],
-    ['a section longer than the file', new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 11, 40, 0])],
-    ['a number that never ends', moduleWith([0x00, 0x41, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80])],
-  ])('refuses %s', (_, bytes) => {
-    expect(() => activeDataSegments(bytes)).toThrow(/not a WebAssembly module this reader knows/);
+    [
+      'a file that is not WebAssembly',
+      new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 1, 0, 0, 0]),
+      'no version 1 header',
+    ],
+    ['a negative offset', moduleWith([0x00, 0x41, 0x7f, 0x0b, 1, 0]), 'negative offset'],
+    [
+      'an offset computed, not constant',
+      moduleWith([0x00, 0x23, 0x00, 0x0b, 1, 0]),
+      'offset not an i32.const',
+    ],
+    ['a second memory', moduleWith([0x02, 0x01, 0x41, 0x00, 0x0b, 1, 0]), 'a memory other than the first'],
+    [
+      'a segment longer than its section',
+      moduleWith([0x00, 0x41, 0x00, 0x0b, 50, 0]),
+      'segment past its section',
+    ],
+    [
+      'a section longer than the file',
+      new Uint8Array([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 11, 40, 0]),
+      'section past the end',
+    ],
+    [
+      'a number that never ends',
+      moduleWith([0x00, 0x41, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80]),
+      'number too long',
+    ],
+  ])('refuses %s', (_, bytes, why) => {
+    // Each for its own reason, not merely for some reason.
+    expect(() => activeDataSegments(bytes)).toThrow(
+      `not a WebAssembly module this reader knows: ${why} (byte`,
+    );
   });
 });
