@@ -496,7 +496,19 @@ export const environmentSchema = z
       .meta({ description: 'How long SIGTERM waits for requests and background jobs in flight' }),
     STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5).meta({
       description:
-        'Live event streams (SSE and tRPC subscriptions) one user or API key may hold open on one instance (429 past it)',
+        'Live streams (SSE and tRPC subscriptions, `generation.onProgress` included) one user or API key may hold open, counted across every instance (429 past it)',
+    }),
+    STREAMS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(10_000).default(100).meta({
+      description:
+        'Live streams all the users and API keys of one organization may hold open, counted across every instance (429 past it); below STREAMS_PER_INSTANCE, so that one organization never fills an instance',
+    }),
+    STREAMS_PER_INSTANCE: z.coerce.number().int().min(2).max(10_000).default(192).meta({
+      description:
+        "Live streams one instance holds, whoever's (503 past it): keep it well below the connections the load balancer opens to one instance (`maxconn 256` in deploy/haproxy.cfg), so ordinary requests always find room",
+    }),
+    STREAM_LEASE_SECONDS: z.coerce.number().int().min(1).max(300).default(15).meta({
+      description:
+        "How long an instance's open streams count after it last renewed them (it does every third of this): the streams of an instance killed without a stop stop counting against their organization's cap by then",
     }),
     STREAM_BUFFER_BYTES: z.coerce
       .number()
@@ -522,6 +534,21 @@ export const environmentSchema = z
         if (!env[name])
           ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
       }
+    }
+    // Each organization a share of an instance's streams, each caller a share of its organization's.
+    if (env.STREAMS_PER_ORGANIZATION >= env.STREAMS_PER_INSTANCE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STREAMS_PER_ORGANIZATION'],
+        message: `must be below STREAMS_PER_INSTANCE (${env.STREAMS_PER_INSTANCE}): one organization must not fill an instance`,
+      });
+    }
+    if (env.STREAMS_PER_CALLER > env.STREAMS_PER_ORGANIZATION) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STREAMS_PER_CALLER'],
+        message: `must be at most STREAMS_PER_ORGANIZATION (${env.STREAMS_PER_ORGANIZATION})`,
+      });
     }
     const largestUpload = Math.max(env.IMAGE_MAX_BYTES, CONTRACT_MAX_BYTES);
     for (const name of [
@@ -652,6 +679,9 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     /** The live event streams of this instance (domain/events/live-events.ts). */
     liveEvents: {
       streamsPerCaller: env.STREAMS_PER_CALLER,
+      streamsPerOrganization: env.STREAMS_PER_ORGANIZATION,
+      streamsPerInstance: env.STREAMS_PER_INSTANCE,
+      leaseMs: env.STREAM_LEASE_SECONDS * 1000,
       bufferBytes: env.STREAM_BUFFER_BYTES,
       authCheckMs: env.STREAM_AUTH_CHECK_SECONDS * 1000,
       pollIntervalMs: env.STREAM_POLL_INTERVAL_MS,

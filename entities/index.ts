@@ -16,6 +16,7 @@ import { KbDocument } from './KbDocument.ts';
 import { LoginThrottle } from './LoginThrottle.ts';
 import { NotificationDelivery } from './NotificationDelivery.ts';
 import { NotificationSubscription } from './NotificationSubscription.ts';
+import { OpenStream } from './OpenStream.ts';
 import { Organization } from './Organization.ts';
 import { RateLimitCounter } from './RateLimitCounter.ts';
 import { Session } from './Session.ts';
@@ -37,6 +38,7 @@ export {
   Image,
   KbDocument,
   LoginThrottle,
+  OpenStream,
   Organization,
   RateLimitCounter,
   Session,
@@ -66,4 +68,5 @@ export const entities = [
   ApiKey,
   IdempotencyKey,
   RateLimitCounter,
+  OpenStream,
 ];

@@ -8,6 +8,7 @@ import type { Logger } from '../ports/logger.ts';
 import { readRows } from '../prepared-statements.ts';
 import { hiddenAggregateTypes } from './event-log.ts';
 import type { EventOutput } from './event-output.ts';
+import { callerKey, StreamLeases } from './stream-leases.ts';
 
 /**
  * The event log, live (api.md, "Live events"; decisions 049 and 050). One `LiveEvents` per
@@ -35,8 +36,14 @@ const PAGE_BYTES = 1024 * 1024;
 const RETRY_MIN_MS = 10;
 
 export interface LiveSettings {
-  /** STREAMS_PER_CALLER: open streams per user or API key on this instance (429 past it). */
+  /** STREAMS_PER_CALLER: open streams per user or API key, on all instances (429 past it). */
   streamsPerCaller: number;
+  /** STREAMS_PER_ORGANIZATION: open streams per organization, on all instances (429 past it). */
+  streamsPerOrganization: number;
+  /** STREAMS_PER_INSTANCE: open streams on this instance, whoever's (503 past it). */
+  streamsPerInstance: number;
+  /** STREAM_LEASE_SECONDS: how long this instance's streams count after their last renewal. */
+  leaseMs: number;
   /** STREAM_BUFFER_BYTES: what a stream may hold for a consumer that does not read; past it, it is cut off. */
   bufferBytes: number;
   /** STREAM_AUTH_CHECK_SECONDS: how often the open streams' sessions and keys are checked. */
@@ -130,8 +137,17 @@ function liveEventOf(row: EventRow): LiveEvent {
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
 
-/** Why a stream ended. */
-export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'shutting-down';
+/**
+ * Why a stream ended. All but `closed` (its consumer left) and `shutting-down` (the transport ends
+ * its answers itself, cleanly, with a `retry:`) cut the connection; `expired`: its row in the shared
+ * count was gone (this instance could not renew its lease in time), so it counted no more.
+ */
+export type StreamEnd = 'closed' | 'too-slow' | 'revoked' | 'expired' | 'shutting-down';
+
+/** Whether an end cuts the connection at once (else the transport ends the answer). */
+function cuts(reason: StreamEnd): boolean {
+  return reason !== 'closed' && reason !== 'shutting-down';
+}
 
 /** What the reader holds of an event stream: whatever its consumer makes of them, it is offered events. */
 interface Offered extends Follower {
@@ -157,6 +173,10 @@ export class LiveEvents {
   readonly #logger: Logger;
   readonly #followers = new Set<Follower>();
   readonly #perCaller = new Map<string, number>();
+  /** The shared count (decision 063), and each counted follower's row in it. */
+  readonly #leases: StreamLeases;
+  readonly #leaseOf = new Map<Follower, string>();
+  #leaseTimer: NodeJS.Timeout | undefined;
   /** Event streams by organization: an event is offered to its organization's only. */
   readonly #byOrganization = new Map<string, Set<Offered>>();
   #eventStreams = 0;
@@ -185,6 +205,7 @@ export class LiveEvents {
     this.#signals = options.signals;
     this.#settings = options.settings;
     this.#logger = options.logger;
+    this.#leases = new StreamLeases(options.em, options.settings);
   }
 
   #listening: Promise<void> | null = null;
@@ -215,13 +236,22 @@ export class LiveEvents {
     return this.#listening;
   }
 
-  /** Ends every stream (their clients reconnect elsewhere) and stops listening. */
+  /**
+   * Ends every stream (their clients reconnect elsewhere; the transports have ended their answers
+   * first, rest/event-stream.ts), uncounts them, and stops listening.
+   */
   async close(): Promise<void> {
     this.#closed = true;
     for (const follower of [...this.#followers]) follower.end('shutting-down');
     clearTimeout(this.#retryTimer);
     clearInterval(this.#pollTimer);
     clearInterval(this.#authTimer);
+    clearInterval(this.#leaseTimer);
+    await this.#leases
+      .releaseAll()
+      .catch((error: unknown) =>
+        this.#logger.warn({ err: error }, 'uncounting the streams failed; their lease lapses instead'),
+      );
     await this.#signals.close();
   }
 
@@ -248,7 +278,8 @@ export class LiveEvents {
 
   /**
    * Opens an event stream: live from now, or from just after `lastEventId` (which the caller
-   * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER.
+   * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER or
+   * STREAMS_PER_ORGANIZATION, 503 past STREAMS_PER_INSTANCE.
    */
   async openEventStream<T>(
     caller: StreamCaller,
@@ -259,7 +290,7 @@ export class LiveEvents {
     this.#refuseOverCap(caller.auth);
     const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
     const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes, map);
-    this.#add(stream);
+    await this.#add(stream);
     const organization = this.#byOrganization.get(caller.auth.organizationId) ?? new Set();
     this.#byOrganization.set(caller.auth.organizationId, organization);
     organization.add(stream);
@@ -279,7 +310,7 @@ export class LiveEvents {
   /** Follows a deck's generation job: `next()` resolves true after each change (false once ended). */
   async openProgress(caller: StreamCaller, deckId: string): Promise<ProgressFollower> {
     const follower = new ProgressFollower(this, caller, deckId);
-    this.#add(follower);
+    await this.#add(follower);
     const wakes = this.#byDeck.get(deckId) ?? new Set();
     this.#byDeck.set(deckId, wakes);
     wakes.add(follower.wake);
@@ -287,9 +318,19 @@ export class LiveEvents {
     return follower;
   }
 
-  /** 429 past STREAMS_PER_CALLER (and while shutting down: the client reconnects elsewhere). */
+  /**
+   * What this instance alone can tell: 503 past STREAMS_PER_INSTANCE (another instance may have
+   * room), 429 past STREAMS_PER_CALLER here already (and while shutting down: the client
+   * reconnects elsewhere). The caps across instances are the shared count's (`#add`).
+   */
   #refuseOverCap(auth: Auth): void {
     if (this.#closed) throw tooManyRequests('The service is shutting down; reconnect', 1);
+    if (this.#followers.size >= this.#settings.streamsPerInstance) {
+      throw unavailable(
+        `This instance holds as many streams as it may (${this.#settings.streamsPerInstance}); try again`,
+        5,
+      );
+    }
     if ((this.#perCaller.get(callerKey(auth)) ?? 0) >= this.#settings.streamsPerCaller) {
       throw tooManyRequests(
         `At most ${this.#settings.streamsPerCaller} streams may be open at once per caller; close one first`,
@@ -298,7 +339,12 @@ export class LiveEvents {
     }
   }
 
-  #add(follower: Follower): void {
+  /**
+   * Holds a new stream: counted here at once (the instance's cap holds while the shared count is
+   * asked), then in the shared count (429 past the organization's or the caller's cap: the stream
+   * ends, uncounted).
+   */
+  async #add(follower: Follower): Promise<void> {
     this.#refuseOverCap(follower.caller.auth);
     const key = callerKey(follower.caller.auth);
     this.#perCaller.set(key, (this.#perCaller.get(key) ?? 0) + 1);
@@ -308,12 +354,50 @@ export class LiveEvents {
       this.#authTimer = setInterval(() => this.#checkCallers(), this.#settings.authCheckMs);
       this.#authTimer.unref();
     }
+    if (!this.#leaseTimer) {
+      this.#leaseTimer = setInterval(() => this.#renewLeases(), this.#settings.leaseMs / 3);
+      this.#leaseTimer.unref();
+    }
+    let lease: string;
+    try {
+      lease = await this.#leases.acquire(follower.caller.auth);
+    } catch (error) {
+      follower.end('closed');
+      throw error;
+    }
+    // Ended meanwhile (its client left): uncounted at once.
+    if (this.#followers.has(follower)) this.#leaseOf.set(follower, lease);
+    else this.#leases.release(lease);
+  }
+
+  /**
+   * Renews this instance's leases; a follower whose row was not found (its lease lapsed while this
+   * instance could not renew it, and another open deleted it) counted no more: it ends, and its
+   * client reconnects and is counted again.
+   */
+  async #renewLeases(): Promise<void> {
+    const held = [...this.#leaseOf];
+    let found: Set<string>;
+    try {
+      found = await this.#leases.renew();
+    } catch (error) {
+      this.#logger.warn({ err: error }, 'renewing the streams’ leases failed; trying again later');
+      return;
+    }
+    for (const [follower, lease] of held) {
+      if (!found.has(lease) && this.#leaseOf.get(follower) === lease) follower.end('expired');
+    }
   }
 
   /** A stream has ended: it leaves the registry. */
   remove(follower: Follower): void {
     if (!this.#followers.delete(follower)) return;
     openStreamCount -= 1;
+    const lease = this.#leaseOf.get(follower);
+    if (lease !== undefined) {
+      this.#leaseOf.delete(follower);
+      this.#leases.release(lease);
+    }
     const key = callerKey(follower.caller.auth);
     const open = (this.#perCaller.get(key) ?? 1) - 1;
     if (open === 0) this.#perCaller.delete(key);
@@ -332,6 +416,8 @@ export class LiveEvents {
     if (this.#followers.size === 0) {
       clearInterval(this.#authTimer);
       this.#authTimer = undefined;
+      clearInterval(this.#leaseTimer);
+      this.#leaseTimer = undefined;
     }
   }
 
@@ -530,10 +616,6 @@ export class LiveEvents {
   }
 }
 
-function callerKey(auth: Auth): string {
-  return `${auth.actor.type}:${auth.actor.id}`;
-}
-
 /** Whether a stream with `filter` wants `live` (the same rule as `readBacklog`'s SQL). */
 function wants(filter: LiveFilter, live: LiveEvent): boolean {
   const { eventType, aggregateType, aggregateId, deckId } = filter;
@@ -656,7 +738,7 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
     this.#held = null;
     this.#hub.remove(this);
     this.#wakeUp();
-    if (reason !== 'closed') this.caller.disconnect?.();
+    if (cuts(reason)) this.caller.disconnect?.();
   }
 
   /** Hands the next event (or the end) to a consumer waiting for one. */
@@ -778,7 +860,7 @@ export class ProgressFollower implements Follower {
     this.#ended = true;
     this.#hub.remove(this);
     this.#settle();
-    if (reason !== 'closed') this.caller.disconnect?.();
+    if (cuts(reason)) this.caller.disconnect?.();
   }
 }
 
