@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
@@ -12,6 +12,7 @@ import type { Services } from '../domain/services.ts';
 import { allowedMethods, createApiRouter } from '../rest/dispatch.ts';
 import { createDocsRouter } from '../rest/docs-page.ts';
 import type { Edge } from '../rest/edge.ts';
+import { endEventStream } from '../rest/event-stream.ts';
 import { createHttpServer } from '../rest/http-server.ts';
 import { problemDetails, type RequestObserver, requestLogging, sameOrigin } from '../rest/middleware.ts';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
@@ -183,7 +184,9 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         markShuttingDown();
         // Not ready but still serving, until the balancer has seen it and sends requests elsewhere.
         if (config.shutdownDrainMs > 0) await sleep(config.shutdownDrainMs);
-        // Streams never finish by themselves: they end now, and their clients reconnect elsewhere.
+        // Streams never finish by themselves: they end now, each answer with a `retry:` and its
+        // terminator, and their clients reconnect elsewhere.
+        for (const response of inFlight.responses) endEventStream(response);
         await liveEvents.close();
         // Requests in flight and claimed background jobs share the one timeout; jobs not
         // finished by then are aborted and their leases released for another instance.
@@ -210,20 +213,23 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
  * closing the pool then would cut it off.
  */
 function trackInFlightRequests(server: Server) {
-  let active = 0;
+  const responses = new Set<ServerResponse>();
   let waiters: (() => void)[] = [];
   server.on('request', (_request, response) => {
-    active += 1;
+    responses.add(response);
     response.once('close', () => {
-      active -= 1;
-      if (active === 0) {
+      responses.delete(response);
+      if (responses.size === 0) {
         for (const wake of waiters) wake();
         waiters = [];
       }
     });
   });
   return {
-    drained: () => (active === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
+    /** The answers not yet closed (the open event streams among them). */
+    responses: responses as ReadonlySet<ServerResponse>,
+    drained: () =>
+      responses.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve)),
   };
 }
 

@@ -61,6 +61,26 @@ export function streamRoute(
   };
 }
 
+/**
+ * A stream's last words when the service ends it (a graceful stop): a comment and `retry:`, so an
+ * EventSource reconnects after a second (behind a balancer, to another instance) with its
+ * `Last-Event-ID`; then the answer's end (the chunked terminator), so no client sees a cut.
+ */
+export const STREAM_GOODBYE = ': the service is stopping; reconnect\nretry: 1000\n\n';
+
+/** How each open SSE answer (REST's and /trpc's subscriptions) ends cleanly, by its response. */
+const enders = new WeakMap<ServerResponse, () => void>();
+
+/** Registers how `res`, an SSE answer, ends cleanly at a graceful stop. */
+export function endsCleanly(res: ServerResponse, end: () => void): void {
+  enders.set(res, end);
+}
+
+/** At a graceful stop: ends `res` with STREAM_GOODBYE if it is an open SSE answer. */
+export function endEventStream(res: ServerResponse): void {
+  enders.get(res)?.();
+}
+
 /** Ends the connection at once; a function of its own, so that it holds the socket and nothing else. */
 function destroyer(socket: Socket): () => void {
   return () => socket.destroy();
@@ -93,6 +113,7 @@ class EventSink {
     // stream would otherwise be held for nobody, counted against the caller's streams for good.
     this.#gone = res.closed || res.destroyed || !res.socket || res.socket.destroyed;
     res.on('close', this.#closed);
+    endsCleanly(res, this.#end);
   }
 
   start(messages: AsyncIterator<unknown>): void {
@@ -118,15 +139,22 @@ class EventSink {
 
   readonly #write = (result: IteratorResult<unknown>): void => {
     try {
-      if (result.done) {
-        this.#stop();
-        this.#res.end();
-      } else if (this.#res.write(frameOf(result.value))) this.#pull();
+      // Ended by the service meanwhile: nothing more is written.
+      if (this.#res.writableEnded) return;
+      // The stream ended (the service stops, or its connection was cut): said cleanly if it can be.
+      if (result.done) this.#end();
+      else if (this.#res.write(frameOf(result.value))) this.#pull();
       // Past the socket's buffer: the next message waits for it to drain (a closed answer ends the stream).
       else if (!this.#res.destroyed) this.#res.once('drain', this.#pull);
     } catch (error) {
       this.#failed(error);
     }
+  };
+
+  /** Ends the answer: STREAM_GOODBYE, then the terminator; the answer's `close` ends the stream. */
+  readonly #end = (): void => {
+    this.#stop();
+    if (!this.#res.writableEnded && !this.#res.destroyed) this.#res.end(STREAM_GOODBYE);
   };
 
   readonly #failed = (error: unknown): void => {

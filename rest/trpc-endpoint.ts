@@ -11,6 +11,7 @@ import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
+import { endsCleanly, STREAM_GOODBYE } from './event-stream.ts';
 import { domainErrorFrom } from './problem.ts';
 import { countRequest } from './rate-limit.ts';
 import { checkJsonCost, PUBLIC_BODY_LIMIT_BYTES, readQuery, readRawBody } from './request-input.ts';
@@ -215,7 +216,15 @@ async function answerWith(ctx: KoaContext, response: Response): Promise<void> {
   });
   if (response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
     ctx.set('x-accel-buffering', 'no');
-    ctx.body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    ctx.body = body;
+    // At a graceful stop: tRPC's messages stop (each is written whole), the answer ends with a
+    // `retry:` and the terminator, and the client's EventSource reconnects (not tRPC's `return`,
+    // which would complete the subscription). Koa then destroys the body: tRPC's stream ends.
+    endsCleanly(ctx.res, () => {
+      body.unpipe(ctx.res);
+      if (!ctx.res.writableEnded && !ctx.res.destroyed) ctx.res.end(STREAM_GOODBYE);
+    });
     return;
   }
   ctx.body = Buffer.from(await response.arrayBuffer());

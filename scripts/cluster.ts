@@ -11,10 +11,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freeLoopbackPort } from '../adapters/database/embedded-postgres.ts';
+import { environmentSchema } from '../app/config.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY_CONFIG = path.join(ROOT, 'deploy/haproxy.cfg');
@@ -46,6 +47,32 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
+/** The connections HAProxy opens to one instance at most: `maxconn` of `default-server` in deploy/haproxy.cfg. */
+export async function balancerConnectionsPerInstance(): Promise<number> {
+  for (const line of (await readFile(HAPROXY_CONFIG, 'utf8')).split('\n')) {
+    const words = line.trim().split(/\s+/);
+    const at = words.indexOf('maxconn');
+    if (words[0] === 'default-server' && at > 0) return Number(words[at + 1]);
+  }
+  throw new Error(`${HAPROXY_CONFIG} sets no maxconn on default-server`);
+}
+
+/**
+ * The streams one instance may hold (STREAMS_PER_INSTANCE, as given or its default) must stay below
+ * the connections the balancer opens to it: past them HAProxy queues every other request to that
+ * instance, /readyz included, and answers 503 (decision 063).
+ */
+export function checkStreamCap(env: Record<string, string | undefined>, balancerConnections: number): void {
+  const given = env.STREAMS_PER_INSTANCE;
+  const streams =
+    given === undefined ? environmentSchema.shape.STREAMS_PER_INSTANCE.parse(undefined) : Number(given);
+  if (!(streams < balancerConnections)) {
+    throw new Error(
+      `STREAMS_PER_INSTANCE (${streams}) must be below HAProxy's maxconn per instance (${balancerConnections}, ${HAPROXY_CONFIG}): ordinary requests need room beside the streams`,
+    );
+  }
+}
+
 /** Where HAProxy is: on PATH, or in /usr/sbin (Debian; not on a normal user's PATH). */
 export function haproxyPath(): string | undefined {
   for (const dir of [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/local/sbin']) {
@@ -71,6 +98,7 @@ export async function startCluster(options: {
   /** Instances' output also to files in workDir (the CLI), or only in memory (the test). */
   logFiles?: boolean;
 }): Promise<Cluster> {
+  checkStreamCap({ ...process.env, ...options.env }, await balancerConnectionsPerInstance());
   const haproxy = haproxyPath();
   if (!haproxy) {
     throw new Error(
