@@ -307,6 +307,8 @@ describe('limits', () => {
     const answer = await stream.opened;
     expect(answer.statusCode).toBe(200);
     stream.pause();
+    // This file's other streams are closed by now: this one is the instance's last.
+    await eventually(() => t.app.edge.liveEvents!.openStreams === 1);
     const heapBefore = liveHeap();
     // 40 MB of events (synthetic payloads of 100 KB, written by SQL in batches): far past what the
     // socket buffers and STREAM_BUFFER_BYTES hold.
@@ -322,6 +324,10 @@ describe('limits', () => {
       );
       written += 20;
     }
+    // Cut off by the server, though the client could not tell while it read nothing: once it reads
+    // again, it finds what the sockets held, then the end (had it not been cut, it would stream on).
+    await eventually(() => t.app.edge.liveEvents!.openStreams === 0, 30_000);
+    stream.resume();
     await stream.ended;
     // The service runs in this process: its heap, after a collection, is what the stream left.
     expect(liveHeap() - heapBefore).toBeLessThan(8 * 1024 * 1024);

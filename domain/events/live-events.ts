@@ -106,12 +106,12 @@ type PageRow = EventRow & { more: boolean };
  * A page of events, `where` (on `event e`) in the stream's order: at most PAGE of them and, past the
  * first, at most PAGE_BYTES of payload; `more` on each row when there may be further events.
  */
-function pageOf(where: string): string {
+function pageOf(where: string, bytes = PAGE_BYTES): string {
   return `select * from (
       select p.*, sum(p.size) over (order by p.tx_id, p.seq_order) - p.size as before, count(*) over () as fetched
         from (select ${EVENT_COLUMNS}, e.tx_id, e.seq as seq_order, octet_length(e.payload::text) as size
                 from event e where ${where} order by e.tx_id, e.seq limit ${PAGE}) p) counted
-    where counted.before < ${PAGE_BYTES}
+    where counted.before < ${bytes}
     order by counted.tx_id, counted.seq_order`;
 }
 
@@ -445,6 +445,7 @@ export class LiveEvents {
     auth: Auth,
     filter: LiveFilter,
     from: Key,
+    pageBytes: number,
   ): Promise<{ events: LiveEvent[]; more: boolean }> {
     const values: unknown[] = [
       auth.organizationId,
@@ -467,9 +468,12 @@ export class LiveEvents {
     if (filter.aggregateId !== undefined) conditions.push(`e.aggregate_id = ${add(filter.aggregateId)}`);
     if (filter.deckId !== undefined) conditions.push(`e.deck_id = ${add(filter.deckId)}::uuid`);
     const rows = await this.#rows<PageRow>(
-      pageOf(`e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
+      pageOf(
+        `e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
           and e.tx_id < pg_snapshot_xmin(pg_current_snapshot()) and e.aggregate_type <> all($4::text[])
-          ${conditions.map((condition) => `and ${condition}`).join(' ')}`),
+          ${conditions.map((condition) => `and ${condition}`).join(' ')}`,
+        Math.min(pageBytes, PAGE_BYTES),
+      ),
       values,
       { planEachCall: true },
     );
@@ -580,9 +584,12 @@ export class LiveEvents {
 
   /**
    * Every open stream's session or key, checked in one statement: a revoked, expired or deleted
-   * one ends its streams; a changed role applies to what its streams may see from now on.
+   * one ends its streams; a changed role applies to what its streams may see from now on. And each
+   * event stream's consumer: one that took nothing while events waited is cut off (`judge`).
    */
   async #checkCallers(): Promise<void> {
+    // And whether each consumer reads (a database that does not answer does not stop this).
+    for (const follower of [...this.#followers]) if (follower instanceof EventStream) follower.judge();
     const sessions = new Set<string>();
     const keys = new Set<string>();
     for (const { caller } of this.#followers) {
@@ -632,16 +639,25 @@ function wants(filter: LiveFilter, live: LiveEvent): boolean {
 
 /**
  * One open event stream: its backlog (when resuming), then what the reader offers it, through
- * a buffer of at most STREAM_BUFFER_BYTES. A consumer that lets it fill is cut off: it resumes
- * from its last event, and the server's memory never grows with its slowness.
+ * a buffer of at most STREAM_BUFFER_BYTES. Past the buffer (one page of large events is more than
+ * it) what is buffered is dropped and the consumer reads it again from the log, at its own pace,
+ * in pages of at most the buffer's size, as a resuming stream reads its backlog: the server's memory
+ * never grows with a consumer's slowness. A consumer is judged by whether it reads, not by the size
+ * of a burst (decision 064): one that took no event between two checks of the streams
+ * (STREAM_AUTH_CHECK_SECONDS) while events waited for it is cut off; it resumes from its last event.
  */
 export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefined> {
   readonly caller: StreamCaller;
   readonly #hub: LiveEvents;
   readonly #filter: LiveFilter;
   readonly #bufferBytes: number;
-  /** The last event given out (or resumed from). */
+  /** The last event queued or read from the backlog (or resumed from). */
   #last: Key | null;
+  /** The last event the consumer took (or resumed from): where the log is read again after a burst. */
+  #lastTaken: Key | null;
+  /** Events the consumer took, in all and at the last check: whether it reads. */
+  #taken = 0;
+  #takenAtCheck = 0;
   readonly #queue: LiveEvent[] = [];
   #queuedBytes = 0;
   /** While catching up: what the reader offered meanwhile (null once live). */
@@ -672,6 +688,7 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
     this.caller = caller;
     this.#filter = filter;
     this.#last = from;
+    this.#lastTaken = from;
     this.#bufferBytes = bufferBytes;
     this.#map = map;
     this.#hiddenFor = caller.auth.access;
@@ -684,6 +701,8 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
    */
   startAfter(snapshot: Snapshot): void {
     this.#opened = snapshot;
+    // Nothing taken yet: a read from the log starts at the snapshot (what precedes it is skipped).
+    this.#lastTaken ??= [snapshot.xmin, 0n];
     const held = this.#held ?? [];
     const overflowed = this.#heldOverflowed;
     this.#held = null;
@@ -711,14 +730,41 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
       return;
     }
     if (this.#last && !after(live.key, this.#last)) return;
-    const opened = this.#opened;
-    const [tx] = live.key;
-    if (opened && (tx < opened.xmin || (tx < opened.xmax && !opened.running.has(tx)))) return;
+    if (this.#committedBeforeOpening(live)) return;
     this.#last = live.key;
     this.#queue.push(live);
     this.#queuedBytes += live.size;
-    if (this.#queuedBytes > this.#bufferBytes) this.end('too-slow');
-    else this.#wakeUp();
+    // A consumer waiting takes it at once, however large: nothing stays buffered.
+    if (this.#queuedBytes <= this.#bufferBytes || this.#waiter) this.#wakeUp();
+    else this.#readFromTheLog();
+  }
+
+  /** A live stream skips what had committed when it opened. */
+  #committedBeforeOpening(live: LiveEvent): boolean {
+    const opened = this.#opened;
+    const [tx] = live.key;
+    return opened !== null && (tx < opened.xmin || (tx < opened.xmax && !opened.running.has(tx)));
+  }
+
+  /**
+   * A check of the streams (every STREAM_AUTH_CHECK_SECONDS): one whose consumer took nothing since
+   * the last check while events waited for it (queued, or to be read again from the log) is cut off.
+   */
+  judge(): void {
+    const behind = this.#queue.length > 0 || (this.#held !== null && this.#last !== null);
+    if (behind && this.#taken === this.#takenAtCheck) this.end('too-slow');
+    this.#takenAtCheck = this.#taken;
+  }
+
+  /** Past the buffer: what is queued is dropped, and read again from the log after the last event taken. */
+  #readFromTheLog(): void {
+    this.#queue.length = 0;
+    this.#queuedBytes = 0;
+    this.#last = this.#lastTaken;
+    this.#held = [];
+    this.#heldBytes = 0;
+    this.#heldOverflowed = false;
+    this.#catchingUp = undefined;
   }
 
   /** What the caller's access hides (recomputed when a check finds its role changed). */
@@ -757,7 +803,13 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
     const live = this.#queue.shift();
     if (!live) return null;
     this.#queuedBytes -= live.size;
+    this.#tookEvent(live);
     return { done: false, value: this.#map(live.event) };
+  }
+
+  #tookEvent(live: LiveEvent): void {
+    this.#taken += 1;
+    this.#lastTaken = live.key;
   }
 
   /**
@@ -769,7 +821,10 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
     if (this.#catchingUp) {
       return this.#catchingUp.next().then(
         (result): IteratorResult<T, undefined> | Promise<IteratorResult<T, undefined>> => {
-          if (!result.done) return { done: false, value: this.#map(result.value.event) };
+          if (!result.done) {
+            this.#tookEvent(result.value);
+            return { done: false, value: this.#map(result.value.event) };
+          }
           this.#catchingUp = null;
           return this.next();
         },
@@ -801,11 +856,12 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
   async *#backlog(): AsyncGenerator<LiveEvent, void> {
     if (!this.#held || !this.#last) return;
     for (;;) {
-      const page = await this.#hub.readBacklog(this.caller.auth, this.#filter, this.#last);
+      const page = await this.#hub.readBacklog(this.caller.auth, this.#filter, this.#last, this.#bufferBytes);
       for (const live of page.events) {
         if (this.#ended) return;
         this.#last = live.key;
-        yield live;
+        // Read again after a burst: a live stream still skips what had committed when it opened.
+        if (!this.#committedBeforeOpening(live)) yield live;
       }
       if (page.more) continue;
       if (!this.#heldOverflowed) break;

@@ -94,6 +94,11 @@ export function rawStream(url: string, headers: Record<string, string>) {
       response?.pause();
       request.socket?.pause();
     },
+    /** Reads again: what the socket holds, then the server's end if it cut the connection meanwhile. */
+    resume() {
+      request.socket?.resume();
+      response?.resume();
+    },
     destroy() {
       request.destroy();
     },
