@@ -10,8 +10,8 @@ import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { RequestContext as Context } from './edge.ts';
-import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { endsCleanly, STREAM_GOODBYE } from './event-stream.ts';
+import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { domainErrorFrom } from './problem.ts';
 import { countRequest } from './rate-limit.ts';
 import { checkJsonCost, PUBLIC_BODY_LIMIT_BYTES, readQuery, readRawBody } from './request-input.ts';

@@ -186,6 +186,9 @@ if (process.argv[2] === '--clients') {
   } else {
     const { app, close } = await startScratchApp({
       STREAMS_PER_CALLER: String(STREAMS),
+      // Each batch another organization's; every stream on this one instance.
+      STREAMS_PER_ORGANIZATION: String(STREAMS),
+      STREAMS_PER_INSTANCE: String(BATCHES * STREAMS + 1),
       // One caller opens every stream: its request limit must not refuse them.
       RATE_LIMIT_PER_MINUTE: '1000000000',
     });

@@ -7,7 +7,7 @@ import { environmentSchema } from '../app/config.ts';
 import { STREAM_GOODBYE } from '../rest/event-stream.ts';
 import { balancerConnectionsPerInstance, checkStreamCap } from '../scripts/cluster.ts';
 import { StreamReader } from './helpers/event-stream.ts';
-import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import type { HttpClient } from './helpers/http-client.ts';
 import { startServerProcess } from './helpers/processes.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
@@ -157,7 +157,10 @@ describe('the caps, across two instances on one database', () => {
     }
     const subscription = follow(a, bearer(secrets[2]!));
     // The same procedure over /trpc: its refusal is tRPC's error message on the event stream.
-    const trpc = openRaw(`${a.url}/trpc/events.onEvent?input=${encodeURIComponent('{}')}`, bearer(secrets[2]!));
+    const trpc = openRaw(
+      `${a.url}/trpc/events.onEvent?input=${encodeURIComponent('{}')}`,
+      bearer(secrets[2]!),
+    );
     open.push(trpc);
     expect(await subscription.status()).toBe(429);
     await eventually(() => trpc.text().includes('TOO_MANY_REQUESTS'));
