@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -8,6 +9,12 @@ import { z } from 'zod';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** Whether a listen address is every address of the machine (`0.0.0.0`, `::`, `[::]`). */
+function listensEverywhere(host: string): boolean {
+  const address = host.replace(/^\[(.*)\]$/, '$1');
+  return ipaddr.isValid(address) && ipaddr.parse(address).range() === 'unspecified';
+}
 
 /** The interface's limit for contract import. */
 const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
@@ -106,9 +113,14 @@ export const environmentSchema = z
       .max(24 * 90)
       .default(24 * 7)
       .meta({ description: 'Session lifetime, renewed (sliding) at most once an hour while used' }),
-    TRUST_PROXY: booleanFlag
-      .default(false)
-      .meta({ description: "Trust one proxy's `X-Forwarded-*` (client address, https → `Secure` cookie)" }),
+    TRUST_PROXY: booleanFlag.default(false).meta({
+      description:
+        "Trust one proxy's `X-Forwarded-*` (client address, https → `Secure` cookie). Only for instances that nothing but the balancer can reach: with `HOST` on every address the service refuses to start unless `TRUST_PROXY_ON_EVERY_ADDRESS=true`",
+    }),
+    TRUST_PROXY_ON_EVERY_ADDRESS: booleanFlag.default(false).meta({
+      description:
+        'Allow `TRUST_PROXY` while `HOST` listens on every address (`0.0.0.0`, `::`): say so only where the network lets nothing but the balancer reach the port (a private container network)',
+    }),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info')
@@ -517,6 +529,15 @@ export const environmentSchema = z
     }),
   })
   .superRefine((env, ctx) => {
+    // Anyone who reaches a port that believes X-Forwarded-For picks their own address, and with it
+    // escapes the sign-in throttle (docs/security.md, "Trusted").
+    if (env.TRUST_PROXY && !env.TRUST_PROXY_ON_EVERY_ADDRESS && listensEverywhere(env.HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: `trusts X-Forwarded-For from whoever reaches the port, and HOST=${env.HOST} lets anyone reach it: set HOST to an address only the balancer reaches (127.0.0.1 beside it), or TRUST_PROXY_ON_EVERY_ADDRESS=true where the network already ensures that`,
+      });
+    }
     if (env.STORAGE_DRIVER === 's3') {
       for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[name])
