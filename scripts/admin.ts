@@ -106,7 +106,11 @@ async function main(argv: string[]): Promise<number> {
   const input = entry.input ? await entry.input(values) : values;
   // A refused field is named as it was given: a password read from a file by --password-file.
   const flagOfField = (field: string) =>
-    field !== 'password' ? flagOf(field) : values['password-file'] ? '--password-file' : 'the password';
+    field !== 'password'
+      ? flagOf(field)
+      : (values as Values)['password-file']
+        ? '--password-file'
+        : 'the password';
 
   const config = loadConfig();
   // Errors only: the development secrets' notice of `npm start` is noise before one JSON line.

@@ -1,5 +1,6 @@
 import { Image } from '../../entities/Image.ts';
 import { newId } from '../../entities/ids.ts';
+import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
@@ -17,7 +18,7 @@ import { type ImageOutput, imageEventPayload, toImageOutput } from './image-outp
 export async function uploadImage(ctx: DomainContext, file: File): Promise<ImageOutput> {
   const { em, services, auth } = ctx;
   const limit = services.settings.uploads.imageMaxBytes;
-  if (file.size > limit) throw payloadTooLarge(`Images may be at most ${limit} bytes`);
+  if (file.size > limit) throw payloadTooLarge(`Images may be at most ${byteSize(limit)}`);
   const bytes = await bytesOf(file);
   let detected: DetectedImage | null;
   try {
