@@ -70,6 +70,13 @@ export async function listImages({ em, services, auth }: DomainContext): Promise
   return { images: await Promise.all(images.map((image) => toImageOutput(image, services))) };
 }
 
+/** One image of the caller's organization, with a signed address to fetch it. */
+export async function getImage({ em, services, auth }: DomainContext, imageId: string): Promise<ImageOutput> {
+  const image = await em.findOne(Image, { id: imageId, organization: auth.organizationId });
+  if (!image) throw notFound('Image', imageId);
+  return toImageOutput(image, services);
+}
+
 export async function deleteImage(
   { em, services, auth }: DomainContext,
   imageId: string,
