@@ -42,6 +42,12 @@ export const environmentSchema = z
       description:
         'Address clients reach the service at: absolute links it gives (storage, voice previews, the OpenAPI server) and the one other origin state-changing requests may come from',
     }),
+    API_CONTACT_EMAIL: z.email().optional().meta({
+      description: "Who integrators write to: the OpenAPI document's `info.contact.email`",
+    }),
+    API_CONTACT_URL: z.url().optional().meta({
+      description: "Where integrators find help: the OpenAPI document's `info.contact.url`",
+    }),
     DATA_DIR: z
       .string()
       .min(1)
@@ -571,6 +577,11 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     host: env.HOST,
     /** Where clients reach this service; used for absolute links it hands out. */
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    /** The OpenAPI document's contact, beside its fixed name (rest/openapi-document.ts). */
+    apiContact: {
+      ...(env.API_CONTACT_EMAIL ? { email: env.API_CONTACT_EMAIL } : {}),
+      ...(env.API_CONTACT_URL ? { url: env.API_CONTACT_URL } : {}),
+    },
     dataDir,
     database: {
       /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */

@@ -26,14 +26,29 @@ describe('GET /api/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('names an absolute server: the origin asked, or PUBLIC_URL when it is set', async () => {
+  it('names an absolute server (the origin asked, or PUBLIC_URL), a contact (API_CONTACT_*) and the licence', async () => {
     expect(document.servers).toEqual([{ url: `${t.url}/api` }]);
     const response = await t.client().get('/api/openapi.json');
     expect(response.headers.get('vary')).toMatch(/host/i);
-    const fixed = await startTestApp({ PUBLIC_URL: 'https://decks.example.com/' });
+    const fixed = await startTestApp({
+      PUBLIC_URL: 'https://decks.example.com/',
+      API_CONTACT_EMAIL: 'api@decks.example.com',
+      API_CONTACT_URL: 'https://decks.example.com/support',
+    });
     try {
       const served = (await fixed.client().get('/api/openapi.json')).body;
       expect(served.servers).toEqual([{ url: 'https://decks.example.com/api' }]);
+      // The contact is the operator's to give; without it the document still names one (linters ask).
+      expect(served.info.contact).toEqual({
+        name: 'The operator of this deck service',
+        email: 'api@decks.example.com',
+        url: 'https://decks.example.com/support',
+      });
+      expect(document.info.contact).toEqual({ name: 'The operator of this deck service' });
+      expect(document.info.license).toEqual({
+        name: 'Proprietary: no licence granted',
+        identifier: 'LicenseRef-Proprietary',
+      });
     } finally {
       await fixed.close();
     }
