@@ -95,7 +95,11 @@ export function createKoaApp(
   // Before every route: state-changing requests must come from this service's own pages.
   app.use(sameOrigin({ publicUrl: config.publicUrl, exempt: (path) => path.startsWith('/storage/') }));
   app.use(health.routes());
-  app.use(createDocsRouter(buildOpenApiDocument(), { publicUrl: config.publicUrl }).routes());
+  app.use(
+    createDocsRouter(buildOpenApiDocument({ contact: config.apiContact }), {
+      publicUrl: config.publicUrl,
+    }).routes(),
+  );
   if (isLocalStorage(services.storage)) app.use(createLocalStorageRouter(services.storage).routes());
   // The `session` cookie (koa-session), for /trpc and /api only: after the same-origin check (a
   // refused request reads no session) and after the health, docs and storage routes (no lookup).

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 /**
@@ -8,6 +9,12 @@ import { z } from 'zod';
 const booleanFlag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1');
+
+/** Whether a listen address is every address of the machine (`0.0.0.0`, `::`, `[::]`). */
+function listensEverywhere(host: string): boolean {
+  const address = host.replace(/^\[(.*)\]$/, '$1');
+  return ipaddr.isValid(address) && ipaddr.parse(address).range() === 'unspecified';
+}
 
 /** The interface's limit for contract import. */
 const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
@@ -34,6 +41,12 @@ export const environmentSchema = z
     PUBLIC_URL: z.url().optional().meta({
       description:
         'Address clients reach the service at: absolute links it gives (storage, voice previews, the OpenAPI server) and the one other origin state-changing requests may come from',
+    }),
+    API_CONTACT_EMAIL: z.email().optional().meta({
+      description: "Who integrators write to: the OpenAPI document's `info.contact.email`",
+    }),
+    API_CONTACT_URL: z.url().optional().meta({
+      description: "Where integrators find help: the OpenAPI document's `info.contact.url`",
     }),
     DATA_DIR: z
       .string()
@@ -106,9 +119,14 @@ export const environmentSchema = z
       .max(24 * 90)
       .default(24 * 7)
       .meta({ description: 'Session lifetime, renewed (sliding) at most once an hour while used' }),
-    TRUST_PROXY: booleanFlag
-      .default(false)
-      .meta({ description: "Trust one proxy's `X-Forwarded-*` (client address, https → `Secure` cookie)" }),
+    TRUST_PROXY: booleanFlag.default(false).meta({
+      description:
+        "Trust one proxy's `X-Forwarded-*` (client address, https → `Secure` cookie). Only for instances that nothing but the balancer can reach: with `HOST` on every address the service refuses to start unless `TRUST_PROXY_ON_EVERY_ADDRESS=true`",
+    }),
+    TRUST_PROXY_ON_EVERY_ADDRESS: booleanFlag.default(false).meta({
+      description:
+        'Allow `TRUST_PROXY` while `HOST` listens on every address (`0.0.0.0`, `::`): say so only where the network lets nothing but the balancer reach the port (a private container network)',
+    }),
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info')
@@ -529,6 +547,15 @@ export const environmentSchema = z
     }),
   })
   .superRefine((env, ctx) => {
+    // Anyone who reaches a port that believes X-Forwarded-For picks their own address, and with it
+    // escapes the sign-in throttle (docs/security.md, "Trusted").
+    if (env.TRUST_PROXY && !env.TRUST_PROXY_ON_EVERY_ADDRESS && listensEverywhere(env.HOST)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TRUST_PROXY'],
+        message: `trusts X-Forwarded-For from whoever reaches the port, and HOST=${env.HOST} lets anyone reach it: set HOST to an address only the balancer reaches (127.0.0.1 beside it), or TRUST_PROXY_ON_EVERY_ADDRESS=true where the network already ensures that`,
+      });
+    }
     if (env.STORAGE_DRIVER === 's3') {
       for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (!env[name])
@@ -577,6 +604,11 @@ function toConfig(env: z.output<typeof environmentSchema>) {
     host: env.HOST,
     /** Where clients reach this service; used for absolute links it hands out. */
     publicUrl: env.PUBLIC_URL?.replace(/\/$/, ''),
+    /** The OpenAPI document's contact, beside its fixed name (rest/openapi-document.ts). */
+    apiContact: {
+      ...(env.API_CONTACT_EMAIL ? { email: env.API_CONTACT_EMAIL } : {}),
+      ...(env.API_CONTACT_URL ? { url: env.API_CONTACT_URL } : {}),
+    },
     dataDir,
     database: {
       /** Absent: the service starts an embedded PostgreSQL under `dataDir`. */

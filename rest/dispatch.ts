@@ -2,6 +2,7 @@ import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
 import { accessDenial, refusalOf } from '../domain/auth/access.ts';
+import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
@@ -226,7 +227,11 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
     try {
       let intake: UploadIntake;
       try {
-        intake = new UploadIntake(ctx.req, account, { largestBody, idleTimeoutMs });
+        intake = new UploadIntake(ctx.req, account, {
+          largestBody,
+          largestBodyText: `a ${byteSize(limit)} file and its multipart framing`,
+          idleTimeoutMs,
+        });
       } catch (refusal) {
         // Not a byte of the body was read: close rather than drain it.
         ctx.set('Connection', 'close');
@@ -247,7 +252,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
         if (code === 'LIMIT_FILE_SIZE') {
           // Stop reading the rest of an oversized upload: answer and close the connection.
           ctx.set('Connection', 'close');
-          throw payloadTooLarge(`The file is larger than ${limit} bytes`);
+          throw payloadTooLarge(`The file is larger than ${byteSize(limit)}`);
         }
         const detail =
           code === 'LIMIT_UNEXPECTED_FILE'

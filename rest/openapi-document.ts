@@ -120,12 +120,18 @@ type Operation = {
   responses: Record<string, { headers?: Record<string, unknown> } | undefined>;
 };
 
+/** Who integrators write to about this service (`API_CONTACT_EMAIL`, `API_CONTACT_URL`). */
+export interface ApiContact {
+  email?: string;
+  url?: string;
+}
+
 /**
  * The OpenAPI 3.1 document of every /api route, generated from the procedures and then
  * brought in line with what the REST facade really answers: each operation's own success
  * status (201, 202), problem-details error responses, and the `session` cookie scheme.
  */
-export function buildOpenApiDocument(): OpenAPIObject {
+export function buildOpenApiDocument(options: { contact?: ApiContact } = {}): OpenAPIObject {
   const document = generateOpenApiDocument(appRouter, {
     title: 'Deck service API',
     description:
@@ -138,6 +144,10 @@ export function buildOpenApiDocument(): OpenAPIObject {
     // The routes that are not procedures, and the streams, from the same table the dispatcher serves.
     paths: { ...handWrittenPaths(), ...streamPaths() },
   });
+  document.info.contact = { name: 'The operator of this deck service', ...options.contact };
+  // The project grants no licence (package.json: UNLICENSED): the document says so rather than invent
+  // one; `LicenseRef-` is SPDX's form for terms of one's own.
+  document.info.license = { name: 'Proprietary: no licence granted', identifier: 'LicenseRef-Proprietary' };
 
   const problemJsonSchema = z.toJSONSchema(problemSchema) as Record<string, unknown>;
   delete problemJsonSchema.$schema;

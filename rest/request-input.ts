@@ -1,6 +1,7 @@
 import type { Context as KoaContext } from 'koa';
 import getRawBody from 'raw-body';
 import type { z } from 'zod';
+import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import {
@@ -76,7 +77,7 @@ export async function readRawBody(ctx: KoaContext, limits: BodyLimits): Promise<
     }
     if ((error as { type?: string }).type === 'entity.too.large') {
       ctx.set('Connection', 'close');
-      throw payloadTooLarge(`The request body is larger than ${limits.limitBytes} bytes`);
+      throw payloadTooLarge(`The request body is larger than ${byteSize(limits.limitBytes)}`);
     }
     throw badRequest('The request body could not be read');
   } finally {

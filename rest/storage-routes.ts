@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { byteSize } from '../domain/byte-size.ts';
 import { isSafeKey, type LocalObjectAccess } from '../domain/ports/object-storage.ts';
 import { problem, sendProblem } from './problem.ts';
 import { readQuery } from './request-input.ts';
@@ -32,7 +33,7 @@ export function createLocalStorageRouter(storage: LocalObjectAccess): Router {
     const maxBytes = signed.maxBytes ?? 0;
     const declared = Number(ctx.get('content-length') || 0);
     if (declared > maxBytes)
-      return sendProblem(ctx, problem(413, `The upload is larger than ${maxBytes} bytes`));
+      return sendProblem(ctx, problem(413, `The upload is larger than ${byteSize(maxBytes)}`));
     try {
       const size = await storage.write(key, ctx.req, ctx.get('content-type').split(';')[0]!.trim(), maxBytes);
       ctx.status = 200;
@@ -40,7 +41,7 @@ export function createLocalStorageRouter(storage: LocalObjectAccess): Router {
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'TOO_LARGE') {
-        return sendProblem(ctx, problem(413, `The upload is larger than ${maxBytes} bytes`));
+        return sendProblem(ctx, problem(413, `The upload is larger than ${byteSize(maxBytes)}`));
       }
       if (code === 'EXISTS') {
         return sendProblem(ctx, problem(409, 'This address has been used: the object is already uploaded'));

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { byteSize } from '../domain/byte-size.ts';
 import {
   type DomainError,
   payloadTooLarge,
@@ -140,8 +141,16 @@ function budgetRefusal(bound: UploadBudgetBound): DomainError {
   }
 }
 
-function tooLarge(largestBody: number): DomainError {
-  return payloadTooLarge(`The request body is larger than ${largestBody} bytes`);
+function tooLarge(limits: BodyLimit): DomainError {
+  return payloadTooLarge(
+    `The request body is larger than ${limits.largestBodyText ?? byteSize(limits.largestBody)}`,
+  );
+}
+
+/** Most a body may hold, and how its 413 says it (`byteSize` of it unless given). */
+interface BodyLimit {
+  largestBody: number;
+  largestBodyText?: string;
 }
 
 /**
@@ -162,7 +171,7 @@ export class UploadIntake {
   refusal: Error | null = null;
   readonly #req: IncomingMessage;
   readonly #account: UploadAccount | null;
-  readonly #largestBody: number;
+  readonly #limit: BodyLimit;
   readonly #idle: NodeJS.Timeout;
   #received = 0;
   #cut: (error: Error) => void = () => {};
@@ -170,13 +179,13 @@ export class UploadIntake {
   constructor(
     req: IncomingMessage,
     account: UploadAccount | null,
-    limits: { largestBody: number; idleTimeoutMs: number },
+    limits: BodyLimit & { idleTimeoutMs: number },
   ) {
     this.#req = req;
     this.#account = account;
-    this.#largestBody = limits.largestBody;
+    this.#limit = limits;
     const declared = Number(req.headers['content-length']);
-    if (declared > limits.largestBody) throw tooLarge(limits.largestBody);
+    if (declared > limits.largestBody) throw tooLarge(limits);
     if (account) {
       const advance = Math.min(
         Number.isSafeInteger(declared) && declared > 0 ? declared : ADVANCE_BYTES,
@@ -214,8 +223,8 @@ export class UploadIntake {
   readonly #onData = (chunk: Buffer): void => {
     this.#idle.refresh();
     this.#received += chunk.length;
-    if (this.#received > this.#largestBody) {
-      this.#refuse(tooLarge(this.#largestBody));
+    if (this.#received > this.#limit.largestBody) {
+      this.#refuse(tooLarge(this.#limit));
       return;
     }
     if (!this.#account) return;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../app/config.ts';
 import { PASSWORD_CHECKS } from '../domain/auth/passwords.ts';
 import { expectProblem } from './helpers/http-client.ts';
+import { runScript } from './helpers/processes.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 
@@ -140,6 +141,35 @@ describe('the client address behind a trusted proxy', () => {
     } finally {
       await proxied.close();
     }
+  });
+});
+
+describe('TRUST_PROXY on a port anyone can reach (issue 38, finding 5)', () => {
+  const env = (extra: Record<string, string>) => ({ NODE_ENV: 'production', TRUST_PROXY: 'true', ...extra });
+
+  it('is refused with HOST on every address, IPv4 or IPv6, unless the operator says the network is private', () => {
+    for (const HOST of [undefined, '0.0.0.0', '::', '[::]']) {
+      const refusal = (() => {
+        try {
+          loadConfig(env(HOST === undefined ? {} : { HOST }));
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusal, String(HOST)).toBeInstanceOf(ConfigError);
+      expect((refusal as Error).message).toMatch(/^  - TRUST_PROXY: .*TRUST_PROXY_ON_EVERY_ADDRESS=true/m);
+    }
+    expect(loadConfig(env({ HOST: '127.0.0.1' })).trustProxy).toBe(true);
+    expect(loadConfig(env({ HOST: '10.0.0.5' })).trustProxy).toBe(true);
+    expect(loadConfig(env({ TRUST_PROXY_ON_EVERY_ADDRESS: 'true' })).trustProxy).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production' }).trustProxy).toBe(false);
+  });
+
+  it('stops npm start before it listens, saying why', async () => {
+    const started = await runScript('app/main.ts', [], { TRUST_PROXY: 'true', HOST: '0.0.0.0', PORT: '0' });
+    expect(started.code).toBe(1);
+    expect(started.stderr).toMatch(/TRUST_PROXY: trusts X-Forwarded-For .* HOST=0\.0\.0\.0/);
+    expect(started.stdout).not.toMatch(/listening/);
   });
 });
 

@@ -1,6 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRoutes } from '../rest/route-table.ts';
+import { png } from './helpers/files.ts';
+import * as fixtures from './helpers/fixtures.ts';
+import type { HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -23,14 +26,29 @@ describe('GET /api/openapi.json', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('names an absolute server: the origin asked, or PUBLIC_URL when it is set', async () => {
+  it('names an absolute server (the origin asked, or PUBLIC_URL), a contact (API_CONTACT_*) and the licence', async () => {
     expect(document.servers).toEqual([{ url: `${t.url}/api` }]);
     const response = await t.client().get('/api/openapi.json');
     expect(response.headers.get('vary')).toMatch(/host/i);
-    const fixed = await startTestApp({ PUBLIC_URL: 'https://decks.example.com/' });
+    const fixed = await startTestApp({
+      PUBLIC_URL: 'https://decks.example.com/',
+      API_CONTACT_EMAIL: 'api@decks.example.com',
+      API_CONTACT_URL: 'https://decks.example.com/support',
+    });
     try {
       const served = (await fixed.client().get('/api/openapi.json')).body;
       expect(served.servers).toEqual([{ url: 'https://decks.example.com/api' }]);
+      // The contact is the operator's to give; without it the document still names one (linters ask).
+      expect(served.info.contact).toEqual({
+        name: 'The operator of this deck service',
+        email: 'api@decks.example.com',
+        url: 'https://decks.example.com/support',
+      });
+      expect(document.info.contact).toEqual({ name: 'The operator of this deck service' });
+      expect(document.info.license).toEqual({
+        name: 'Proprietary: no licence granted',
+        identifier: 'LicenseRef-Proprietary',
+      });
     } finally {
       await fixed.close();
     }
@@ -175,6 +193,66 @@ describe('GET /api/openapi.json', () => {
     expect(replayed.headers.get('location')).toBe(created.headers.get('location'));
     const key = await client.post('/api/api-keys', { name: 'ci', access: 'read' });
     expect(key.headers.get('location')).toBe(`/api/api-keys/${key.body.apiKey.id}`);
+  });
+
+  it('serves a GET at the Location of every create', () => {
+    // A path's one parameter is named by an answer field in `location` (`/slides/{id}`): compare shapes.
+    const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
+    const readable = restRoutes.filter((r) => r.route.method === 'GET').map((r) => shape(r.route.path));
+    const creates = restRoutes.flatMap((r) =>
+      'location' in r && r.location
+        ? [{ create: `${r.route.method} ${r.route.path}`, location: r.location }]
+        : [],
+    );
+    expect(creates.length).toBeGreaterThanOrEqual(8);
+    for (const { create, location } of creates) {
+      expect(readable, `${create} → ${location}`).toContain(shape(location));
+    }
+  });
+
+  /** A resource without its signed addresses (each answer signs afresh). */
+  const omitAddresses = ({ url: _url, audioUrl: _audioUrl, ...rest }: Record<string, unknown>) => rest;
+
+  it('answers GET at each created resource’s Location with that resource', async () => {
+    const owner = await t.signedInClient();
+    const follow = async (created: HttpResponse, status = 201) => {
+      expect(created.status, created.text).toBe(status);
+      const location = created.headers.get('location')!;
+      const read = await owner.get(location);
+      expect(read.status, location).toBe(200);
+      return read.body;
+    };
+    const deck = await owner.post('/api/decks', { name: 'Located' });
+    const deckId = deck.body.id;
+    const slide = await owner.post(`/api/decks/${deckId}/slides`, { title: 'Here' });
+    expect(await follow(slide)).toEqual(slide.body);
+    const faq = await owner.post(`/api/decks/${deckId}/faqs`, { userQuestion: 'Q?', cannedAnswer: 'A.' });
+    expect(omitAddresses(await follow(faq))).toEqual(omitAddresses(faq.body));
+    const config = await owner.post(`/api/decks/${deckId}/action-configs`, fixtures.actionConfig);
+    expect(await follow(config)).toEqual(config.body);
+    const image = await owner.upload('/api/images', { name: 'logo.png', bytes: png(4, 3) });
+    expect(omitAddresses(await follow(image))).toEqual(omitAddresses(image.body));
+    const upload = await owner.post('/api/company/kb/documents/upload-init', {
+      filename: 'a.txt',
+      contentType: 'text/plain',
+      sizeBytes: 3,
+    });
+    expect((await follow(upload)).id).toBe(upload.body.documentId);
+    const key = await owner.post('/api/api-keys', { name: 'ci', access: 'read' });
+    expect(await follow(key)).toEqual(key.body.apiKey);
+    const user = await owner.post('/api/users', {
+      email: `located-${deckId}@example.test`,
+      name: 'Lee',
+      password: 'a-long-enough-password',
+      role: 'member',
+    });
+    expect(await follow(user)).toEqual(user.body);
+    const subscription = await owner.post('/api/notifications/subscriptions', {
+      name: 'Log',
+      eventType: '*',
+      channel: 'console',
+    });
+    expect(await follow(subscription)).toEqual(subscription.body);
   });
 
   it('describes errors as problem details', () => {

@@ -165,7 +165,7 @@ describe('the sign-in body', () => {
       const before = await written(t);
       const past = await rawRequest(t, { path, body: jsonOfLength({ email, password }, PUBLIC_LIMIT + 1) });
       expectClosedWith(past, 413, 'PAYLOAD_TOO_LARGE');
-      expect(detailOf(past)).toBe(`The request body is larger than ${PUBLIC_LIMIT} bytes`);
+      expect(detailOf(past)).toBe('The request body is larger than 16 KB');
       // A declared length past the cap is refused before a byte of the body is read.
       const declared = await rawRequest(t, { path, body: Buffer.alloc(0), declaredLength: MiB });
       expectClosedWith(declared, 413, 'PAYLOAD_TOO_LARGE');
@@ -306,7 +306,7 @@ describe('a multipart body', () => {
       cookie: user.cookieHeader,
     });
     expectClosedWith(answer, 413, 'PAYLOAD_TOO_LARGE');
-    expect(answer?.body.detail).toBe(`The request body is larger than ${IMAGE_BODY_LIMIT} bytes`);
+    expect(answer?.body.detail).toBe('The request body is larger than a 1 KB file and its multipart framing');
     expect(await written(t)).toEqual(before);
   });
 });

@@ -80,6 +80,13 @@ export async function listApiKeys({ em, auth }: DomainContext): Promise<{ apiKey
   return { apiKeys: keys.map(toApiKeyOutput) };
 }
 
+/** One key of the organization (never its secret), revoked or not. */
+export async function getApiKey({ em, auth }: DomainContext, apiKeyId: string): Promise<ApiKeyOutput> {
+  const key = await em.findOne(ApiKey, { id: apiKeyId, organization: auth.organizationId });
+  if (!key) throw notFound('API key', apiKeyId);
+  return toApiKeyOutput(key);
+}
+
 /**
  * Revokes a key: it stops working with the next request (every request checks `revoked_at`).
  * The row is locked, so concurrent revokes write one `revokedAt` and one event; revoking a

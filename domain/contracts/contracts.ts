@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
+import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, payloadTooLarge, unavailable, unprocessable, unsupportedMediaType } from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
@@ -26,7 +27,7 @@ export async function importContract(
   file: File,
 ): Promise<ImportContractOutput> {
   const limit = services.settings.uploads.contractMaxBytes;
-  if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${limit} bytes`);
+  if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${byteSize(limit)}`);
   const bytes = await bytesOf(file);
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !CONTRACT_TYPES.has(type.mime)) {

@@ -91,6 +91,10 @@ export async function listFaqs(
   return { faqs: await Promise.all(faqs.map((faq) => toFaqOutput(faq, services))) };
 }
 
+export async function getFaq({ em, services, auth }: DomainContext, faqId: string): Promise<FaqOutput> {
+  return toFaqOutput(await findFaq(em, auth, faqId), services);
+}
+
 /** A new answer is spoken again; the old audio (which says the old answer) is dropped either way. */
 export async function updateFaq(
   { em, services, auth }: DomainContext,

@@ -1,5 +1,6 @@
 import { Image } from '../../entities/Image.ts';
 import { newId } from '../../entities/ids.ts';
+import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
 import { badRequest, notFound, payloadTooLarge, unsupportedMediaType } from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
@@ -17,7 +18,7 @@ import { type ImageOutput, imageEventPayload, toImageOutput } from './image-outp
 export async function uploadImage(ctx: DomainContext, file: File): Promise<ImageOutput> {
   const { em, services, auth } = ctx;
   const limit = services.settings.uploads.imageMaxBytes;
-  if (file.size > limit) throw payloadTooLarge(`Images may be at most ${limit} bytes`);
+  if (file.size > limit) throw payloadTooLarge(`Images may be at most ${byteSize(limit)}`);
   const bytes = await bytesOf(file);
   let detected: DetectedImage | null;
   try {
@@ -67,6 +68,13 @@ export async function listImages({ em, services, auth }: DomainContext): Promise
     { orderBy: { createdAt: 'desc', id: 'desc' } },
   );
   return { images: await Promise.all(images.map((image) => toImageOutput(image, services))) };
+}
+
+/** One image of the caller's organization, with a signed address to fetch it. */
+export async function getImage({ em, services, auth }: DomainContext, imageId: string): Promise<ImageOutput> {
+  const image = await em.findOne(Image, { id: imageId, organization: auth.organizationId });
+  if (!image) throw notFound('Image', imageId);
+  return toImageOutput(image, services);
 }
 
 export async function deleteImage(

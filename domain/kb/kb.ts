@@ -113,6 +113,13 @@ export async function listDocuments({ em, auth }: DomainContext): Promise<{ docu
   return { documents: documents.map(toKbDocumentOutput) };
 }
 
+export async function getDocument(
+  { em, auth }: DomainContext,
+  documentId: string,
+): Promise<KbDocumentOutput> {
+  return toKbDocumentOutput(await findKbDocument(em, auth, documentId));
+}
+
 export async function deleteDocument(
   { em, services, auth }: DomainContext,
   documentId: string,

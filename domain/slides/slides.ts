@@ -181,6 +181,11 @@ export async function listSlides(
   return { slides: rows[0]!.id === null ? [] : rows };
 }
 
+/** One slide of the caller's organization: where a create's `Location` points. */
+export async function getSlide({ em, auth }: DomainContext, slideId: string): Promise<SlideOutput> {
+  return toSlideOutput(await findSlide(em, auth, slideId));
+}
+
 /**
  * Any slide field but `orderIndex` (use reorder) and the human `slideId` (fixed at creation).
  * Switching a pricing slide to `standard` drops its product data.

@@ -73,6 +73,11 @@ export function listUsers({ em, auth }: DomainContext): Promise<{ users: Organiz
   return usersOf(em, auth.organizationId);
 }
 
+/** GET /users/{userId}: one user of the organization. */
+export async function getUser({ em, auth }: DomainContext, userId: string): Promise<OrganizationUserOutput> {
+  return toOrganizationUserOutput(await findUser(em, auth, userId));
+}
+
 async function usersOf(
   em: EntityManager,
   organizationId: string,

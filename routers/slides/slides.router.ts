@@ -2,6 +2,7 @@ import { router } from '../trpc.ts';
 import { createSlide } from './create-slide.ts';
 import { deleteSlide } from './delete-slide.ts';
 import { getProductData } from './get-product-data.ts';
+import { getSlide } from './get-slide.ts';
 import { getSlideAudio } from './get-slide-audio.ts';
 import { listSlides } from './list-slides.ts';
 import { putProductData } from './put-product-data.ts';
@@ -12,6 +13,7 @@ import { updateSlide } from './update-slide.ts';
 export const slidesRouter = router({
   createSlide,
   listSlides,
+  getSlide,
   updateSlide,
   deleteSlide,
   reorderSlides,
