@@ -7,15 +7,18 @@ interface Waiter {
 /**
  * `concurrency` slots shared by organizations (speech threads, requests to a speech provider).
  * Each organization's tasks wait in a line of their own; a free slot goes to the lines in turn
- * (round-robin), and never to an organization already holding `perOrganization` slots. So one
- * organization's backlog delays its own tasks, never another's beyond the task in progress.
+ * (round-robin: the organization served longest ago first), and never to an organization already
+ * holding `perOrganization` slots. So one organization's backlog delays its own tasks, not another's.
  */
 export class FairPool {
   readonly #concurrency: number;
   readonly #perOrganization: number;
-  /** The lines with tasks waiting, in the order they are served next (a served line goes last). */
+  /** The tasks waiting, a line for each organization with any. */
   readonly #lines = new Map<string, Waiter[]>();
   readonly #running = new Map<string, number>();
+  /** When each organization with tasks running or waiting was last served (a count of tasks started). */
+  readonly #served = new Map<string, number>();
+  #started = 0;
   #total = 0;
 
   constructor(options: { concurrency: number; perOrganization: number }) {
@@ -49,8 +52,11 @@ export class FairPool {
             .finally(() => {
               this.#total -= 1;
               const left = this.#running.get(organizationId)! - 1;
-              if (left === 0) this.#running.delete(organizationId);
-              else this.#running.set(organizationId, left);
+              if (left > 0) this.#running.set(organizationId, left);
+              else {
+                this.#running.delete(organizationId);
+                if (!this.#lines.has(organizationId)) this.#served.delete(organizationId);
+              }
               this.#next();
             });
         },
@@ -59,7 +65,10 @@ export class FairPool {
           const at = line?.indexOf(waiter) ?? -1;
           if (at < 0) return;
           line!.splice(at, 1);
-          if (line!.length === 0) this.#lines.delete(organizationId);
+          if (line!.length === 0) {
+            this.#lines.delete(organizationId);
+            if (!this.#running.has(organizationId)) this.#served.delete(organizationId);
+          }
           reject(reason);
         },
       };
@@ -71,22 +80,25 @@ export class FairPool {
     });
   }
 
-  /** Starts waiting tasks while slots are free: the first line in turn whose organization has room. */
+  /**
+   * Starts waiting tasks while slots are free: of the organizations with room, the one served
+   * longest ago (one not served since it last had nothing running or waiting: at once).
+   */
   #next(): void {
     while (this.#total < this.#concurrency) {
-      let served: string | undefined;
-      for (const [organizationId] of this.#lines) {
-        if ((this.#running.get(organizationId) ?? 0) < this.#perOrganization) {
-          served = organizationId;
-          break;
-        }
+      let next: string | undefined;
+      let longestAgo = Number.POSITIVE_INFINITY;
+      for (const organizationId of this.#lines.keys()) {
+        if ((this.#running.get(organizationId) ?? 0) >= this.#perOrganization) continue;
+        const served = this.#served.get(organizationId) ?? -1;
+        if (served < longestAgo) [next, longestAgo] = [organizationId, served];
       }
-      if (served === undefined) return;
-      const line = this.#lines.get(served)!;
+      if (next === undefined) return;
+      const line = this.#lines.get(next)!;
       const waiter = line.shift()!;
-      // To the back of the turn (a Map keeps insertion order), or gone when it is empty.
-      this.#lines.delete(served);
-      if (line.length > 0) this.#lines.set(served, line);
+      if (line.length === 0) this.#lines.delete(next);
+      this.#started += 1;
+      this.#served.set(next, this.#started);
       waiter.start();
     }
   }
