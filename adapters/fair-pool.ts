@@ -1,3 +1,5 @@
+import { AsyncResource } from 'node:async_hooks';
+
 /** One task waiting for a slot. */
 interface Waiter {
   start(): void;
@@ -38,6 +40,9 @@ export class FairPool {
    * it out of its line (rejects with the signal's reason), once started the task itself must heed it.
    */
   run<T>(organizationId: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    // Started later, from whichever task's end freed the slot: run in its caller's context (the
+    // request's trace and log fields), not that one's.
+    const inContext = AsyncResource.bind(task);
     return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const onAbort = () => waiter.cancel(signal!.reason);
@@ -47,7 +52,7 @@ export class FairPool {
           this.#total += 1;
           this.#running.set(organizationId, (this.#running.get(organizationId) ?? 0) + 1);
           // An async wrapper: a task that throws at once rejects, and still frees its slot.
-          (async () => task())()
+          (async () => inContext())()
             .then(resolve, reject)
             .finally(() => {
               this.#total -= 1;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FairPool } from '../adapters/fair-pool.ts';
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
@@ -51,6 +52,19 @@ describe('the pool shared in turn', () => {
     for (const name of ['b2', 'a3']) finish.get(name)!();
     await Promise.all(done);
     expect(pool.counts()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("runs a task that waited in its caller's context (its request's trace), not the one that freed the slot", async () => {
+    const pool = new FairPool({ concurrency: 1, perOrganization: 1 });
+    const request = new AsyncLocalStorage<string>();
+    let release!: () => void;
+    const first = request.run('first', () =>
+      pool.run('a', () => new Promise<void>((resolve) => (release = resolve))),
+    );
+    const second = request.run('second', () => pool.run('b', async () => request.getStore()));
+    release();
+    await first;
+    expect(await second).toBe('second');
   });
 
   it('takes a task out of its line when its signal aborts while it waits', async () => {
