@@ -430,13 +430,19 @@ export const environmentSchema = z
       description:
         'Longest synthesis of one text: past it a FAQ is saved without audio and a narration job fails',
     }),
-    SPEECH_CONCURRENCY: z.coerce
+    SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2).meta({
+      description:
+        'Syntheses at once: espeak-ng worker threads, or requests to ElevenLabs (at most its plan allows at once). Shared among organizations in turn; one organization holds at most all but one',
+    }),
+    SPEECH_MAX_AUDIO_BYTES: z.coerce
       .number()
       .int()
-      .min(1)
-      .max(32)
-      .default(2)
-      .meta({ description: 'Local syntheses at once (espeak-ng worker threads)' }),
+      .min(16_384)
+      .default(6 * 1024 * 1024)
+      .meta({
+        description:
+          'Largest MP3 one FAQ answer, slide script or intro may make (6 MiB: 13 minutes of espeak-ng, 6.5 of ElevenLabs); a longer text is not spoken: the FAQ is saved without audio, with a warning, and a narration job fails',
+      }),
     VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600).meta({
       description:
         'How long the voice list is kept before the engine is asked again (when it fails, the last list is served)',
@@ -706,6 +712,7 @@ function toConfig(env: z.output<typeof environmentSchema>) {
         : null,
       timeoutMs: env.SPEECH_TIMEOUT_MS,
       concurrency: env.SPEECH_CONCURRENCY,
+      maxAudioBytes: env.SPEECH_MAX_AUDIO_BYTES,
       voicesCacheMs: env.VOICES_CACHE_SECONDS * 1000,
     },
     /** The live event streams of this instance (domain/events/live-events.ts). */

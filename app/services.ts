@@ -31,7 +31,7 @@ export async function createServices(
   // Signed local-storage addresses point at PUBLIC_URL, or at where this process listens.
   const baseUrl = () => config.publicUrl ?? listeningUrl?.() ?? `http://localhost:${config.port}`;
   const speech = config.speech.elevenLabs
-    ? createElevenLabsEngine(config.speech.elevenLabs)
+    ? createElevenLabsEngine({ ...config.speech.elevenLabs, concurrency: config.speech.concurrency })
     : createLocalSpeechEngine({
         concurrency: config.speech.concurrency,
         timeoutMs: config.speech.timeoutMs,

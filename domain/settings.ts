@@ -15,6 +15,6 @@ export interface Settings {
   };
   storage: { uploadUrlExpiresSeconds: number; downloadUrlExpiresSeconds: number };
   notifications: { allowPrivateNetworks: boolean; replay: { maxDays: number; maxEvents: number } };
-  speech: { timeoutMs: number };
+  speech: { timeoutMs: number; maxAudioBytes: number };
   documents: { timeoutMs: number };
 }

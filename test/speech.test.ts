@@ -256,13 +256,19 @@ describe('deck narration', () => {
 describe('speech workers', () => {
   type LocalEngine = ReturnType<typeof createLocalSpeechEngine>;
   const engine = () => t.app.services.speech as LocalEngine;
+  /** As the FAQs of `user`'s organization are spoken. */
+  const asUser = (signal?: AbortSignal) => ({
+    organizationId: user.organizationId,
+    maxBytes: t.app.config.speech.maxAudioBytes,
+    signal,
+  });
 
   it('speak answers one after another in one warm worker thread', async () => {
     // Whatever spoke before (previews, answers): from here, one worker speaks both.
-    await engine().synthesize('Warming up.', 'en-us+Annie');
+    await engine().synthesize('Warming up.', 'en-us+Annie', asUser());
     const before = engine().workers();
-    const first = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie');
-    const second = await engine().synthesize('We ship in days, not months.', 'en-gb+robert');
+    const first = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie', asUser());
+    const second = await engine().synthesize('We ship in days, not months.', 'en-gb+robert', asUser());
     expect(isMp3(first) && isMp3(second)).toBe(true);
     expect(engine().workers()).toEqual({ started: before.started, idle: before.idle });
   });
@@ -271,31 +277,32 @@ describe('speech workers', () => {
     // One instance of espeak-ng answers every message of its thread, reset before each: nothing
     // of one answer (a voice, a longer text, its memory) may reach the next.
     const text = 'Yes: thirty days, no card needed.';
-    const first = await engine().synthesize(text, 'en-us+Annie');
+    const first = await engine().synthesize(text, 'en-us+Annie', asUser());
     await engine().synthesize(
       'A longer answer, in another voice, to grow what the engine holds. '.repeat(20),
       'en-gb+robert',
+      asUser(),
     );
-    const again = await engine().synthesize(text, 'en-us+Annie');
+    const again = await engine().synthesize(text, 'en-us+Annie', asUser());
     expect(isMp3(first)).toBe(true);
     expect(again.equals(first)).toBe(true);
-    expect((await engine().synthesize('We ship in days, not months.', 'en-us+Annie')).equals(first)).toBe(
-      false,
-    );
+    expect(
+      (await engine().synthesize('We ship in days, not months.', 'en-us+Annie', asUser())).equals(first),
+    ).toBe(false);
   });
 
   it('after an answer given up on, the next is spoken by a fresh worker', async () => {
-    await engine().synthesize('Warming up.', 'en-us+Annie');
+    await engine().synthesize('Warming up.', 'en-us+Annie', asUser());
     const { started } = engine().workers();
     const controller = new AbortController();
     const givenUp = engine().synthesize(
       'A long answer that is never finished. '.repeat(40),
       'en-us+Annie',
-      controller.signal,
+      asUser(controller.signal),
     );
     setImmediate(() => controller.abort());
     await expect(givenUp).rejects.toThrow();
-    const next = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie');
+    const next = await engine().synthesize('Yes: thirty days, no card needed.', 'en-us+Annie', asUser());
     expect(isMp3(next)).toBe(true);
     expect(engine().workers().started).toBe(started + 1);
   });

@@ -1,4 +1,11 @@
-import { type SpeechEngine, SpeechFailed, type Voice } from '../../domain/ports/speech-engine.ts';
+import {
+  type SpeechEngine,
+  SpeechFailed,
+  type SpeechRequest,
+  SpeechTooLong,
+  type Voice,
+} from '../../domain/ports/speech-engine.ts';
+import { FairPool } from '../fair-pool.ts';
 
 interface ElevenLabsVoice {
   voice_id: string;
@@ -19,13 +26,19 @@ const USE_CASES = new Set([
   'social_media',
 ]);
 
-/** ElevenLabs' REST API: `GET /v1/voices`, `POST /v1/text-to-speech/{voice_id}` (MP3). */
+/**
+ * ElevenLabs' REST API: `GET /v1/voices`, `POST /v1/text-to-speech/{voice_id}` (MP3). The account
+ * allows so many requests at once (its plan's concurrency; past it ElevenLabs answers 429): at
+ * most `concurrency` are sent, shared fairly among organizations as the local engine's threads are.
+ */
 export function createElevenLabsEngine(settings: {
   baseUrl: string;
   apiKey: string;
   modelId: string;
   defaultVoiceId: string;
-}): SpeechEngine {
+  concurrency: number;
+}): SpeechEngine & { queue(): { running: number; waiting: number } } {
+  const pool = new FairPool({ concurrency: settings.concurrency, perOrganization: settings.concurrency - 1 });
   const call = async (path: string, init: RequestInit & { signal?: AbortSignal }) => {
     const response = await fetch(`${settings.baseUrl}${path}`, {
       ...init,
@@ -67,23 +80,47 @@ export function createElevenLabsEngine(settings: {
           labels: voice.labels ?? {},
         }));
     },
-    async synthesize(text, voiceId, signal) {
-      const response = await call(
-        `/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_44100_128`,
-        {
-          method: 'POST',
-          signal,
-          headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
-          body: JSON.stringify({
-            text,
-            model_id: settings.modelId,
-            voice_settings: { stability: 0.5, similarity_boost: 0.75 },
-          }),
-        },
-      );
-      const audio = Buffer.from(await response.arrayBuffer());
-      if (audio.length === 0) throw new SpeechFailed('ElevenLabs returned no audio');
-      return audio;
+    queue: () => pool.counts(),
+    synthesize(text, voiceId, { organizationId, maxBytes, signal }: SpeechRequest) {
+      return pool.run(organizationId, () => speak(text, voiceId, maxBytes, signal), signal);
     },
   };
+
+  async function speak(text: string, voiceId: string, maxBytes: number, signal?: AbortSignal) {
+    const response = await call(
+      `/v1/text-to-speech/${encodeURIComponent(voiceId)}?output_format=mp3_44100_128`,
+      {
+        method: 'POST',
+        signal,
+        headers: { 'content-type': 'application/json', accept: 'audio/mpeg' },
+        body: JSON.stringify({
+          text,
+          model_id: settings.modelId,
+          voice_settings: { stability: 0.5, similarity_boost: 0.75 },
+        }),
+      },
+    );
+    const audio = await readAtMost(response, maxBytes);
+    if (audio.length === 0) throw new SpeechFailed('ElevenLabs returned no audio');
+    return audio;
+  }
+}
+
+/** The response's body, refused (`SpeechTooLong`) as soon as it passes `maxBytes`, the rest unread. */
+async function readAtMost(response: Response, maxBytes: number): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!response.body) return Buffer.alloc(0);
+  try {
+    for await (const chunk of response.body) {
+      size += chunk.length;
+      if (size > maxBytes) throw new SpeechTooLong(maxBytes);
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    // Breaking out of the loop cancels the body; an abort while reading is the caller's deadline.
+    if (error instanceof SpeechFailed) throw error;
+    throw new SpeechFailed(`ElevenLabs' answer broke off: ${(error as Error).message}`, { cause: error });
+  }
+  return Buffer.concat(chunks, size);
 }

@@ -1,5 +1,11 @@
-import PQueue from 'p-queue';
-import { type SpeechEngine, SpeechFailed, type Voice } from '../../domain/ports/speech-engine.ts';
+import {
+  type SpeechEngine,
+  SpeechFailed,
+  type SpeechRequest,
+  SpeechTooLong,
+  type Voice,
+} from '../../domain/ports/speech-engine.ts';
+import { FairPool } from '../fair-pool.ts';
 import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 import { loadEspeakModule } from './espeak-module.ts';
 import type { SpeechTask } from './speech-worker.ts';
@@ -32,17 +38,23 @@ const VARIANTS: Record<
 /**
  * espeak-ng compiled to WASM (npm), so a fresh install speaks with no account and no system
  * package. Each answer is spoken in a worker thread (espeak-ng and the MP3 encoder are
- * synchronous), at most `concurrency` at a time; the threads stay warm between answers (loading
- * and compiling espeak-ng and warming the encoder cost more than speaking a short answer) and
- * are started at the first answer, not at start.
+ * synchronous), at most `concurrency` at a time, shared fairly among organizations (`FairPool`:
+ * each waits in its own line, served in turn, and holds at most all threads but one, so another
+ * organization's short answer never waits behind a long one); the threads stay warm between
+ * answers (loading and compiling espeak-ng and warming the encoder cost more than speaking a
+ * short answer) and are started at the first answer, not at start.
  */
 export function createLocalSpeechEngine(options: {
   concurrency: number;
   /** One answer, at most (the callers' own deadline is usually shorter). */
   timeoutMs: number;
   previewUrl: (voiceId: string) => string;
-}): SpeechEngine & { workers(): { started: number; idle: number }; close(): Promise<void> } {
-  const queue = new PQueue({ concurrency: options.concurrency });
+}): SpeechEngine & {
+  workers(): { started: number; idle: number };
+  queue(): { running: number; waiting: number };
+  close(): Promise<void>;
+} {
+  const pool = new FairPool({ concurrency: options.concurrency, perOrganization: options.concurrency - 1 });
   const speakers = new WarmWorkers({ url: moduleBeside(import.meta.url, 'speech-worker') });
   const voices = ACCENTS.flatMap(({ language, accent }) =>
     VARIANTS[language].map((variant) => ({
@@ -53,20 +65,22 @@ export function createLocalSpeechEngine(options: {
   );
   const known = new Set(voices.map((v) => v.id));
 
-  async function speak(text: string, voice: string, signal?: AbortSignal): Promise<Buffer> {
-    let answer: { ok: boolean; mp3?: Uint8Array; error?: string };
+  async function speak(text: string, voice: string, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+    let answer: { ok: boolean; mp3?: Uint8Array; error?: string; tooLong?: boolean };
     try {
-      const task: SpeechTask = { text, voice, espeak: await loadEspeakModule() };
+      const task: SpeechTask = { text, voice, maxBytes, espeak: await loadEspeakModule() };
       answer = await speakers.run<typeof answer>(task, {
         timeoutMs: options.timeoutMs,
         signal,
-        reusable: (message) => message.ok,
+        // A refusal for length is an answer like any other: the thread stays warm.
+        reusable: (message) => message.ok || message.tooLong === true,
       });
     } catch (error) {
       if (error instanceof WorkerTaskFailed && (error.kind === 'timeout' || error.kind === 'aborted'))
         throw new SpeechFailed('speech took too long');
       throw new SpeechFailed(`espeak-ng failed: ${(error as Error).message}`);
     }
+    if (answer.tooLong) throw new SpeechTooLong(maxBytes);
     if (!answer.ok) throw new SpeechFailed(`espeak-ng failed: ${answer.error}`);
     return Buffer.from(answer.mp3!.buffer, answer.mp3!.byteOffset, answer.mp3!.byteLength);
   }
@@ -83,11 +97,12 @@ export function createLocalSpeechEngine(options: {
         labels: v.labels,
       }));
     },
-    synthesize(text, voiceId, signal) {
+    synthesize(text, voiceId, { organizationId, maxBytes, signal }: SpeechRequest) {
       if (!known.has(voiceId)) return Promise.reject(new SpeechFailed(`Unknown voice ${voiceId}`));
-      return queue.add(({ signal: queued }) => speak(text, voiceId, queued), { signal }) as Promise<Buffer>;
+      return pool.run(organizationId, () => speak(text, voiceId, maxBytes, signal), signal);
     },
     workers: () => speakers.counts(),
+    queue: () => pool.counts(),
     close: () => speakers.close(),
   };
 }

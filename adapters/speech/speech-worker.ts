@@ -44,23 +44,40 @@ function pcmOf(wav: Uint8Array): { samples: Int16Array; sampleRate: number } {
   throw new Error('espeak-ng produced no audio');
 }
 
-async function speak(text: string, voice: string, module: EspeakModule): Promise<Uint8Array> {
+/** The MP3 would be larger than the task's `maxBytes`: refused, the thread stays warm. */
+class TooLong extends Error {}
+
+async function speak(
+  text: string,
+  voice: string,
+  maxBytes: number,
+  module: EspeakModule,
+): Promise<Uint8Array> {
   espeak ??= openEspeak(module);
   const { samples, sampleRate } = pcmOf((await espeak).speak(text, voice));
   if (samples.length === 0) throw new Error('espeak-ng produced no audio');
+  // Encoding costs four times what speaking does: audio sure to come out too large (by its length
+  // at the constant bit rate, less 1% for the frames' rounding) is refused before it.
+  if (((samples.length / sampleRate) * MP3_KBPS * 125 * 99) / 100 > maxBytes) throw new TooLong();
   const mp3Encoder = await encoder;
   mp3Encoder.configure({ channels: 1, sampleRate, bitrate: MP3_KBPS });
   const chunks: Uint8Array[] = [];
+  let size = 0;
   const floats = new Float32Array(CHUNK);
   for (let i = 0; i < samples.length; i += CHUNK) {
     const part = samples.subarray(i, i + CHUNK);
     for (let j = 0; j < part.length; j += 1) floats[j] = part[j]! / 32768;
     // The encoder's output is a view of its own memory, overwritten by the next call: copied.
     chunks.push(mp3Encoder.encode([floats.subarray(0, part.length)]).slice());
+    size += chunks.at(-1)!.length;
+    // configure() frees the encoder and makes another: nothing of a stream stopped here stays.
+    if (size > maxBytes) throw new TooLong();
   }
   chunks.push(mp3Encoder.finalize().slice());
+  size += chunks.at(-1)!.length;
+  if (size > maxBytes) throw new TooLong();
   // One array of its own (not a slice of Node's shared pool), so that it can be moved, not copied.
-  const mp3 = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  const mp3 = new Uint8Array(size);
   let at = 0;
   for (const chunk of chunks) {
     mp3.set(chunk, at);
@@ -73,14 +90,17 @@ async function speak(text: string, voice: string, module: EspeakModule): Promise
 export interface SpeechTask {
   text: string;
   voice: string;
+  /** The largest MP3 to answer; past it the answer is `{ ok: false, tooLong: true }`. */
+  maxBytes: number;
   espeak: EspeakModule;
 }
 
-parentPort!.on('message', async ({ text, voice, espeak: module }: SpeechTask) => {
+parentPort!.on('message', async ({ text, voice, maxBytes, espeak: module }: SpeechTask) => {
   try {
-    const mp3 = await speak(text, voice, module);
+    const mp3 = await speak(text, voice, maxBytes, module);
     parentPort!.postMessage({ ok: true, mp3 }, [mp3.buffer as ArrayBuffer]);
   } catch (error) {
+    if (error instanceof TooLong) return parentPort!.postMessage({ ok: false, tooLong: true });
     parentPort!.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
   }
 });

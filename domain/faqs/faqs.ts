@@ -32,6 +32,7 @@ export async function createFaq(
   const id = newId();
   const spoken = await speakToObject(
     services,
+    auth.organizationId,
     input.cannedAnswer,
     deck.voiceId ?? services.speech.defaultVoiceId,
     objectKeyFor(auth.organizationId, 'audio', id, 'answer.mp3'),
@@ -110,6 +111,7 @@ export async function updateFaq(
   if (changes.cannedAnswer !== undefined && changes.cannedAnswer !== found.cannedAnswer) {
     spoken = await speakToObject(
       services,
+      auth.organizationId,
       changes.cannedAnswer,
       found.deck.voiceId ?? services.speech.defaultVoiceId,
       objectKeyFor(auth.organizationId, 'audio', found.id, `answer-${newId()}.mp3`),

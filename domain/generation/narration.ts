@@ -67,7 +67,14 @@ export async function narrateDeck(
   for (let index = job.currentSlide; index < slides.length; index++) {
     const slide = slides[index]!;
     const key = objectKeyFor(job.organizationId, 'audio', slide.id, `narration-${job.id}.mp3`);
-    const spoken = await speakToObject(services, slide.narration_script, voiceId, key, signal);
+    const spoken = await speakToObject(
+      services,
+      job.organizationId,
+      slide.narration_script,
+      voiceId,
+      key,
+      signal,
+    );
     // Stopping: leave the job as far as it got; the released lease lets another instance go on.
     signal.throwIfAborted();
     if (!spoken.ok)
@@ -88,7 +95,14 @@ export async function narrateDeck(
   );
   if (intro) {
     const key = objectKeyFor(job.organizationId, 'audio', job.deckId, `intro-${job.id}.mp3`);
-    const spoken = await speakToObject(services, intro.script, intro.voice_id ?? voiceId, key, signal);
+    const spoken = await speakToObject(
+      services,
+      job.organizationId,
+      intro.script,
+      intro.voice_id ?? voiceId,
+      key,
+      signal,
+    );
     signal.throwIfAborted();
     if (!spoken.ok) return finish(em, job, 'failed', `The intro could not be spoken: ${spoken.reason}`);
     await em.execute('update deck_intro set audio_key = ? where deck_id = ?', [key, job.deckId]);

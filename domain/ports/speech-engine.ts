@@ -7,6 +7,16 @@ export interface Voice {
   labels: Record<string, string>;
 }
 
+/** What one synthesis is for, and its bounds. */
+export interface SpeechRequest {
+  /** Whose answer it is: the engine shares its threads or requests among organizations by this. */
+  organizationId: string;
+  /** Audio larger than this is refused (`SpeechTooLong`), as soon as the engine can tell. */
+  maxBytes: number;
+  /** Gives up when it aborts, waiting or speaking. */
+  signal?: AbortSignal;
+}
+
 /**
  * Text to speech. Production: ElevenLabs (ELEVENLABS_API_KEY); zero-config: espeak-ng,
  * bundled as WASM. Both produce MP3.
@@ -17,8 +27,8 @@ export interface SpeechEngine {
   readonly defaultVoiceId: string;
   /** The voices suited to sales presentations (already curated). */
   listVoices(): Promise<Voice[]>;
-  /** MP3 bytes of `text` spoken with `voiceId`; gives up when `signal` aborts. */
-  synthesize(text: string, voiceId: string, signal?: AbortSignal): Promise<Buffer>;
+  /** MP3 bytes of `text` spoken with `voiceId`, at most `request.maxBytes` of them. */
+  synthesize(text: string, voiceId: string, request: SpeechRequest): Promise<Buffer>;
   /** Stops what it keeps running (warm worker threads), at shutdown. */
   close?(): Promise<void>;
 }
@@ -27,5 +37,13 @@ export class SpeechFailed extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'SpeechFailed';
+  }
+}
+
+/** The audio would be larger than the request's `maxBytes`: the text is too long to speak. */
+export class SpeechTooLong extends SpeechFailed {
+  constructor(maxBytes: number) {
+    super(`the audio would be larger than ${maxBytes} bytes, the most one text may make: shorten it`);
+    this.name = 'SpeechTooLong';
   }
 }

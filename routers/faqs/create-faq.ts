@@ -24,7 +24,7 @@ export const createFaq = authedProcedure
       tags: ['faqs'],
       summary: 'Create a FAQ; its answer is spoken automatically',
       description:
-        "Saves a question with its canned answer, optionally tied to a slide of the same deck, and speaks the answer with the deck's voice. When speech fails the FAQ is still saved, with `audioStatus: failed` and a `warning`. Counts against the organization's heavy limit. Events `faq.created` (and `faq.audio_failed`).",
+        "Saves a question with its canned answer, optionally tied to a slide of the same deck, and speaks the answer with the deck's voice. When speech fails, or the audio would be larger than the service allows (`SPEECH_MAX_AUDIO_BYTES`, 6 MiB by default: about 13 minutes of the built-in voice), the FAQ is still saved, with `audioStatus: failed` and a `warning` that says why. Counts against the organization's heavy limit. Events `faq.created` (and `faq.audio_failed`).",
     },
     heavy: true,
     successStatus: 201,

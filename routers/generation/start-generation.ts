@@ -16,7 +16,7 @@ export const startGeneration = authedProcedure
       tags: ['generation'],
       summary: 'Start narrating the deck (speaks every slide’s script and the intro)',
       description:
-        "Queues a job that speaks every slide's `narrationScript` and the intro with the deck's voice and stores the audio on each slide; follow it with `GET …/generate/status`. One running job per deck: another while one is pending or processing is a 409. Counts against the heavy limit; event `generation_job.started`.",
+        "Queues a job that speaks every slide's `narrationScript` and the intro with the deck's voice and stores the audio on each slide; follow it with `GET …/generate/status`. A script whose audio would be larger than the service allows (`SPEECH_MAX_AUDIO_BYTES`) fails the job, with the reason. One running job per deck: another while one is pending or processing is a 409. Counts against the heavy limit; event `generation_job.started`.",
       errorResponses: [409],
     },
     heavy: true,

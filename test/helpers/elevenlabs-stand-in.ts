@@ -9,11 +9,12 @@ export type TtsBehaviour = 'ok' | 'error' | 'unauthorized' | 'hang' | 'hold';
  * error bodies, and slow answers. Records the requests it got.
  */
 export async function startElevenLabsStandIn(apiKey: string) {
-  const state = { voices: 'ok' as 'ok' | 'error', tts: 'ok' as TtsBehaviour };
+  // `frames`: how many MPEG frames of 417 bytes its audio has (after a 10-byte ID3 header).
+  const state = { voices: 'ok' as 'ok' | 'error', tts: 'ok' as TtsBehaviour, frames: 8 };
   const requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: any }[] = [];
   const hanging = new Set<http.ServerResponse>();
-  // 'hold': answered (with audio) only when the test calls releaseHeld().
-  const held = new Set<http.ServerResponse>();
+  // 'hold': answered (with audio) only when the test calls releaseHeld(), each with its text.
+  const held = new Map<http.ServerResponse, string>();
   const fail = (res: http.ServerResponse, status: number, message: string) =>
     res
       .writeHead(status, { 'content-type': 'application/json' })
@@ -81,10 +82,10 @@ export async function startElevenLabsStandIn(apiKey: string) {
       const tts = req.url?.match(/^\/v1\/text-to-speech\/([^/?]+)\?output_format=mp3_44100_128$/);
       if (req.method === 'POST' && tts) {
         if (state.tts === 'hang') return void hanging.add(res);
-        if (state.tts === 'hold') return void held.add(res);
+        if (state.tts === 'hold') return void held.set(res, JSON.parse(raw).text);
         if (state.tts === 'error') return fail(res, 500, 'An internal error occurred');
         if (state.tts === 'unauthorized') return fail(res, 401, 'Unusual activity detected');
-        return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3());
+        return res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3(state.frames));
       }
       fail(res, 404, 'Not found');
     });
@@ -96,12 +97,18 @@ export async function startElevenLabsStandIn(apiKey: string) {
     requests,
     /** How many text-to-speech requests are being held. */
     heldCount: () => held.size,
-    releaseHeld() {
-      for (const res of held) res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3());
-      held.clear();
+    /** The texts of the requests being held, in the order they came. */
+    heldTexts: () => [...held.values()],
+    /** Answers the held requests (those whose text is `text`, when given). */
+    releaseHeld(text?: string) {
+      for (const [res, heldText] of held) {
+        if (text !== undefined && heldText !== text) continue;
+        res.writeHead(200, { 'content-type': 'audio/mpeg' }).end(fakeMp3(state.frames));
+        held.delete(res);
+      }
     },
     async close() {
-      for (const res of [...hanging, ...held]) res.destroy();
+      for (const res of [...hanging, ...held.keys()]) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -113,11 +120,11 @@ function voice(id: string, name: string, category: string, labels: Record<string
 }
 
 /** An ID3 header and MPEG frames of silence: what an MP3 answer looks like on the wire. */
-function fakeMp3(): Buffer {
+export function fakeMp3(frames = 8): Buffer {
   const frame = Buffer.alloc(417);
   frame.set([0xff, 0xfb, 0x90, 0x64]);
   return Buffer.concat([
     Buffer.from('ID3\x04\x00\x00\x00\x00\x00\x00', 'latin1'),
-    ...Array.from({ length: 8 }, () => frame),
+    ...Array.from({ length: frames }, () => frame),
   ]);
 }
