@@ -157,7 +157,7 @@ describe('TRUST_PROXY on a port anyone can reach (issue 38, finding 5)', () => {
         }
       })();
       expect(refusal, String(HOST)).toBeInstanceOf(ConfigError);
-      expect((refusal as Error).message).toMatch(/^  - TRUST_PROXY: .*TRUST_PROXY_ON_EVERY_ADDRESS=true/m);
+      expect((refusal as Error).message).toMatch(/^ {2}- TRUST_PROXY: .*TRUST_PROXY_ON_EVERY_ADDRESS=true/m);
     }
     expect(loadConfig(env({ HOST: '127.0.0.1' })).trustProxy).toBe(true);
     expect(loadConfig(env({ HOST: '10.0.0.5' })).trustProxy).toBe(true);
