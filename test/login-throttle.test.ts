@@ -157,7 +157,8 @@ describe('TRUST_PROXY on a port anyone can reach (issue 38, finding 5)', () => {
         }
       })();
       expect(refusal, String(HOST)).toBeInstanceOf(ConfigError);
-      expect((refusal as Error).message).toMatch(/^ {2}- TRUST_PROXY: .*TRUST_PROXY_ON_EVERY_ADDRESS=true/m);
+      expect((refusal as Error).message).toContain('\n  - TRUST_PROXY: trusts X-Forwarded-For');
+      expect((refusal as Error).message).toContain('TRUST_PROXY_ON_EVERY_ADDRESS=true');
     }
     expect(loadConfig(env({ HOST: '127.0.0.1' })).trustProxy).toBe(true);
     expect(loadConfig(env({ HOST: '10.0.0.5' })).trustProxy).toBe(true);
@@ -168,7 +169,8 @@ describe('TRUST_PROXY on a port anyone can reach (issue 38, finding 5)', () => {
   it('stops npm start before it listens, saying why', async () => {
     const started = await runScript('app/main.ts', [], { TRUST_PROXY: 'true', HOST: '0.0.0.0', PORT: '0' });
     expect(started.code).toBe(1);
-    expect(started.stderr).toMatch(/TRUST_PROXY: trusts X-Forwarded-For .* HOST=0\.0\.0\.0/);
+    expect(started.stderr).toContain('TRUST_PROXY: trusts X-Forwarded-For');
+    expect(started.stderr).toContain('HOST=0.0.0.0 lets anyone reach it');
     expect(started.stdout).not.toMatch(/listening/);
   });
 });
