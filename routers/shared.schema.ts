@@ -6,6 +6,16 @@ import { z } from 'zod';
 import type { Issue } from '../domain/errors.ts';
 import { unstorableTextProblem } from '../domain/text.ts';
 
+/**
+ * A required field left out is said so ("is required"), not as zod's "expected string, received
+ * undefined". Set here, once for the process: every transport's input passes the procedures'
+ * schemas, and all of them import this module.
+ */
+export const REQUIRED = 'is required';
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED : undefined),
+});
+
 /** `{success: true}`, the answer of deletes and of operations with nothing else to say. */
 export const successOutput = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
