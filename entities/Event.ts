@@ -17,6 +17,8 @@ const EventSchema = defineEntity({
     { properties: ['organization', 'eventType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateType', 'occurredAt', 'id'] },
     { properties: ['organization', 'aggregateId', 'occurredAt', 'id'] },
+    // `deckId`: the deck's own events and those of everything in it (null for the rest).
+    { properties: ['organization', 'deckId', 'occurredAt', 'id'] },
     // The live stream's order (txId, seq): the instance's reader, and a resume within one organization.
     { name: 'event_stream_index', properties: ['txId', 'seq'] },
     { name: 'event_organization_stream_index', properties: ['organization', 'txId', 'seq'] },

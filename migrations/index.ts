@@ -26,6 +26,7 @@ import { Migration20261126140000_live_events } from './Migration20261126140000_l
 import { Migration20261126150000_shared_rate_limits } from './Migration20261126150000_shared_rate_limits.ts';
 import { Migration20261127090000_event_time_in_database } from './Migration20261127090000_event_time_in_database.ts';
 import { Migration20261128090000_open_streams } from './Migration20261128090000_open_streams.ts';
+import { Migration20261129005057_event_deck_index } from './Migration20261129005057_event_deck_index.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -76,14 +77,12 @@ export const migrationsFor = (box: SecretBox) => [
     name: 'Migration20261125051254_trigger_skipped_when_set',
     class: Migration20261125051254_trigger_skipped_when_set,
   },
-  {
-    name: 'Migration20261126140000_live_events',
-    class: Migration20261126140000_live_events,
-  },
+  { name: 'Migration20261126140000_live_events', class: Migration20261126140000_live_events },
   { name: 'Migration20261126150000_shared_rate_limits', class: Migration20261126150000_shared_rate_limits },
   {
     name: 'Migration20261127090000_event_time_in_database',
     class: Migration20261127090000_event_time_in_database,
   },
   { name: 'Migration20261128090000_open_streams', class: Migration20261128090000_open_streams },
+  { name: 'Migration20261129005057_event_deck_index', class: Migration20261129005057_event_deck_index },
 ];

@@ -153,6 +153,8 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
   const idleTimeoutMs = options.edge.settings.uploads.idleTimeoutMs;
   return async (ctx) => {
     const context = await contextOf(ctx, options);
+    // A route with a body takes no query parameter: any is unknown (before the body is read).
+    if (usesBody) queryInput(readQuery(ctx.querystring), {}, pathParameters);
     const input = usesBody
       ? await readJsonObjectBody(ctx, {
           limitBytes,
@@ -219,6 +221,7 @@ function multipartRoute(route: ProcedureRoute, options: DispatchOptions): Middle
     // `admit` has refused an anonymous upload, or one whose caller may not write (a read-only
     // API key), before a byte of it is read.
     const context = await signedIn(ctx, options);
+    queryInput(readQuery(ctx.querystring), {}, route.pathParameters);
     if (!ctx.is('multipart/form-data')) {
       throw unsupportedMediaType('Send the file as multipart/form-data, in a part named file');
     }
@@ -297,6 +300,7 @@ function setLocation(ctx: KoaContext, route: ProcedureRoute): void {
 function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Middleware {
   return async (ctx) => {
     const context = await signedIn(ctx, options);
+    queryInput(readQuery(ctx.querystring), {}, route.pathParameters);
     const parameters: Record<string, unknown> = {};
     // The same guard as every procedure's input (NUL, lone surrogates), then each schema.
     const raw = Object.fromEntries(route.pathParameters.map((name) => [name, ctx.params[name]!]));

@@ -3,10 +3,17 @@ import getRawBody from 'raw-body';
 import type { z } from 'zod';
 import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
+import {
+  badRequest,
+  INVALID_INPUT,
+  type Issue,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from '../domain/errors.ts';
 import {
   MAX_INPUT_DEPTH,
   MAX_INPUT_NODES,
+  MAX_ISSUES,
   MAX_NAME_LENGTH,
   MAX_OBJECT_MEMBERS,
 } from '../routers/shared.schema.ts';
@@ -361,17 +368,37 @@ export function readQuery(querystring: string): Query {
   return query;
 }
 
-/** The input a query string gives: only the fields the schema knows (query strings are not strict). */
+/**
+ * The input a query string gives, checked like a body (api.md): a parameter the route does not
+ * take (a path parameter's name included), or one given twice where one value is meant, is a
+ * 400 with an issue on it; a value of the wrong form is refused by the schema after this.
+ * `shape` empty: a route that takes no query parameter (a body's, an upload's).
+ */
 export function queryInput(
   query: Query,
   shape: Record<string, Schema>,
   skip: readonly string[],
 ): Record<string, unknown> {
+  const issues: Issue[] = [];
+  for (const name of Object.keys(query)) {
+    if (issues.length >= MAX_ISSUES) break;
+    if (skip.includes(name))
+      issues.push({ path: [name], message: 'Unknown parameter (it is a path parameter)' });
+    else if (!Object.hasOwn(shape, name)) issues.push({ path: [name], message: 'Unknown parameter' });
+  }
   const input: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(shape)) {
     const value = Object.hasOwn(query, name) ? query[name] : undefined;
     if (value === undefined || skip.includes(name)) continue;
-    input[name] = coerceParameter(value, schema);
+    if (Array.isArray(value) && !takesList(schema)) {
+      issues.push({ path: [name], message: 'must be given once' });
+    } else input[name] = coerceParameter(value, schema);
   }
+  if (issues.length > 0) throw badRequest(INVALID_INPUT, issues.slice(0, MAX_ISSUES));
   return input;
+}
+
+/** Whether a parameter takes a list (repeated: `?id=a&id=b`). */
+function takesList(schema: Schema): boolean {
+  return unwrap(schema)._zod.def.type === 'array';
 }

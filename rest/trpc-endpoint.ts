@@ -6,6 +6,7 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import { accessDenial } from '../domain/auth/access.ts';
 import { badRequest, DomainError, unsupportedMediaType } from '../domain/errors.ts';
 import type { appRouter } from '../routers/app-router.ts';
+import { BatchOrder } from '../routers/batch-order.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import type { Meta } from '../routers/trpc.ts';
@@ -122,6 +123,12 @@ export function createTrpcEndpoint(options: {
         });
         // A stream whose consumer is too slow (or whose caller was revoked) is cut off here.
         context.disconnect = () => ctx.req.socket.destroy();
+        // A batch of mutations is applied in its order. Every call to a procedure that exists reaches
+        // its middleware (a batch of one type, its method checked for all alike): each ends its turn.
+        if (info.isBatchCall && info.type === 'mutation' && info.calls.length > 1) {
+          const known = info.calls.filter((call) => metaByPath.has(call.path));
+          context.batchOrder = new BatchOrder(known.map((call) => call.batchIndex));
+        }
         // Each call's access, decided once, here: it says which calls count as heavy, and the
         // procedure's middleware takes it from the context (an unknown path is tRPC's 404).
         for (const call of info.calls) {

@@ -3,6 +3,7 @@ import type { Auth } from '../domain/context.ts';
 import type { DomainError } from '../domain/errors.ts';
 import type { LiveEvents } from '../domain/events/live-events.ts';
 import type { Services } from '../domain/services.ts';
+import type { BatchOrder } from './batch-order.ts';
 
 /**
  * How a procedure signs a caller in or out. Transports with cookies (REST, /trpc) bind it
@@ -33,6 +34,8 @@ export interface Context {
    * (`decidedAccess`, routers/trpc.ts). None for in-process callers: decided at the call.
    */
   accessDecisions?: ReadonlyMap<string, DomainError | null>;
+  /** A /trpc batch of mutations: each runs after the ones before it (routers/batch-order.ts). */
+  batchOrder?: BatchOrder;
   /** The instance's live streams (subscriptions); HTTP transports only. */
   liveEvents?: LiveEvents;
   /** Ends the request's connection at once (a stream whose consumer is too slow); HTTP transports only. */

@@ -6,6 +6,16 @@ import { z } from 'zod';
 import type { Issue } from '../domain/errors.ts';
 import { unstorableTextProblem } from '../domain/text.ts';
 
+/**
+ * A required field left out is said so ("is required"), not as zod's "expected string, received
+ * undefined". Set here, once for the process: every transport's input passes the procedures'
+ * schemas, and all of them import this module.
+ */
+export const REQUIRED = 'is required';
+z.config({
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? REQUIRED : undefined),
+});
+
 /** `{success: true}`, the answer of deletes and of operations with nothing else to say. */
 export const successOutput = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
@@ -36,10 +46,27 @@ export function timestamp() {
   }, `must be between ${EARLIEST_TIMESTAMP} and ${LATEST_TIMESTAMP}`);
 }
 
+/** What a PostgreSQL `integer` column holds. */
+export const PG_INTEGER_MIN = -2_147_483_648;
+export const PG_INTEGER_MAX = 2_147_483_647;
+
+/**
+ * Every integer input: bounded by the column that stores it (api.md: no number may reach the
+ * database past what its column holds; 2^31 into an `integer` was PostgreSQL's error, a 500).
+ * `integer` (the default): ±2^31; `bigint`: JavaScript's safe integers (±2^53−1), all of which a
+ * `bigint` holds and none past which JSON reads exactly. Narrow it further with `.min`/`.max`
+ * (the tighter bound is the one checked and documented). The OpenAPI document shows the bounds.
+ */
+export function integer(column: 'integer' | 'bigint' = 'integer') {
+  return column === 'bigint'
+    ? z.int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER)
+    : z.int().min(PG_INTEGER_MIN).max(PG_INTEGER_MAX);
+}
+
 /** `limit` 1–100 (default 50) and `offset` (default 0); the REST facade reads them from the query string as numbers. */
 export const paginationInput = {
-  limit: z.int().min(1).max(100).default(50),
-  offset: z.int().min(0).max(10_000_000).default(0),
+  limit: integer().min(1).max(100).default(50),
+  offset: integer().min(0).max(10_000_000).default(0),
 };
 
 export const paginationOutput = z

@@ -138,6 +138,24 @@ describe('action configs', () => {
     ]);
   });
 
+  it('leaves requirementsJson out when it has none (the interface types it an optional object, not null)', async () => {
+    const { requirementsJson: _, ...without } = fixtures.actionConfig;
+    const created = await user.post(`/api/decks/${deckId}/action-configs`, without);
+    expect(created.status, created.text).toBe(201);
+    expect(created.body).not.toHaveProperty('requirementsJson');
+    expect((await user.get(`/api/action-configs/${created.body.id}`)).body).not.toHaveProperty(
+      'requirementsJson',
+    );
+    const given = (await user.patch(`/api/action-configs/${created.body.id}`, { requirementsJson: { a: 1 } }))
+      .body;
+    expect(given.requirementsJson).toEqual({ a: 1 });
+    // null clears it, and the answer leaves it out again.
+    const cleared = (await user.patch(`/api/action-configs/${created.body.id}`, { requirementsJson: null }))
+      .body;
+    expect(cleared).not.toHaveProperty('requirementsJson');
+    await user.delete(`/api/action-configs/${created.body.id}`);
+  });
+
   it('can be created published, with publishedAt set', async () => {
     const config = (
       await user.post(`/api/decks/${deckId}/action-configs`, {

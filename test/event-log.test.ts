@@ -72,12 +72,18 @@ describe('GET /api/notifications/events', () => {
     [{ aggregateId: 'slide-b' }, 10],
     [{ aggregateType: 'slide', aggregateId: 'slide-a' }, 10],
     [{ eventType: 'deck.updated', aggregateType: 'slide' }, 0],
-    [{ eventType: 'no.such' }, 0],
   ])('filters by %j (total %i)', async (filter, total) => {
     const response = await query({ ...seeded, ...filter });
     expect(response.body.pagination.total).toBe(total);
     expect(response.body.events).toHaveLength(total);
     for (const event of response.body.events) expect(event).toMatchObject(filter);
+  });
+
+  it('refuses an event type that is not one of the catalogue, a wildcard of one, or *', async () => {
+    for (const eventType of ['no.such', 'slide.', 'slide*', '**']) {
+      const problem = expectProblem(await query({ ...seeded, eventType }), 400, 'BAD_REQUEST');
+      expect(problem.issues?.map((issue) => issue.path)).toEqual([['eventType']]);
+    }
   });
 
   it('includes since and excludes until', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../rest/openapi-document.ts';
 import { createFingerprinter } from './helpers/fuzz/fingerprint.ts';
 import {
+  boundaryIntegerExamples,
   examplesFor,
   type Operation,
   operationsOf,
@@ -190,10 +191,13 @@ describe('fuzz walk of every operation of /api/openapi.json', () => {
           }
           throw new Error(describeViolations(violations));
         });
+        // Every integer field at and past its column's bound, in addition to the share of runs.
+        const boundaries = boundaryIntegerExamples(operation, context, seedFor(operation));
+        const examples = [...examplesFor(operation, context, seedFor(operation)), ...boundaries];
         const details = await fc.check(property, {
           seed: seedFor(operation),
-          numRuns: runsPerOperation,
-          examples: examplesFor(operation, context, seedFor(operation)).map((spec) => [spec]),
+          numRuns: runsPerOperation + boundaries.length,
+          examples: examples.map((spec) => [spec]),
           // Report what was found (shrunk so far) rather than hit the test's own timeout.
           interruptAfterTimeLimit: testTimeout - 30_000,
           markInterruptAsFailure: false,

@@ -129,6 +129,34 @@ describe('JSON bodies are validated exactly as their schema says (no coercion)',
   });
 });
 
+describe('a missing required field', () => {
+  it('is said to be required, on REST, /trpc and in-process', async () => {
+    const rest = expectProblem(await user.post('/api/decks', {}), 400, 'BAD_REQUEST');
+    expect(rest.issues).toEqual([{ path: ['name'], message: 'is required' }]);
+    const nested = expectProblem(
+      await user.post(`/api/decks/${deckId}/action-configs`, { actionType: 'loi' }),
+      400,
+      'BAD_REQUEST',
+    );
+    expect(nested.issues).toContainEqual({ path: ['templateMarkdown'], message: 'is required' });
+    const trpc = await user.request('POST', '/trpc/decks.createDeck', { json: {} });
+    expect(trpc.status, trpc.text).toBe(400);
+    expect(trpc.body.error.data.issues).toEqual([{ path: ['name'], message: 'is required' }]);
+    const caller = createInProcessCaller(
+      t.app.database.orm,
+      t.app.services,
+      await findAuth(t.app.database.orm.em.fork(), user.userId),
+    );
+    const refusal = await caller.decks.createDeck({} as { name: string }).catch((error: unknown) => error);
+    expect((refusal as { cause: { issues: { message: string }[] } }).cause.issues[0]!.message).toBe(
+      'is required',
+    );
+    // A value of the wrong type still says what was expected.
+    const wrong = expectProblem(await user.post('/api/decks', { name: 5 }), 400, 'BAD_REQUEST');
+    expect(wrong.issues![0]!.message).toMatch(/expected string/);
+  });
+});
+
 describe('a body must be one JSON object', () => {
   it.each(['null', '42', '[]', '"text"', 'true', '[{"name":"x"}]'])(
     '%s is a 400 that says so, and nothing happens',

@@ -9,7 +9,9 @@ export const actionConfigOutput = z
     actionType: z.string(),
     templateMarkdown: z.string(),
     disclosuresMarkdown: z.string().nullable(),
-    requirementsJson: z.record(z.string(), z.unknown()).nullable(),
+    // The interface types it an optional object (unlike the two texts beside it, not nullable):
+    // left out when the config has none.
+    requirementsJson: z.record(z.string(), z.unknown()).optional(),
     repName: z.string().nullable(),
     status: z.enum(ACTION_CONFIG_STATUSES),
     publishedAt: z.iso.datetime().nullable(),
@@ -27,7 +29,7 @@ export function toActionConfigOutput(config: ActionConfig): ActionConfigOutput {
     actionType: config.actionType,
     templateMarkdown: config.templateMarkdown,
     disclosuresMarkdown: config.disclosuresMarkdown ?? null,
-    requirementsJson: config.requirementsJson ?? null,
+    ...(config.requirementsJson != null ? { requirementsJson: config.requirementsJson } : {}),
     repName: config.repName ?? null,
     status: config.status,
     publishedAt: config.publishedAt?.toISOString() ?? null,

@@ -4,20 +4,15 @@ import type { Auth, DomainContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { isoTimestamp } from '../iso-timestamp.ts';
 import { readRows } from '../prepared-statements.ts';
+import { checkTimeRange, type EventFilter, filterConditions, filtersRows } from './event-filter.ts';
 import type { EventOutput } from './event-output.ts';
 
 // How many events a filter matches varies by organization and value by orders of magnitude, and
 // the page's LIMIT decides between an index walk and a sort: planned with the values each time.
 const PLAN_EACH_CALL = { planEachCall: true };
 
-export interface EventLogFilter {
-  eventType?: string;
-  aggregateType?: string;
-  aggregateId?: string;
-  /** Inclusive lower bound on occurredAt (ISO 8601). */
-  since?: string;
-  /** Exclusive upper bound on occurredAt (ISO 8601). */
-  until?: string;
+/** The log's filters (shared with the stream, `event-filter.ts`) and its page. */
+export interface EventLogFilter extends EventFilter {
   limit: number;
   offset: number;
   /** The page after this event, in log order (keyset: costs the same at any depth). */
@@ -63,11 +58,7 @@ export async function listEvents(
   { em, auth }: DomainContext,
   input: EventLogFilter,
 ): Promise<{ events: EventOutput[]; pagination: EventPage }> {
-  if (input.since && input.until && Date.parse(input.since) >= Date.parse(input.until)) {
-    throw badRequest('since must be earlier than until', [
-      { path: ['until'], message: 'must be later than since' },
-    ]);
-  }
+  checkTimeRange(input);
   if (input.after !== undefined && input.offset !== 0) {
     throw badRequest('Page with after or with offset, not both', [
       { path: ['offset'], message: 'must be 0 (or left out) with after' },
@@ -93,11 +84,7 @@ export async function listEvents(
   // into the text, so that its plan (a walk down the organization's index) knows the LIMIT and
   // does not depend on any value. Any other page is planned with its values.
   const firstPage =
-    input.offset === 0 &&
-    input.after === undefined &&
-    [input.eventType, input.aggregateType, input.aggregateId, input.since, input.until].every(
-      (value) => value === undefined,
-    );
+    input.offset === 0 && input.after === undefined && filterConditions(input, () => '').length === 0;
   const limit = firstPage ? String(input.limit + 1) : params.add(input.limit + 1);
   const offset = firstPage ? '0' : params.add(input.offset);
   // The total is computed once (an uncorrelated subquery) and repeated on each row of the page;
@@ -156,11 +143,11 @@ class Parameters {
 /**
  * The total as a scalar subquery: exact, without counting millions of rows. Counters kept by
  * triggers in the transaction that writes the events (see the migration `event-counts`):
- * without a time range (nor an aggregate id) it is a sum of the organization's per-type
- * counters; a time range alone sums the hourly counters of its whole hours and counts the events
- * of its partial first and last hours along the time index. With an aggregate id, or a type and
- * a time range, the matching events are counted along their own index, which the filter keeps
- * short.
+ * filtered by type only (an event type, `slide.*`, an aggregate type) it is a sum of the
+ * organization's per-type counters; a time range alone sums the hourly counters of its whole hours
+ * and counts the events of its partial first and last hours along the time index. With an
+ * aggregate id or a deck, or a type and a time range, the matching events are counted along their
+ * own index, which the filter keeps short.
  */
 function totalOf(
   params: Parameters,
@@ -169,12 +156,12 @@ function totalOf(
   filter: EventLogFilter,
   hidden: string[],
 ): string {
-  const ranged = filter.since !== undefined || filter.until !== undefined;
-  const typed = filter.eventType !== undefined || filter.aggregateType !== undefined;
-  if (filter.aggregateId === undefined && !ranged) {
+  if (!filtersRows(filter)) {
     return `select coalesce(sum(count), 0) from event_count where ${where}`;
   }
-  if (filter.aggregateId === undefined && !typed) {
+  const typed =
+    (filter.eventType !== undefined && filter.eventType !== '*') || filter.aggregateType !== undefined;
+  if (filter.aggregateId === undefined && filter.deckId === undefined && !typed) {
     return timeRangeTotal(params, organizationId, filter.since ?? null, filter.until ?? null, hidden);
   }
   return `select count(*) from event where ${where}`;
@@ -223,15 +210,6 @@ function whereOf(
 ): string {
   const conditions = [`organization_id = ${params.add(organizationId)}`];
   if (hidden.length > 0) conditions.push(`aggregate_type <> all(${params.add(hidden)}::text[])`);
-  const filters: [string, string | undefined][] = [
-    ['event_type =', filter.eventType],
-    ['aggregate_type =', filter.aggregateType],
-    ['aggregate_id =', filter.aggregateId],
-    ['occurred_at >=', filter.since],
-    ['occurred_at <', filter.until],
-  ];
-  for (const [condition, value] of filters) {
-    if (value !== undefined) conditions.push(`${condition} ${params.add(value)}`);
-  }
+  conditions.push(...filterConditions(filter, (value) => params.add(value)));
   return conditions.join(' and ');
 }

@@ -6,6 +6,7 @@ import { isoTimestamp } from '../iso-timestamp.ts';
 import type { CommitSignals } from '../ports/commit-signals.ts';
 import type { Logger } from '../ports/logger.ts';
 import { readRows } from '../prepared-statements.ts';
+import { checkTimeRange, type EventFilter, eventMatcher, filterConditions } from './event-filter.ts';
 import { hiddenAggregateTypes } from './event-log.ts';
 import type { EventOutput } from './event-output.ts';
 import { callerKey, StreamLeases } from './stream-leases.ts';
@@ -50,14 +51,6 @@ export interface LiveSettings {
   authCheckMs: number;
   /** The reader's safety net: it reads this often while streams are open, notified or not. */
   pollIntervalMs: number;
-}
-
-/** The log's filters (`eventType` also `<aggregate>.*` or `*`). */
-export interface LiveFilter {
-  eventType?: string;
-  aggregateType?: string;
-  aggregateId?: string;
-  deckId?: string;
 }
 
 /** Who holds a stream, and what ends it: its session (by token hash) or its API key. */
@@ -283,7 +276,7 @@ export class LiveEvents {
    */
   async openEventStream<T>(
     caller: StreamCaller,
-    filter: LiveFilter,
+    filter: EventFilter,
     lastEventId: string | undefined,
     map: (event: EventOutput) => T,
   ): Promise<EventStream<T>> {
@@ -443,7 +436,7 @@ export class LiveEvents {
    */
   async readBacklog(
     auth: Auth,
-    filter: LiveFilter,
+    filter: EventFilter,
     from: Key,
     pageBytes: number,
   ): Promise<{ events: LiveEvent[]; more: boolean }> {
@@ -454,19 +447,7 @@ export class LiveEvents {
       hiddenAggregateTypes(auth),
     ];
     const add = (value: unknown) => `$${values.push(value)}`;
-    const conditions: string[] = [];
-    const type = filter.eventType;
-    if (type !== undefined && type !== '*') {
-      conditions.push(
-        type.endsWith('.*')
-          ? `starts_with(e.event_type, ${add(type.slice(0, -1))})`
-          : `e.event_type = ${add(type)}`,
-      );
-    }
-    if (filter.aggregateType !== undefined)
-      conditions.push(`e.aggregate_type = ${add(filter.aggregateType)}`);
-    if (filter.aggregateId !== undefined) conditions.push(`e.aggregate_id = ${add(filter.aggregateId)}`);
-    if (filter.deckId !== undefined) conditions.push(`e.deck_id = ${add(filter.deckId)}::uuid`);
+    const conditions = filterConditions(filter, add, 'e.');
     const rows = await this.#rows<PageRow>(
       pageOf(
         `e.organization_id = $1 and (e.tx_id, e.seq) > ($2::xid8, $3::bigint)
@@ -623,20 +604,6 @@ export class LiveEvents {
   }
 }
 
-/** Whether a stream with `filter` wants `live` (the same rule as `readBacklog`'s SQL). */
-function wants(filter: LiveFilter, live: LiveEvent): boolean {
-  const { eventType, aggregateType, aggregateId, deckId } = filter;
-  const type = live.event.eventType;
-  if (eventType !== undefined && eventType !== '*') {
-    if (eventType.endsWith('.*') ? !type.startsWith(eventType.slice(0, -1)) : type !== eventType)
-      return false;
-  }
-  if (aggregateType !== undefined && live.event.aggregateType !== aggregateType) return false;
-  if (aggregateId !== undefined && live.event.aggregateId !== aggregateId) return false;
-  if (deckId !== undefined && live.deckId !== deckId) return false;
-  return true;
-}
-
 /**
  * One open event stream: its backlog (when resuming), then what the reader offers it, through
  * a buffer of at most STREAM_BUFFER_BYTES. Past the buffer (one page of large events is more than
@@ -649,7 +616,9 @@ function wants(filter: LiveFilter, live: LiveEvent): boolean {
 export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefined> {
   readonly caller: StreamCaller;
   readonly #hub: LiveEvents;
-  readonly #filter: LiveFilter;
+  readonly #filter: EventFilter;
+  /** The filter as a test of one event (the rule of `readBacklog`'s SQL). */
+  readonly #wants: ReturnType<typeof eventMatcher>;
   readonly #bufferBytes: number;
   /** The last event queued or read from the backlog (or resumed from). */
   #last: Key | null;
@@ -679,7 +648,7 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
   constructor(
     hub: LiveEvents,
     caller: StreamCaller,
-    filter: LiveFilter,
+    filter: EventFilter,
     from: Key | null,
     bufferBytes: number,
     map: (event: EventOutput) => T,
@@ -687,6 +656,7 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
     this.#hub = hub;
     this.caller = caller;
     this.#filter = filter;
+    this.#wants = eventMatcher(filter);
     this.#last = from;
     this.#lastTaken = from;
     this.#bufferBytes = bufferBytes;
@@ -716,7 +686,7 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
 
   /** The reader offers an event of the stream's organization. */
   offer(live: LiveEvent): void {
-    if (this.#ended || !this.#visible(live) || !wants(this.#filter, live)) return;
+    if (this.#ended || !this.#visible(live) || !this.#wants(live.event, live.deckId)) return;
     if (this.#held) {
       if (this.#heldOverflowed) return;
       this.#heldBytes += live.size;
@@ -948,11 +918,12 @@ export function liveEventsOf(ctx: StreamContext): LiveEvents {
  */
 export async function followEvents<T = EventOutput>(
   ctx: StreamContext,
-  input: LiveFilter & { lastEventId?: string },
+  input: EventFilter & { lastEventId?: string },
   signal?: AbortSignal,
   map: (event: EventOutput) => T = asItIs as (event: EventOutput) => T,
 ): Promise<AsyncIterableIterator<T, undefined>> {
   const { lastEventId, ...filter } = input;
+  checkTimeRange(filter);
   const stream = await liveEventsOf(ctx).openEventStream(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
     filter,

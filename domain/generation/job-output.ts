@@ -10,7 +10,11 @@ export const jobOutput = z
     updatedAt: z.iso.datetime(),
     currentSlide: z.int().meta({ description: 'Slides spoken so far' }),
     totalSlides: z.int().meta({ description: 'Slides with a narration script' }),
-    error: z.string().nullable().meta({ description: 'Why the job failed' }),
+    // The interface types it a string that a failed job "may carry": left out when there is none.
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why the job failed; only on a failed job that says why' }),
   })
   .meta({ id: 'GenerationJob' });
 
@@ -24,6 +28,6 @@ export function toJobOutput(job: GenerationJob): JobOutput {
     updatedAt: job.updatedAt.toISOString(),
     currentSlide: job.currentSlide,
     totalSlides: job.totalSlides,
-    error: job.error ?? null,
+    ...(job.error != null ? { error: job.error } : {}),
   };
 }

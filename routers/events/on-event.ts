@@ -2,18 +2,12 @@ import { tracked } from '@trpc/server';
 import { z } from 'zod';
 import type { EventOutput } from '../../domain/events/event-output.ts';
 import { followEvents } from '../../domain/events/live-events.ts';
-import { eventTypePattern } from '../notifications/subscription.schema.ts';
-import { text } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
+import { eventFilterFields } from './event-filter.schema.ts';
 
 export const onEventInput = z
   .strictObject({
-    eventType: eventTypePattern
-      .optional()
-      .meta({ description: 'An event type (`slide.created`), an aggregate wildcard (`slide.*`) or `*`' }),
-    aggregateType: text().trim().min(1).max(100).optional(),
-    aggregateId: text().trim().min(1).max(200).optional(),
-    deckId: z.uuid().optional().meta({ description: 'Only the events of this deck' }),
+    ...eventFilterFields,
     lastEventId: z.string().max(100).optional().meta({
       description:
         'Resume after this event (what `Last-Event-ID` carries, which wins when both are sent): every later event first, then live; an id the caller cannot see in the log is a 400',

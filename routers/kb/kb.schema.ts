@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from '../shared.schema.ts';
+import { integer, text } from '../shared.schema.ts';
 
 export const documentIdInput = z.object({ documentId: z.uuid() });
 
@@ -13,6 +13,6 @@ export const initUploadInput = z.strictObject({
       /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/,
       'must be a media type such as application/pdf',
     ),
-  sizeBytes: z.int().min(1, 'must be at least 1 byte'),
+  sizeBytes: integer('bigint').min(1, 'must be at least 1 byte'),
   displayName: text().trim().min(1).max(255).optional(),
 });

@@ -2,16 +2,13 @@ import { z } from 'zod';
 import * as eventLog from '../../domain/events/event-log.ts';
 import { eventOutput, storedEventOutput } from '../../domain/events/event-output.ts';
 import { compiledOutput } from '../compiled-output.ts';
-import { paginationInput, paginationOutput, text, timestamp } from '../shared.schema.ts';
+import { eventFilterFields } from '../events/event-filter.schema.ts';
+import { paginationInput, paginationOutput } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 
 export const listEventsInput = z
-  .object({
-    eventType: text().trim().min(1).max(100).optional(),
-    aggregateType: text().trim().min(1).max(100).optional(),
-    aggregateId: text().trim().min(1).max(200).optional(),
-    since: timestamp().optional().meta({ description: 'Inclusive lower bound on occurredAt' }),
-    until: timestamp().optional().meta({ description: 'Exclusive upper bound on occurredAt' }),
+  .strictObject({
+    ...eventFilterFields,
     ...paginationInput,
     after: z.uuid().optional().meta({
       description:
@@ -37,7 +34,7 @@ export const listEvents = authedProcedure
       tags: ['notifications'],
       summary: 'Read the event log',
       description:
-        "The organization's event log, newest first: filter by `eventType` (exact or `prefix.*`), `aggregateType`, `aggregateId`, `since` (inclusive) and `until` (exclusive); page with `limit` and `offset`, or with `after` (the previous page's `pagination.nextAfter`), which costs the same on every page. Events a caller's access may not see (API keys' events below owner) are left out.",
+        "The organization's event log, newest first: filter by `eventType` (exact, `prefix.*` or `*`), `aggregateType`, `aggregateId`, `deckId` (the deck's events and those of everything in it), `since` (inclusive) and `until` (exclusive), as on the stream; a filter narrows `pagination.total` too. Page with `limit` and `offset`, or with `after` (the previous page's `pagination.nextAfter`), which costs the same on every page. Events a caller's access may not see (API keys' events below owner) are left out.",
     },
   })
   .input(listEventsInput)

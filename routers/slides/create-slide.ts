@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { productDataInputSchema } from '../../domain/slides/product-data.ts';
 import { slideOutput } from '../../domain/slides/slide-output.ts';
 import * as slides from '../../domain/slides/slides.ts';
+import { integer } from '../shared.schema.ts';
 import { authedProcedure } from '../trpc.ts';
 import { humanSlideId, optionalSlideFields, slideType } from './slide.schema.ts';
 
@@ -11,8 +12,7 @@ export const createSlideInput = z.strictObject({
     .optional()
     .meta({ description: 'slide-<n>, unique in the deck; assigned when omitted' }),
   ...optionalSlideFields,
-  orderIndex: z
-    .int()
+  orderIndex: integer()
     .min(0)
     .optional()
     .meta({ description: 'Insert at this position (0…n); later slides move down. Omitted: last.' }),

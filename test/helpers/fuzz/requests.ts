@@ -7,7 +7,14 @@ import {
   unicodeText,
   wrongContentTypes,
 } from './adversarial.ts';
-import { applyMutation, mutationArb, type Schema, type SchemaContext, validValue } from './schema.ts';
+import {
+  applyMutation,
+  branches,
+  mutationArb,
+  type Schema,
+  type SchemaContext,
+  validValue,
+} from './schema.ts';
 import { percentEncode, Ref, type RefKind } from './values.ts';
 
 /** One operation of the OpenAPI document, as the walker needs it. */
@@ -611,4 +618,44 @@ export function examplesFor(operation: Operation, context: SchemaContext, seed: 
     chunked: false,
   });
   return operation.pathParams.length > 0 ? [spec('own'), spec('foreign')] : [spec('own')];
+}
+
+/**
+ * The integers at and past what storage holds, in every integer field of every operation (a
+ * body's own fields and the query's): PostgreSQL's `integer` ends at 2^31−1, JSON's exact
+ * integers at 2^53−1, and −1 is below most. Each must be accepted or refused with a 400, never
+ * a 500 (issue 38: `orderIndex: 2147483648` was one). Run in every budget, beside `examplesFor`.
+ */
+export const BOUNDARY_INTEGERS = [2 ** 31 - 1, 2 ** 31, 2 ** 53 - 1, -1] as const;
+
+export function boundaryIntegerExamples(
+  operation: Operation,
+  context: SchemaContext,
+  seed: number,
+): RequestSpec[] {
+  const valid = examplesFor(operation, context, seed)[0]!;
+  const isInteger = (schema: Schema) => branches(schema, context).some((branch) => branch.type === 'integer');
+  const examples: RequestSpec[] = [];
+  for (const { name, schema } of operation.query) {
+    if (!isInteger(schema)) continue;
+    for (const n of BOUNDARY_INTEGERS) examples.push({ ...valid, query: [[name, { raw: String(n) }]] });
+  }
+  const body = valid.body;
+  if (operation.body && body.kind === 'json') {
+    const objects = branches(operation.body.schema, context).filter((branch) => branch.properties);
+    for (const object of objects) {
+      for (const [name, schema] of Object.entries<Schema>(object.properties)) {
+        if (!isInteger(schema)) continue;
+        // The required fields of the valid body and the integer: no other field's rule refuses it first.
+        const required = Object.entries(body.value as Record<string, unknown>).filter(([key]) =>
+          (object.required ?? []).includes(key),
+        );
+        for (const n of BOUNDARY_INTEGERS) {
+          const value = { ...Object.fromEntries(required), [name]: n };
+          examples.push({ ...valid, body: { ...body, value, label: `${name} = ${n}` } });
+        }
+      }
+    }
+  }
+  return examples;
 }
