@@ -54,9 +54,9 @@ function countExtractions(app: TestApp) {
   const extractor = services.textExtractor;
   let started = 0;
   services.textExtractor = {
-    extractText(bytes) {
+    extractText(bytes, owner) {
       started += 1;
-      return extractor.extractText(bytes);
+      return extractor.extractText(bytes, owner);
     },
   };
   return {
