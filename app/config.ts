@@ -364,16 +364,10 @@ export const environmentSchema = z
       .min(100)
       .default(60_000)
       .meta({ description: 'Longest reading of one contract (422 past it)' }),
-    DOCUMENT_WORKER_MEMORY_MB: z.coerce
-      .number()
-      .int()
-      .min(64)
-      .max(8192)
-      .default(512)
-      .meta({
-        description:
-          'Memory of one reading worker: its heap and the buffers it allocates (413 when a document outgrows it)',
-      }),
+    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512).meta({
+      description:
+        'Memory of one reading worker: its heap and the buffers it allocates (413 when a document outgrows it)',
+    }),
     CONTRACT_MAX_TEXT_CHARS: z.coerce
       .number()
       .int()

@@ -48,7 +48,8 @@ export class FairLine {
     if (this.#running < limits.concurrency && running < limits.perOrganization) return null;
     if (queued < limits.queuedPerOrganization && this.#waiting < limits.maxQueued) return null;
     const holdsShare =
-      running >= limits.perOrganization || (limits.queuedPerOrganization > 0 && queued >= limits.queuedPerOrganization);
+      running >= limits.perOrganization ||
+      (limits.queuedPerOrganization > 0 && queued >= limits.queuedPerOrganization);
     return holdsShare ? 'organization' : 'capacity';
   }
 

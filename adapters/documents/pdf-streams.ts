@@ -38,7 +38,11 @@ export async function pdfPastBounds(pdf: Uint8Array, bounds: PdfStreamBounds): P
   let from = 0;
   let dictFrom = 0;
   const lines = new Cursor((at) => nextLineEnd(bytes, at));
-  for (let at = bytes.indexOf('stream', from, 'latin1'); at >= 0; at = bytes.indexOf('stream', from, 'latin1')) {
+  for (
+    let at = bytes.indexOf('stream', from, 'latin1');
+    at >= 0;
+    at = bytes.indexOf('stream', from, 'latin1')
+  ) {
     from = at + 6;
     const dictStart = Math.max(dictFrom, at - 64 * 1024);
     dictFrom = from;
@@ -51,7 +55,10 @@ export async function pdfPastBounds(pdf: Uint8Array, bounds: PdfStreamBounds): P
     const declared = directLength(dict);
     const verified =
       declared !== undefined &&
-      bytes.toString('latin1', start + declared, start + declared + 12).trimStart().startsWith('endstream');
+      bytes
+        .toString('latin1', start + declared, start + declared + 12)
+        .trimStart()
+        .startsWith('endstream');
     const filters = filterNames(dict);
     if (!filters.length && !isZlib(bytes, start)) continue;
     // The decoder stops at its own end, so it may read on when the length is not one pdf.js
@@ -87,7 +94,11 @@ export async function pdfPastBounds(pdf: Uint8Array, bounds: PdfStreamBounds): P
 function countPages(bytes: Uint8Array): number {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let pages = 0;
-  for (let at = buffer.indexOf('/Page', 0, 'latin1'); at >= 0; at = buffer.indexOf('/Page', at + 5, 'latin1')) {
+  for (
+    let at = buffer.indexOf('/Page', 0, 'latin1');
+    at >= 0;
+    at = buffer.indexOf('/Page', at + 5, 'latin1')
+  ) {
     const next = buffer[at + 5];
     if (next === undefined || KIND[next] !== 0) pages += 1;
   }
@@ -119,7 +130,9 @@ function nextLineEnd(bytes: Buffer, at: number): number {
 function dictionaryText(before: string): string {
   const object = before.lastIndexOf('obj');
   const text = object >= 0 ? before.slice(object + 3) : before;
-  return text.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return text.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
 }
 
 function directLength(dict: string): number | undefined {
@@ -238,7 +251,7 @@ function streamDecode(
   });
 }
 
-/** Grows `output` by doubling, never past `cap + 1`. */
+/** Grows by doubling, never past `cap + 1` bytes (what is past it is dropped). */
 class Output {
   bytes = new Uint8Array(4096);
   length = 0;
@@ -250,15 +263,33 @@ class Output {
     return this.length > this.#cap;
   }
   push(byte: number) {
-    if (this.length === this.bytes.length) {
-      const grown = new Uint8Array(Math.min(this.bytes.length * 2, this.#cap + 1));
-      grown.set(this.bytes);
-      this.bytes = grown;
-    }
-    this.bytes[this.length++] = byte;
+    this.fill(byte, 1);
+  }
+  /** `count` copies of `byte`. */
+  fill(byte: number, count: number) {
+    const end = this.#room(count);
+    this.bytes.fill(byte, this.length, end);
+    this.length = end;
+  }
+  copy(bytes: Uint8Array) {
+    const end = this.#room(bytes.length);
+    this.bytes.set(bytes.subarray(0, end - this.length), this.length);
+    this.length = end;
   }
   result(used: number) {
     return { output: this.bytes.subarray(0, this.length), used };
+  }
+  /** Makes room for `count` more bytes (fewer past the cap); returns where they end. */
+  #room(count: number): number {
+    const end = Math.min(this.length + count, this.#cap + 1);
+    if (end > this.bytes.length) {
+      let size = this.bytes.length;
+      while (size < end) size *= 2;
+      const grown = new Uint8Array(Math.min(size, this.#cap + 1));
+      grown.set(this.bytes.subarray(0, this.length));
+      this.bytes = grown;
+    }
+    return end;
   }
 }
 
@@ -319,7 +350,7 @@ function lzw(input: Uint8Array, cap: number) {
       codeLength = after & (after - 1) ? codeLength : Math.min(Math.log2(after) + 1, 12) | 0;
     }
     prevCode = code;
-    for (let j = 0; j < sequenceLength && !out.full; j += 1) out.push(sequence[j]!);
+    out.copy(sequence.subarray(0, sequenceLength));
   }
   return out.result(pos);
 }
@@ -331,10 +362,11 @@ function runLength(input: Uint8Array, cap: number) {
     const n = input[pos++]!;
     if (n === 128) break;
     if (n < 128) {
-      for (let i = 0; i <= n && pos < input.length && !out.full; i += 1) out.push(input[pos++]!);
+      const literal = input.subarray(pos, pos + n + 1);
+      out.copy(literal);
+      pos += literal.length;
     } else if (pos < input.length) {
-      const byte = input[pos++]!;
-      for (let i = 0; i < 257 - n && !out.full; i += 1) out.push(byte);
+      out.fill(input[pos++]!, 257 - n);
     }
   }
   return out.result(pos);
@@ -349,7 +381,7 @@ function ascii85(input: Uint8Array, cap: number) {
     const c = input[pos++]!;
     if (c === 0x7e) break; // ~>
     if (c === 0x7a && count === 0) {
-      for (let i = 0; i < 4; i += 1) out.push(0);
+      out.fill(0, 4);
       continue;
     }
     if (c < 0x21 || c > 0x75) continue;
@@ -375,7 +407,8 @@ function asciiHex(input: Uint8Array, cap: number) {
   while (pos < input.length && !out.full) {
     const c = input[pos++]!;
     if (c === 0x3e) break; // >
-    const digit = c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 87 : -1;
+    const digit =
+      c >= 0x30 && c <= 0x39 ? c - 0x30 : (c | 0x20) >= 0x61 && (c | 0x20) <= 0x66 ? (c | 0x20) - 87 : -1;
     if (digit < 0) continue;
     if (high < 0) high = digit;
     else {

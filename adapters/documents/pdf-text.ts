@@ -28,7 +28,11 @@ export interface PdfContent {
  * read (a page's items streamed, the stream cancelled past the limit); the worker's memory
  * bound and timeout hold the rest. Throws `PastBound` past a bound.
  */
-export async function readPdf(bytes: Uint8Array, maxTextChars: number, bounds: PdfBounds): Promise<PdfContent> {
+export async function readPdf(
+  bytes: Uint8Array,
+  maxTextChars: number,
+  bounds: PdfBounds,
+): Promise<PdfContent> {
   const past = await pdfPastBounds(bytes, bounds);
   if (past) throw new PastBound(past);
   const pdfjs = await loadPdfjs();
@@ -66,10 +70,10 @@ export async function readPdf(bytes: Uint8Array, maxTextChars: number, bounds: P
           chars += text.str.length;
           if (chars > maxTextChars) tooLong = true;
         }
-        if (tooLong) {
-          await reader.cancel();
-          break;
-        }
+        // Not cancelled: pdf.js then still enqueues the chunk in flight, into a closed stream, and
+        // throws out of its message handler. Left unread, the page's reading waits on the stream
+        // (100 items at most are buffered) until the document is destroyed below.
+        if (tooLong) break;
       }
       const { width, height } = page.getViewport({ scale: 1 });
       pages.push({ items, width, height });

@@ -35,7 +35,11 @@ export class DocumentTooSlow extends Error {
 export class ExtractorBusy extends Error {
   readonly bound: 'organization' | 'capacity';
   constructor(bound: 'organization' | 'capacity' = 'capacity') {
-    super(bound === 'organization' ? "the organization's share of the document readers is used" : 'every document reader is busy');
+    super(
+      bound === 'organization'
+        ? "the organization's share of the document readers is used"
+        : 'every document reader is busy',
+    );
     this.name = 'ExtractorBusy';
     this.bound = bound;
   }

@@ -329,11 +329,12 @@ export function rawPdf(objects: (string | { dict: string; data: Uint8Array })[])
 }
 
 /**
- * A zlib stream that inflates to `unit` repeated to `bytes` (a multiple of 1 MiB), built without
- * ever holding them: one 1 MiB block, compressed on its own (it refers to nothing before it) and
- * flushed to a byte boundary, repeated, then an empty last block and the checksum.
+ * A zlib stream that inflates to `unit` repeated to `bytes` (a multiple of 1 MiB), then `tail`,
+ * built without ever holding them: one 1 MiB block, compressed on its own (it refers to nothing
+ * before it) and flushed to a byte boundary, repeated, then the tail's block, an empty last
+ * block and the checksum.
  */
-export function deflateBomb(unit: string, bytes: number): Buffer {
+export function deflateBomb(unit: string, bytes: number, tail = ''): Buffer {
   const MiB = 1024 * 1024;
   if (bytes % MiB || MiB % unit.length) throw new Error('whole MiB of a unit that divides one');
   const block = deflateRawSync(Buffer.from(unit.repeat(MiB / unit.length), 'latin1'), {
@@ -353,27 +354,41 @@ export function deflateBomb(unit: string, bytes: number): Buffer {
     // Byte k of copy m stands at j = m·L + k: Σ over m of (N − m·L − k) = n(N − k) − L·n(n−1)/2.
     b += code * (n * (N - BigInt(k)) - (length * n * (n - 1n)) / 2n);
   });
-  const a = (1n + unitSum * n) % MOD;
+  let a = (1n + unitSum * n) % MOD;
+  b %= MOD;
+  for (const code of Buffer.from(tail, 'latin1')) {
+    a = (a + BigInt(code)) % MOD;
+    b = (b + a) % MOD;
+  }
   const checksum = Buffer.alloc(4);
-  checksum.writeUInt32BE(Number(((b % MOD) << 16n) | a));
+  checksum.writeUInt32BE(Number((b << 16n) | a));
+  const tailBlock = tail
+    ? deflateRawSync(Buffer.from(tail, 'latin1'), { finishFlush: zlibConstants.Z_SYNC_FLUSH })
+    : Buffer.alloc(0);
   return Buffer.concat([
     Buffer.from([0x78, 0xda]),
     ...Array.from({ length: bytes / MiB }, () => block),
+    tailBlock,
     Buffer.from([0x03, 0x00]),
     checksum,
   ]);
 }
 
-/** A one-page PDF whose page shows `text` and then draws `content` (a flate stream, as given). */
-export function pdfWithContent(text: string, content: Buffer, filter = '/FlateDecode'): Buffer {
+/**
+ * A one-page PDF whose page shows `text` and then draws `content`, a stream encoded by `filter`
+ * (each further content is another stream of the page).
+ */
+export function pdfWithContent(text: string, content: Buffer | Buffer[], filter = '/FlateDecode'): Buffer {
   const shown = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+  const streams = Array.isArray(content) ? content : [content];
+  const refs = streams.map((_, i) => `${6 + i} 0 R`).join(' ');
   return rawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R 6 0 R] >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R ${refs}] >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     { dict: '', data: Buffer.from(shown, 'latin1') },
-    { dict: `/Filter ${filter}`, data: content },
+    ...streams.map((data) => ({ dict: `/Filter ${filter}`, data })),
   ]);
 }
 
@@ -406,4 +421,22 @@ export function docxWithNestedControls(text: string, depth: number): Buffer {
 export function docxWithUnendedFields(text: string, count: number): Buffer {
   const begin = '<w:r><w:fldChar w:fldCharType="begin"/></w:r>';
   return docxWithBody(`${wp(text)}<w:p>${begin.repeat(count)}<w:r><w:t>x</w:t></w:r></w:p>`);
+}
+
+/**
+ * An encrypted PDF (an owner password only, so anyone may open it, as many "secured" contracts
+ * are) showing `text`, whose page then holds `spaces` spaces: its streams are ciphertext in the
+ * file, so their decoded size shows only once a reader has decrypted them.
+ */
+export function encryptedPdfWithSpaces(text: string, spaces: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ ownerPassword: 'owner', permissions: { printing: 'highResolution' } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.text(text);
+    doc.addContent(' '.repeat(spaces));
+    doc.end();
+  });
 }
