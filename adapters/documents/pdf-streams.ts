@@ -47,7 +47,7 @@ export async function pdfPastBounds(pdf: Uint8Array, bounds: PdfStreamBounds): P
     const dictStart = Math.max(dictFrom, at - 64 * 1024);
     dictFrom = from;
     if (at >= 3 && bytes.toString('latin1', at - 3, at) === 'end') continue;
-    const dict = dictionaryText(bytes.toString('latin1', dictStart, at));
+    const dict = dictionaryTokens(bytes.toString('latin1', dictStart, at));
     // pdf.js's skipToNextLine: the data begin after the end of the keyword's line.
     let start = lines.after(from);
     if (start < 0) break;
@@ -126,25 +126,60 @@ function nextLineEnd(bytes: Buffer, at: number): number {
   return cr < 0 ? lf : Math.min(lf, cr);
 }
 
-/** The stream's dictionary: the text after the last `obj` before it, with `#xx` escapes decoded. */
-function dictionaryText(before: string): string {
+/**
+ * The stream's dictionary, as tokens: the text after the last `obj` before it, split into names
+ * (with their `#xx` escapes decoded), delimiters and other words. Strings and nested dictionaries
+ * need no care: only `/Length` and `/Filter` are looked up, by their values' first tokens.
+ */
+function dictionaryTokens(before: string): string[] {
   const object = before.lastIndexOf('obj');
   const text = object >= 0 ? before.slice(object + 3) : before;
-  return text.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
+  const tokens: string[] = [];
+  let token = '';
+  const end = () => {
+    if (token) tokens.push(token);
+    token = '';
+  };
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    const kind = c < 256 ? KIND[c]! : 0;
+    if (kind === 1) end();
+    else if (kind === 2) {
+      end();
+      if (c === 0x2f) token = '/';
+      else tokens.push(text[i]!);
+    } else if (c === 0x23 && token.startsWith('/') && i + 2 < text.length) {
+      const code = Number.parseInt(text.slice(i + 1, i + 3), 16);
+      token += Number.isNaN(code) ? '#' : String.fromCharCode(code);
+      if (!Number.isNaN(code)) i += 2;
+    } else token += text[i];
+  }
+  end();
+  return tokens;
 }
 
-function directLength(dict: string): number | undefined {
-  const match = /\/Length\s+(\d{1,10})(?!\s+\d{1,10}\s+R)/.exec(dict);
-  return match ? Number(match[1]) : undefined;
+/** `/Length n`, unless n is an indirect reference (`n 0 R`). */
+function directLength(dict: string[]): number | undefined {
+  const at = dict.indexOf('/Length');
+  const value = dict[at + 1];
+  if (at < 0 || !value || !/^\d{1,10}$/.test(value)) return undefined;
+  if (dict[at + 3] === 'R' && /^\d{1,10}$/.test(dict[at + 2] ?? '')) return undefined;
+  return Number(value);
 }
 
 /** The names of `/Filter` (or `/F`), a name or an array of names; none when it is indirect. */
-function filterNames(dict: string): string[] {
-  const match = /\/(?:Filter|F)\s*(\[[^\]]*\]|\/[^\s/[\]<>()%]+)/.exec(dict);
-  if (!match) return [];
-  return [...match[1]!.matchAll(/\/([^\s/[\]<>()%]+)/g)].map((name) => name[1]!);
+function filterNames(dict: string[]): string[] {
+  let at = dict.indexOf('/Filter');
+  if (at < 0) at = dict.indexOf('/F');
+  if (at < 0) return [];
+  const value = dict[at + 1];
+  if (value?.startsWith('/')) return [value.slice(1)];
+  if (value !== '[') return [];
+  const names: string[] = [];
+  for (let i = at + 2; i < dict.length && dict[i] !== ']'; i += 1) {
+    if (dict[i]!.startsWith('/')) names.push(dict[i]!.slice(1));
+  }
+  return names;
 }
 
 /** A zlib header, as pdf.js's FlateStream checks it. */
