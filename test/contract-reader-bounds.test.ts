@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docxFields } from '../adapters/documents/form-fields.ts';
 import { type PdfStreamBounds, pdfPastBounds } from '../adapters/documents/pdf-streams.ts';
 import type { WorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import type { TextExtractor } from '../domain/ports/text-extractor.ts';
@@ -117,11 +118,12 @@ describe('a PDF is measured before pdf.js reads it', () => {
 });
 
 describe('a DOCX costs time in proportion to its size', () => {
-  it('10,000 nested content controls are read within seconds (each control walked its contents again: 25 s)', async () => {
-    const { response, ms } = await measured('nested.docx', docxWithNestedControls(TEXT, 10_000));
-    expect(response.status, response.text).toBe(200);
-    expect(response.body.detectedVariables).toContain('party_a');
-    expect(ms).toBeLessThan(15_000);
+  it('the form fields of 40,000 nested content controls are read in a second or two (each walked its contents again: 53 s)', () => {
+    // The finding's file, read by the form-field reader alone (the reader refuses it first for its
+    // XML elements, below): a DOCX under that bound nested as deep walked as long.
+    const started = performance.now();
+    docxFields(docxWithNestedControls(TEXT, 40_000), 128 * MiB);
+    expect(performance.now() - started).toBeLessThan(8_000);
   }, 60_000);
 
   it.each([
