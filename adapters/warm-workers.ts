@@ -3,7 +3,7 @@ import { type ResourceLimits, Worker } from 'node:worker_threads';
 
 /** How one task on a worker thread failed, for its caller to name in its own terms. */
 export class WorkerTaskFailed extends Error {
-  readonly kind: 'timeout' | 'aborted' | 'error' | 'exit';
+  readonly kind: 'timeout' | 'aborted' | 'error' | 'exit' | 'memory';
   /** The worker's error code (`ERR_WORKER_OUT_OF_MEMORY`), or its exit code. */
   readonly code?: string;
 
@@ -21,7 +21,19 @@ export interface WarmWorkersOptions {
   resourceLimits?: ResourceLimits;
   /** A warm worker left unused this long exits (default `WARM_WORKER_IDLE_MS`). */
   idleMs?: number;
+  /**
+   * Most memory a worker at work may hold: its heap and the ArrayBuffers it allocated (external
+   * memory, which `resourceLimits` does not bound), checked every `MEMORY_CHECK_MS`.
+   */
+  memoryLimitBytes?: number;
 }
+
+/**
+ * How often a worker's memory is checked while it works. `worker.getHeapStatistics()` is answered
+ * by an interrupt of the worker's isolate, so even while it runs synchronous code; a check costs
+ * well under a millisecond.
+ */
+export const MEMORY_CHECK_MS = 25;
 
 /**
  * The worker module `name` beside the module at `base` (its `import.meta.url`), in that module's
@@ -75,6 +87,8 @@ export class WarmWorkers {
     return new Promise<Answer>((resolve, reject) => {
       const settle = (outcome: () => void, reusable = false) => {
         clearTimeout(timer);
+        clearTimeout(watch);
+        settled = true;
         options.signal?.removeEventListener('abort', onAbort);
         worker.off('message', onMessage);
         worker.off('error', onError);
@@ -86,6 +100,20 @@ export class WarmWorkers {
       const timer = setTimeout(() => {
         settle(() => reject(new WorkerTaskFailed('timeout', `took longer than ${options.timeoutMs} ms`)));
       }, options.timeoutMs);
+      const limit = this.#options.memoryLimitBytes;
+      let settled = false;
+      let watch: NodeJS.Timeout | undefined;
+      // One check at a time: the next is set when the last has been answered.
+      const check = async () => {
+        const heap = await worker.getHeapStatistics().catch(() => undefined);
+        if (settled) return;
+        if (heap && heap.used_heap_size + heap.external_memory > limit!) {
+          settle(() => reject(new WorkerTaskFailed('memory', `held more than ${limit} bytes of memory`)));
+        } else {
+          watch = setTimeout(check, MEMORY_CHECK_MS);
+        }
+      };
+      if (limit) watch = setTimeout(check, MEMORY_CHECK_MS);
       const onAbort = () => settle(() => reject(new WorkerTaskFailed('aborted', 'aborted')));
       const onMessage = (answer: Answer) => settle(() => resolve(answer), options.reusable(answer));
       const onError = (error: Error & { code?: string }) =>

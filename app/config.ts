@@ -373,7 +373,8 @@ export const environmentSchema = z
       .default(2)
       .meta({ description: 'Contracts read at once (worker threads)' }),
     DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8).meta({
-      description: 'Contracts waiting to be read while every reader is busy; past it 503 with `Retry-After`',
+      description:
+        "Contracts waiting to be read while every reader is busy; past it 503 with `Retry-After`. One organization's contracts hold at most half the readers and half the places (rounded up); past that share 429 with `Retry-After`",
     }),
     DOCUMENT_TIMEOUT_MS: z.coerce
       .number()
@@ -381,13 +382,10 @@ export const environmentSchema = z
       .min(100)
       .default(60_000)
       .meta({ description: 'Longest reading of one contract (422 past it)' }),
-    DOCUMENT_WORKER_MEMORY_MB: z.coerce
-      .number()
-      .int()
-      .min(64)
-      .max(8192)
-      .default(512)
-      .meta({ description: 'Heap of one reading worker (413 when a document outgrows it)' }),
+    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512).meta({
+      description:
+        'Memory of one reading worker: its heap and the buffers it allocates (413 when a document outgrows it)',
+    }),
     CONTRACT_MAX_TEXT_CHARS: z.coerce
       .number()
       .int()
@@ -764,8 +762,19 @@ function toConfig(env: z.output<typeof environmentSchema>) {
       timeoutMs: env.DOCUMENT_TIMEOUT_MS,
       workerMemoryMb: env.DOCUMENT_WORKER_MEMORY_MB,
       maxTextChars: env.CONTRACT_MAX_TEXT_CHARS,
-      /** What a DOCX may inflate to: a zip bomb stops here, not at the worker's heap. */
+      /**
+       * What a DOCX may inflate to, and a PDF's streams decode to together: a zip bomb stops here,
+       * not at the worker's memory (decision 060).
+       */
       maxExpandedBytes: 128 * 1024 * 1024,
+      /** …one PDF stream at most (a page's content is a few hundred kilobytes, a font a few megabytes). */
+      maxStreamBytes: 32 * 1024 * 1024,
+      /** Operators and operands of a PDF: pdf.js reads about 400,000 a second. */
+      maxTokens: 2_000_000,
+      /** Pages of a PDF (2,000 took 6 s to read, 20,000 over a minute). */
+      maxPages: 1_000,
+      /** XML elements of a DOCX: officeparser reads about 25,000 a second. */
+      maxXmlElements: 150_000,
     },
     http: {
       /** A client must have sent its request line and headers within this. */

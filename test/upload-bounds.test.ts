@@ -54,9 +54,9 @@ function countExtractions(app: TestApp) {
   const extractor = services.textExtractor;
   let started = 0;
   services.textExtractor = {
-    extractText(bytes) {
+    extractText(bytes, owner) {
       started += 1;
-      return extractor.extractText(bytes);
+      return extractor.extractText(bytes, owner);
     },
   };
   return {
@@ -127,25 +127,34 @@ describe('DOCUMENT_TIMEOUT_MS', () => {
 });
 
 describe('DOCUMENT_QUEUE_MAX', () => {
-  it('with every reader busy and the waiting line full, an import is 503 with Retry-After, and nothing is recorded', async () => {
+  it('with every reader busy and the waiting line full, an import is 503 with Retry-After; past its organization’s share 429; nothing is recorded', async () => {
     const before = await eventCount(user, 'contract.imported');
     const extractions = countExtractions(t);
+    const other = await t.signedInClient();
+    const third = await t.signedInClient();
     try {
-      // Read for seconds (a worker starts, parses a long document): A reads, B waits, C finds no room.
+      // Read for seconds (a worker starts, parses a long document): one organization's A reads,
+      // another's B waits (one reader, one place: each organization's share is all of one).
       const document = enlargedDocx('common-paper-mutual-nda', 5);
       const reading = importContract(user, 'a.docx', document);
       await extractions.reached(1);
-      const waiting = importContract(user, 'b.docx', document);
+      const waiting = importContract(other, 'b.docx', document);
       await extractions.reached(2);
 
-      const refused = await importContract(user, 'c.docx', docxWithText('Between {a} and {b}.'));
+      // A third organization holds nothing: the line is full.
+      const refused = await importContract(third, 'c.docx', docxWithText('Between {a} and {b}.'));
       const problem = expectProblem(refused, 503, 'SERVICE_UNAVAILABLE');
       expect(problem.detail).toBe('Every contract reader is busy; try again shortly');
       expect(refused.headers.get('retry-after')).toBe('5');
+      // The first organization holds its share: that is what refuses it.
+      const again = await importContract(user, 'd.docx', docxWithText('Between {a} and {b}.'));
+      expectProblem(again, 429, 'TOO_MANY_REQUESTS');
+      expect(again.headers.get('retry-after')).toBe('5');
 
       expect((await reading).status).toBe(200);
       expect((await waiting).status).toBe(200);
-      expect(await eventCount(user, 'contract.imported')).toBe(before + 2);
+      expect(await eventCount(user, 'contract.imported')).toBe(before + 1);
+      expect(await eventCount(third, 'contract.imported')).toBe(0);
     } finally {
       extractions.restore();
     }
@@ -161,7 +170,8 @@ describe('DOCUMENT_QUEUE_MAX', () => {
       const extractions = countExtractions(app);
       const reading = importContract(client, 'long.docx', enlargedDocx('common-paper-mutual-nda', 5));
       await extractions.reached(1);
-      const refused = await importContract(client, 'two.docx', docxWithText('Between {a} and {b}.'));
+      const other = await app.signedInClient();
+      const refused = await importContract(other, 'two.docx', docxWithText('Between {a} and {b}.'));
       expectProblem(refused, 503, 'SERVICE_UNAVAILABLE');
       expect(refused.headers.get('retry-after')).toBe('5');
       expect((await reading).status).toBe(200);

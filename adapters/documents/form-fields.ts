@@ -35,6 +35,12 @@ const MAX_INSTRUCTION = 1_000;
 const MAX_NESTING = 32;
 /** Most elements walked for one control's shown text. */
 const MAX_WALK = 10_000;
+/**
+ * Most elements walked for all controls' shown texts together: each control's walk covers what
+ * it contains, so nested controls walked the same elements again, once for each control around
+ * them (40,000 nested in a 10 KB file took 54 s). Past it, the remaining controls are left out.
+ */
+const MAX_WALK_TOTAL = 100_000;
 
 /**
  * The content controls (`w:sdt`, named by their `w:tag`, else their `w:alias`) and merge fields
@@ -69,7 +75,9 @@ export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxFiel
     const text = normalizeLine(shown);
     if (name && text && fields.length < MAX_FIELDS) fields.push({ name, shown: text });
   };
+  const walk = { left: MAX_WALK_TOTAL };
   for (const control of Array.from(document.getElementsByTagName('w:sdt'))) {
+    if (walk.left <= 0) break;
     const properties = child(control, 'w:sdtPr');
     // A gallery (table of contents, cover page) and a check box are not fields to fill.
     if (!properties || child(properties, 'w:docPartObj') || child(properties, 'w14:checkbox')) continue;
@@ -77,11 +85,12 @@ export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxFiel
       child(properties, 'w:tag')?.getAttribute('w:val') ||
       child(properties, 'w:alias')?.getAttribute('w:val');
     const content = child(control, 'w:sdtContent');
-    if (label && content) add(label, shownText(content));
+    if (label && content) add(label, shownText(content, walk));
   }
   for (const field of Array.from(document.getElementsByTagName('w:fldSimple'))) {
+    if (walk.left <= 0) break;
     const name = mergeFieldName(field.getAttribute('w:instr') ?? '');
-    if (name) add(name, shownText(field));
+    if (name) add(name, shownText(field, walk));
   }
   for (const { instruction, result } of complexFields(document.getElementsByTagName('w:r'))) {
     const name = mergeFieldName(instruction);
@@ -106,20 +115,24 @@ function child(element: Element, name: string): Element | undefined {
 /**
  * The text Word shows for an element: its `w:t`, a tab as a tab, a paragraph or line break as
  * a space. Walked in document order, and no further than a variable's text may be long (a
- * control around the whole body is no field to fill) or than MAX_WALK elements.
+ * control around the whole body is no field to fill), than MAX_WALK elements, or than what is
+ * `left` of the document's walk.
  */
-function shownText(element: Element): string {
+function shownText(element: Element, walk: { left: number }): string {
   let text = '';
   let walked = 0;
   const pending: Node[] = [element];
-  while (pending.length && text.length <= MAX_VARIABLE_TEXT && walked < MAX_WALK) {
+  while (pending.length && text.length <= MAX_VARIABLE_TEXT && walked < MAX_WALK && walk.left > 0) {
     const node = pending.pop()!;
     walked += 1;
+    walk.left -= 1;
     if (node.nodeName === 'w:t') text += node.textContent ?? '';
     else if (node.nodeName === 'w:tab') text += '\t';
     else if (node.nodeName === 'w:br' || node.nodeName === 'w:p') text += ' ';
     else for (let last = node.lastChild; last; last = last.previousSibling) pending.push(last);
   }
+  // Stopped by a walk limit, the text would be a part of what Word shows.
+  if (pending.length && text.length <= MAX_VARIABLE_TEXT) return '';
   return text.length <= MAX_VARIABLE_TEXT ? text : '';
 }
 

@@ -3,6 +3,13 @@ import { pathToFileURL } from 'node:url';
 import type { Finding } from './findings.ts';
 import { fieldFinding } from './form-fields.ts';
 import { type PdfPage, pdfLines, type TextItem } from './pdf-layout.ts';
+import { type PdfStreamBounds, pdfPastBounds } from './pdf-streams.ts';
+
+/** What a PDF may cost to read: its streams' decoded bytes and tokens, and its pages. */
+export type PdfBounds = PdfStreamBounds;
+
+/** A document past a bound: refused as too large, with why. */
+export class PastBound extends Error {}
 
 /** The text's lines and the form fields of a PDF. */
 export interface PdfContent {
@@ -16,10 +23,18 @@ export interface PdfContent {
  * pdf.js read directly (not through officeparser): the layout needs each text item with its
  * position, in the order the PDF draws them, and officeparser's PDF reader hands back
  * paragraphs it has already grouped by column (a table's labels before its values), which
- * would not read as the DOCX does. It runs in this worker thread, so the worker's heap limit
- * and timeout bound it; no more than `maxTextChars` characters of items are kept.
+ * would not read as the DOCX does. pdf.js bounds nothing itself: its streams are measured first
+ * (pdf-streams.ts), its pages counted, and no more than `maxTextChars` characters of items are
+ * read (a page's items streamed, the stream cancelled past the limit); the worker's memory
+ * bound and timeout hold the rest. Throws `PastBound` past a bound.
  */
-export async function readPdf(bytes: Uint8Array, maxTextChars: number): Promise<PdfContent> {
+export async function readPdf(
+  bytes: Uint8Array,
+  maxTextChars: number,
+  bounds: PdfBounds,
+): Promise<PdfContent> {
+  const past = await pdfPastBounds(bytes, bounds);
+  if (past) throw new PastBound(past);
   const pdfjs = await loadPdfjs();
   const loading = pdfjs.getDocument({
     // pdf.js refuses a Buffer: a plain view of the same memory.
@@ -32,28 +47,33 @@ export async function readPdf(bytes: Uint8Array, maxTextChars: number): Promise<
   });
   try {
     const document = await loading.promise;
+    if (document.numPages > bounds.maxPages) throw new PastBound(`it has more than ${bounds.maxPages} pages`);
     const pages: PdfPage[] = [];
     let chars = 0;
     let tooLong = false;
     for (let number = 1; number <= document.numPages && !tooLong; number += 1) {
       const page = await document.getPage(number);
-      const content = await page.getTextContent();
       const items: TextItem[] = [];
-      for (const item of content.items) {
-        if (!('str' in item)) continue;
-        const [a, b, c, d, x, y] = item.transform as number[];
-        items.push({
-          str: item.str,
-          x: x!,
-          y: y!,
-          width: item.width,
-          size: Math.hypot(c!, d!) || Math.hypot(a!, b!),
-        });
-        chars += item.str.length;
-        if (chars > maxTextChars) {
-          tooLong = true;
-          break;
+      const reader = page.streamTextContent().getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        for (const item of (chunk.value as { items: unknown[] }).items) {
+          if (!item || typeof item !== 'object' || !('str' in item)) continue;
+          const text = item as { str: string; width: number; transform: number[] };
+          const [a, b, c, d, x, y] = text.transform;
+          items.push({
+            str: text.str,
+            x: x!,
+            y: y!,
+            width: text.width,
+            size: Math.hypot(c!, d!) || Math.hypot(a!, b!),
+          });
+          chars += text.str.length;
+          if (chars > maxTextChars) tooLong = true;
         }
+        // Not cancelled: pdf.js then still enqueues the chunk in flight, into a closed stream, and
+        // throws out of its message handler. Left unread, the page's reading waits on the stream
+        // (100 items at most are buffered) until the document is destroyed below.
+        if (tooLong) break;
       }
       const { width, height } = page.getViewport({ scale: 1 });
       pages.push({ items, width, height });

@@ -1,12 +1,13 @@
-import PQueue from 'p-queue';
 import {
   DocumentTooLarge,
   DocumentTooSlow,
   ExtractorBusy,
   UnreadableDocument,
 } from '../../domain/contracts/document-failures.ts';
-import type { ExtractedText, TextExtractor } from '../../domain/ports/text-extractor.ts';
+import type { DocumentOwner, ExtractedText, TextExtractor } from '../../domain/ports/text-extractor.ts';
 import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
+import { FairLine } from './fair-line.ts';
+import type { PdfBounds } from './pdf-text.ts';
 
 export interface ExtractionFailure {
   kind: 'unreadable' | 'too-large';
@@ -18,16 +19,38 @@ export interface WorkerTextExtractorOptions {
   concurrency: number;
   /** Documents that may wait for a reader; past it, `ExtractorBusy`. */
   maxQueued: number;
+  /**
+   * Of those, what one organization's documents may hold: readers, and places in the line
+   * (default: half of each, rounded up); past either, `ExtractorBusy` with `share`.
+   */
+  readersPerOrganization?: number;
+  queuedPerOrganization?: number;
   /** Per document, from the moment its worker starts (waiting does not count). */
   timeoutMs: number;
-  /** Heap of each worker thread (V8 old generation), in MB. */
+  /** Memory of each worker thread (its heap and the buffers it allocates), in MB. */
   workerMemoryMb: number;
   /** Longest text analysed, in characters. */
   maxTextChars: number;
-  /** Most a DOCX may inflate to (officeparser's zip-bomb guard), in bytes. */
+  /** Most a DOCX may inflate to (officeparser's zip-bomb guard), and a PDF's streams, in bytes. */
   maxExpandedBytes: number;
+  /** Most XML elements a DOCX may hold (officeparser reads about 25,000 a second). */
+  maxXmlElements: number;
+  /** Most one PDF stream may decode to, in bytes. */
+  maxStreamBytes: number;
+  /** Most operators and operands a PDF may hold (pdf.js reads about 400,000 a second). */
+  maxTokens: number;
+  /** Most pages a PDF may have. */
+  maxPages: number;
   /** A warm reader left unused this long exits (default 30 s). */
   idleMs?: number;
+}
+
+/** What a reader may spend on one document (the worker's `workerData`). */
+export interface ReaderBounds {
+  maxTextChars: number;
+  maxExpandedBytes: number;
+  maxXmlElements: number;
+  pdf: PdfBounds;
 }
 
 /** The worker's answer to one document (extract-worker.ts). */
@@ -44,9 +67,11 @@ export interface WorkerTextExtractor extends TextExtractor {
 }
 
 /**
- * officeparser and the offline analysis in worker threads, at most `concurrency` at once and
- * `maxQueued` documents waiting (p-queue), each document stopped after `timeoutMs` or when its
- * reader outgrows its heap. The event loop stays free for other requests.
+ * officeparser, pdf.js and the offline analysis in worker threads, at most `concurrency` at once
+ * and `maxQueued` documents waiting, one organization's at most its share of each (fair-line.ts),
+ * each document stopped after `timeoutMs` or when its reader holds more than `workerMemoryMb`
+ * (its heap, bounded by V8, and the ArrayBuffers it allocates, checked by the main thread: pdf.js
+ * keeps decoded streams in them). The event loop stays free for other requests.
  *
  * A reader is kept warm between documents: loading officeparser, pdf.js and the analysis costs
  * about as much as reading a 20-page document, so it is paid once per thread rather than per
@@ -55,16 +80,33 @@ export interface WorkerTextExtractor extends TextExtractor {
  * document can reach another's answer. A reader left idle for `idleMs` exits.
  */
 export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): WorkerTextExtractor {
-  const queue = new PQueue({ concurrency: options.concurrency });
-  // Never more than `concurrency` readers: one per queue slot.
+  const line = new FairLine({
+    concurrency: options.concurrency,
+    maxQueued: options.maxQueued,
+    perOrganization: options.readersPerOrganization ?? Math.ceil(options.concurrency / 2),
+    queuedPerOrganization: options.queuedPerOrganization ?? Math.ceil(options.maxQueued / 2),
+  });
+  const bounds: ReaderBounds = {
+    maxTextChars: options.maxTextChars,
+    maxExpandedBytes: options.maxExpandedBytes,
+    maxXmlElements: options.maxXmlElements,
+    pdf: {
+      maxStreamBytes: options.maxStreamBytes,
+      maxDecodedBytes: options.maxExpandedBytes,
+      maxTokens: options.maxTokens,
+      maxPages: options.maxPages,
+    },
+  };
+  // Never more than `concurrency` readers: one per place at work in the line.
   const readers = new WarmWorkers({
     url: moduleBeside(import.meta.url, 'extract-worker'),
-    workerData: { maxTextChars: options.maxTextChars, maxExpandedBytes: options.maxExpandedBytes },
+    workerData: bounds,
     resourceLimits: {
       maxOldGenerationSizeMb: options.workerMemoryMb,
       maxYoungGenerationSizeMb: 32,
       stackSizeMb: 4,
     },
+    memoryLimitBytes: options.workerMemoryMb * 1024 * 1024,
     idleMs: options.idleMs,
   });
 
@@ -81,7 +123,7 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
       if (!(error instanceof WorkerTaskFailed)) throw error;
       if (error.kind === 'timeout')
         throw new DocumentTooSlow(`reading it took longer than ${options.timeoutMs} ms`);
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY')
+      if (error.kind === 'memory' || error.code === 'ERR_WORKER_OUT_OF_MEMORY')
         throw new DocumentTooLarge(`reading it needs more than ${options.workerMemoryMb} MB of memory`);
       throw new UnreadableDocument(error.kind === 'exit' ? `the reader ${error.message}` : error.message);
     }
@@ -92,18 +134,18 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
 
   return {
     readers: () => readers.counts(),
-    queued: () => queue.size,
-    extractText(bytes) {
-      // Busy only when every reader is at work and the waiting line is full: with
-      // DOCUMENT_QUEUE_MAX=0 a document still gets a free reader, it just never waits for one.
-      if (queue.pending >= options.concurrency && queue.size >= options.maxQueued) {
-        return Promise.reject(new ExtractorBusy());
-      }
+    queued: () => line.waiting,
+    extractText(bytes: Buffer, owner: DocumentOwner) {
+      // Busy when every reader is at work and the waiting line is full, or when the
+      // organization holds its share of both: with DOCUMENT_QUEUE_MAX=0 a document still
+      // gets a free reader, it just never waits for one.
+      const refused = line.refusal(owner.organizationId);
+      if (refused) return Promise.reject(new ExtractorBusy(refused));
       // Move the bytes to the worker rather than copy them, when they own their memory
       // (a small Buffer may be a slice of Node's shared pool, which must not be moved).
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
-      return queue.add(() => read(view)) as Promise<ExtractedText>;
+      return line.run(owner.organizationId, () => read(view));
     },
     close: () => readers.close(),
   };

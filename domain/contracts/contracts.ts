@@ -2,7 +2,14 @@ import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
 import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
-import { badRequest, payloadTooLarge, unavailable, unprocessable, unsupportedMediaType } from '../errors.ts';
+import {
+  badRequest,
+  payloadTooLarge,
+  tooManyRequests,
+  unavailable,
+  unprocessable,
+  unsupportedMediaType,
+} from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
 import type { ExtractedText } from '../ports/text-extractor.ts';
 import { bytesOf } from '../uploaded-file.ts';
@@ -37,7 +44,7 @@ export async function importContract(
   }
   let document: ExtractedText;
   try {
-    document = await services.textExtractor.extractText(bytes);
+    document = await services.textExtractor.extractText(bytes, { organizationId: auth.organizationId });
   } catch (error) {
     throw contractProblem(error, services.settings.documents);
   }
@@ -61,6 +68,14 @@ export async function importContract(
 
 /** The answer for a contract that could not be read: why, and whether trying again can help. */
 function contractProblem(error: unknown, limits: { timeoutMs: number }): unknown {
+  // As the upload budget answers (rest/upload-budget.ts): 429 past the organization's share, 503
+  // when the service is full.
+  if (error instanceof ExtractorBusy && error.bound === 'organization') {
+    return tooManyRequests(
+      "Your organization's contracts being read hold as many contract readers as one organization may; send this one when one has finished",
+      BUSY_RETRY_AFTER_SECONDS,
+    );
+  }
   if (error instanceof ExtractorBusy) {
     return unavailable('Every contract reader is busy; try again shortly', BUSY_RETRY_AFTER_SECONDS);
   }

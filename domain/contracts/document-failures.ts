@@ -28,10 +28,19 @@ export class DocumentTooSlow extends Error {
   }
 }
 
-/** Every reader is busy and the waiting line is full: try again later. */
+/**
+ * No reader for it: every reader is busy and the waiting line is full (`capacity`), or the
+ * organization's documents hold its share of both (`organization`): try again later.
+ */
 export class ExtractorBusy extends Error {
-  constructor() {
-    super('every document reader is busy');
+  readonly bound: 'organization' | 'capacity';
+  constructor(bound: 'organization' | 'capacity' = 'capacity') {
+    super(
+      bound === 'organization'
+        ? "the organization's share of the document readers is used"
+        : 'every document reader is busy',
+    );
     this.name = 'ExtractorBusy';
+    this.bound = bound;
   }
 }

@@ -24,13 +24,19 @@ export interface ExtractedText {
   variables: ContractVariable[];
 }
 
+/** Whose document it is: the readers are shared out by organization. */
+export interface DocumentOwner {
+  organizationId: string;
+}
+
 /** Plain text out of a PDF or DOCX, and what the offline analysis finds in it. */
 export interface TextExtractor {
   /**
    * Takes ownership of `bytes`: they may be moved to another thread (left empty here).
-   * Rejects with one of the failures of `domain/contracts/document-failures.ts`.
+   * Rejects with one of the failures of `domain/contracts/document-failures.ts`; one
+   * organization's documents hold at most a share of the readers (`ExtractorBusy` past it).
    */
-  extractText(bytes: Buffer): Promise<ExtractedText>;
+  extractText(bytes: Buffer, owner: DocumentOwner): Promise<ExtractedText>;
   /** Documents waiting for a reader (the extraction queue's length, for /metrics). */
   queued?(): number;
   /** Stops the readers it keeps (at shutdown); a document at work is finished first. */

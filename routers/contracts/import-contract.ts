@@ -12,7 +12,7 @@ export const importContract = authedProcedure
       tags: ['contracts'],
       summary: 'Detect the variables of a contract (multipart part `file`: PDF or DOCX, at most 10 MB)',
       description:
-        "Reads the contract's text (PDF or DOCX, in a worker with time and memory caps) and finds its variables: placeholders in every common convention, form fields, and filled-in values (parties, dates, amounts, terms). `detectedVariables` lists their snake_case names in order of first appearance; `variables` gives each one's kind, exact text and occurrences. Counts against the organization's heavy limit; a document too long or slow to analyse is 422, a full queue 503. Event `contract.imported`.",
+        "Reads the contract's text (PDF or DOCX, in a worker with time and memory caps) and finds its variables: placeholders in every common convention, form fields, and filled-in values (parties, dates, amounts, terms). `detectedVariables` lists their snake_case names in order of first appearance; `variables` gives each one's kind, exact text and occurrences. Counts against the organization's heavy limit; a document too large to analyse is 413, too slow 422; a full queue 503, past the organization's share of the readers 429. Event `contract.imported`.",
       contentTypes: ['multipart/form-data'],
       errorResponses: [408, 413, 415, 422, 503],
     },

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { parseOffice } from 'officeparser';
 import PDFDocument from 'pdfkit';
@@ -291,6 +292,151 @@ export function pdfWithManyItems(text: string, count: number): Promise<Buffer> {
     }
     operators.push('ET');
     doc.addContent(operators.join('\n'));
+    doc.end();
+  });
+}
+
+/**
+ * A PDF written by hand: `objects` are numbered from 1 (the first is the catalog), with a
+ * correct cross-reference table. A stream is given as its dictionary's entries and its bytes.
+ */
+export function rawPdf(objects: (string | { dict: string; data: Uint8Array })[]): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xE2\xE3\xCF\xD3\n', 'latin1')];
+  let length = parts[0]!.length;
+  const offsets: number[] = [];
+  const push = (part: Buffer) => {
+    parts.push(part);
+    length += part.length;
+  };
+  objects.forEach((object, i) => {
+    offsets.push(length);
+    if (typeof object === 'string') {
+      push(Buffer.from(`${i + 1} 0 obj\n${object}\nendobj\n`, 'latin1'));
+    } else {
+      push(Buffer.from(`${i + 1} 0 obj\n<< ${object.dict} /Length ${object.data.length} >>\nstream\n`));
+      push(Buffer.from(object.data));
+      push(Buffer.from('\nendstream\nendobj\n'));
+    }
+  });
+  const xref = length;
+  const rows = offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n \n`).join('');
+  push(
+    Buffer.from(
+      `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${rows}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`,
+    ),
+  );
+  return Buffer.concat(parts);
+}
+
+/**
+ * A zlib stream that inflates to `unit` repeated to `bytes` (a multiple of 1 MiB), then `tail`,
+ * built without ever holding them: one 1 MiB block, compressed on its own (it refers to nothing
+ * before it) and flushed to a byte boundary, repeated, then the tail's block, an empty last
+ * block and the checksum.
+ */
+export function deflateBomb(unit: string, bytes: number, tail = ''): Buffer {
+  const MiB = 1024 * 1024;
+  if (bytes % MiB || MiB % unit.length) throw new Error('whole MiB of a unit that divides one');
+  const block = deflateRawSync(Buffer.from(unit.repeat(MiB / unit.length), 'latin1'), {
+    level: 9,
+    finishFlush: zlibConstants.Z_SYNC_FLUSH,
+  });
+  // Adler-32 of the repeated text, from its definition (A: 1 + the sum of the bytes; B: the sum of the As).
+  const MOD = 65521n;
+  const codes = [...Buffer.from(unit, 'latin1')].map(BigInt);
+  const n = BigInt(bytes / unit.length);
+  const unitSum = codes.reduce((a, b) => a + b, 0n);
+  // Over the whole text, byte j (0-based, of N) adds its value to A and (N - j) times its value to B.
+  const N = BigInt(bytes);
+  let b = N; // the initial A of 1, counted in each of the N B sums
+  const length = BigInt(unit.length);
+  codes.forEach((code, k) => {
+    // Byte k of copy m stands at j = m·L + k: Σ over m of (N − m·L − k) = n(N − k) − L·n(n−1)/2.
+    b += code * (n * (N - BigInt(k)) - (length * n * (n - 1n)) / 2n);
+  });
+  let a = (1n + unitSum * n) % MOD;
+  b %= MOD;
+  for (const code of Buffer.from(tail, 'latin1')) {
+    a = (a + BigInt(code)) % MOD;
+    b = (b + a) % MOD;
+  }
+  const checksum = Buffer.alloc(4);
+  checksum.writeUInt32BE(Number((b << 16n) | a));
+  const tailBlock = tail
+    ? deflateRawSync(Buffer.from(tail, 'latin1'), { finishFlush: zlibConstants.Z_SYNC_FLUSH })
+    : Buffer.alloc(0);
+  return Buffer.concat([
+    Buffer.from([0x78, 0xda]),
+    ...Array.from({ length: bytes / MiB }, () => block),
+    tailBlock,
+    Buffer.from([0x03, 0x00]),
+    checksum,
+  ]);
+}
+
+/**
+ * A one-page PDF whose page shows `text` and then draws `content`, a stream encoded by `filter`
+ * (each further content is another stream of the page).
+ */
+export function pdfWithContent(text: string, content: Buffer | Buffer[], filter = '/FlateDecode'): Buffer {
+  const shown = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+  const streams = Array.isArray(content) ? content : [content];
+  const refs = streams.map((_, i) => `${6 + i} 0 R`).join(' ');
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R ${refs}] >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    { dict: '', data: Buffer.from(shown, 'latin1') },
+    ...streams.map((data) => ({ dict: `/Filter ${filter}`, data })),
+  ]);
+}
+
+/** A PDF of `pages` empty pages, the first showing `text`. */
+export function pdfWithPages(text: string, pages: number): Buffer {
+  const shown = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
+  const first = 5;
+  const kids = Array.from({ length: pages }, (_, i) => `${first + i} 0 R`).join(' ');
+  return rawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    { dict: '', data: Buffer.from(shown, 'latin1') },
+    ...Array.from(
+      { length: pages },
+      (_, i) =>
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>${i === 0 ? ' /Contents 4 0 R' : ''} >>`,
+    ),
+  ]);
+}
+
+/** A DOCX whose body holds `depth` content controls, each inside the one before, around `text`. */
+export function docxWithNestedControls(text: string, depth: number): Buffer {
+  const open = '<w:sdt><w:sdtPr><w:tag w:val="t"/></w:sdtPr><w:sdtContent>';
+  const close = '</w:sdtContent></w:sdt>';
+  return docxWithBody(`${wp(text)}${open.repeat(depth)}${wp('x')}${close.repeat(depth)}`);
+}
+
+/** A DOCX whose paragraph begins `count` complex fields and ends none, after `text`. */
+export function docxWithUnendedFields(text: string, count: number): Buffer {
+  const begin = '<w:r><w:fldChar w:fldCharType="begin"/></w:r>';
+  return docxWithBody(`${wp(text)}<w:p>${begin.repeat(count)}<w:r><w:t>x</w:t></w:r></w:p>`);
+}
+
+/**
+ * An encrypted PDF (an owner password only, so anyone may open it, as many "secured" contracts
+ * are) showing `text`, whose page then holds `spaces` spaces: its streams are ciphertext in the
+ * file, so their decoded size shows only once a reader has decrypted them.
+ */
+export function encryptedPdfWithSpaces(text: string, spaces: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ ownerPassword: 'owner', permissions: { printing: 'highResolution' } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    doc.text(text);
+    doc.addContent(' '.repeat(spaces));
     doc.end();
   });
 }
