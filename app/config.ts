@@ -13,7 +13,8 @@ const booleanFlag = z
 /** Whether a listen address is every address of the machine (`0.0.0.0`, `::`, `[::]`). */
 function listensEverywhere(host: string): boolean {
   const address = host.replace(/^\[(.*)\]$/, '$1');
-  return ipaddr.isValid(address) && ipaddr.parse(address).range() === 'unspecified';
+  // `process`: an IPv4-mapped IPv6 address (`::ffff:0.0.0.0`) is the IPv4 address it maps.
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'unspecified';
 }
 
 /** The interface's limit for contract import. */
@@ -430,7 +431,7 @@ export const environmentSchema = z
     }),
     SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2).meta({
       description:
-        'Syntheses at once: espeak-ng worker threads, or requests to ElevenLabs (at most its plan allows at once). Shared among organizations in turn; one organization holds at most all but one',
+        'Syntheses at once: espeak-ng worker threads, or requests to ElevenLabs (at most its plan allows at once). Shared among organizations in turn; one organization holds at most all but one (with 1, that one: the others wait their turn)',
     }),
     SPEECH_MAX_AUDIO_BYTES: z.coerce
       .number()

@@ -40,11 +40,15 @@ export function createTrpcEndpoint(options: {
   idleTimeoutMs: number;
 }): Middleware {
   // Each procedure's meta, by its /trpc path: which are heavy, and the access each needs.
-  const metaByPath = new Map(
-    Object.entries(options.router._def.procedures).map(([path, procedure]) => [
-      path,
-      (procedure as unknown as { _def: { meta?: Meta } })._def.meta,
-    ]),
+  const procedures = Object.entries(options.router._def.procedures) as unknown as [
+    string,
+    { _def: { meta?: Meta; type: string } },
+  ][];
+  const metaByPath = new Map(procedures.map(([path, procedure]) => [path, procedure._def.meta]));
+  // The calls of a POST batch that reach a procedure's middleware: tRPC refuses a query or a
+  // subscription there (METHOD_NOT_SUPPORTED) before it runs, so such a call never takes a turn.
+  const mutationPaths = new Set(
+    procedures.filter(([, procedure]) => procedure._def.type === 'mutation').map(([path]) => path),
   );
   return async (ctx) => {
     // The edge's refusals are thrown: the problem-details middleware answers them on /trpc in
@@ -123,11 +127,11 @@ export function createTrpcEndpoint(options: {
         });
         // A stream whose consumer is too slow (or whose caller was revoked) is cut off here.
         context.disconnect = () => ctx.req.socket.destroy();
-        // A batch of mutations is applied in its order. Every call to a procedure that exists reaches
-        // its middleware (a batch of one type, its method checked for all alike): each ends its turn.
+        // A batch of mutations is applied in its order. Every call to a mutation reaches its
+        // middleware, whose turn ends however it ends; a call to anything else never waits or is waited for.
         if (info.isBatchCall && info.type === 'mutation' && info.calls.length > 1) {
-          const known = info.calls.filter((call) => metaByPath.has(call.path));
-          context.batchOrder = new BatchOrder(known.map((call) => call.batchIndex));
+          const mutations = info.calls.filter((call) => mutationPaths.has(call.path));
+          context.batchOrder = new BatchOrder(mutations.map((call) => call.batchIndex));
         }
         // Each call's access, decided once, here: it says which calls count as heavy, and the
         // procedure's middleware takes it from the context (an unknown path is tRPC's 404).

@@ -23,14 +23,40 @@ export class BatchOrder {
     }
   }
 
-  /** Runs `run` once every earlier call of the batch has finished (succeeded or failed). */
-  async inTurn<R>(index: number, run: () => Promise<R>): Promise<R> {
+  /**
+   * Runs `run` once every earlier call of the batch has finished (succeeded or failed); a call the
+   * batch does not know (not a mutation) runs at once. Gives up, running nothing, when `signal`
+   * aborts first (the client went away).
+   */
+  async inTurn<R>(index: number, run: () => Promise<R>, signal?: AbortSignal): Promise<R> {
     const previous = this.#previous.get(index);
-    if (previous !== undefined) await this.#done.get(previous);
+    if (previous !== undefined) {
+      const aborted = signal ? abortOf(signal) : undefined;
+      try {
+        await (aborted
+          ? Promise.race([this.#done.get(previous), aborted.promise])
+          : this.#done.get(previous));
+      } catch (error) {
+        this.#finish.get(index)?.();
+        throw error;
+      } finally {
+        aborted?.stop();
+      }
+    }
     try {
       return await run();
     } finally {
       this.#finish.get(index)?.();
     }
   }
+}
+
+/** A promise that rejects when `signal` aborts, and a way to stop listening. */
+function abortOf(signal: AbortSignal): { promise: Promise<never>; stop(): void } {
+  const { promise, reject } = Promise.withResolvers<never>();
+  promise.catch(() => {});
+  const onAbort = () => reject(signal.reason ?? new Error('aborted'));
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { promise, stop: () => signal.removeEventListener('abort', onAbort) };
 }

@@ -114,13 +114,14 @@ function decidedAccess(
 // level of tRPC's chain copies the call's options and context again, on every call.
 
 /** Anyone, or in-process operators: `ctx.auth` may be null. */
-export const publicProcedure = t.procedure.use(({ ctx, meta, path, getRawInput, next, type, batchIndex }) =>
-  inBatchOrder(ctx, type, batchIndex, async () => {
-    const denied = decidedAccess(meta?.access, ctx, path);
-    if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
-    await checkStorableInput(getRawInput);
-    return domainErrors(await inProcedureSpan(path, () => next()));
-  }),
+export const publicProcedure = t.procedure.use(
+  ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
+    inBatchOrder(ctx, type, batchIndex, signal, async () => {
+      const denied = decidedAccess(meta?.access, ctx, path);
+      if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
+      await checkStorableInput(getRawInput);
+      return domainErrors(await inProcedureSpan(path, () => next()));
+    }),
 );
 
 /**
@@ -129,18 +130,26 @@ export const publicProcedure = t.procedure.use(({ ctx, meta, path, getRawInput, 
  * A builder fixed to one level is a one-liner, `authedProcedure.meta({ access: 'owner' })`
  * (tRPC merges a procedure's own meta over it).
  */
-export const authedProcedure = t.procedure.use(({ ctx, meta, path, getRawInput, next, type, batchIndex }) =>
-  inBatchOrder(ctx, type, batchIndex, async () => {
-    const denied = decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
-    if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
-    await checkStorableInput(getRawInput);
-    return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
-  }),
+export const authedProcedure = t.procedure.use(
+  ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
+    inBatchOrder(ctx, type, batchIndex, signal, async () => {
+      const denied =
+        decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
+      if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
+      await checkStorableInput(getRawInput);
+      return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
+    }),
 );
 
 /** A mutation of a /trpc batch waits for the ones before it (`Context.batchOrder`); anything else runs at once. */
-function inBatchOrder<R>(ctx: Context, type: string, batchIndex: number, run: () => Promise<R>): Promise<R> {
-  return type === 'mutation' && ctx.batchOrder ? ctx.batchOrder.inTurn(batchIndex, run) : run();
+function inBatchOrder<R>(
+  ctx: Context,
+  type: string,
+  batchIndex: number,
+  signal: AbortSignal | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
+  return type === 'mutation' && ctx.batchOrder ? ctx.batchOrder.inTurn(batchIndex, run, signal) : run();
 }
 
 /** Set by app/tracing.ts when tracing is on; unset, a procedure call runs as it is (no cost). */

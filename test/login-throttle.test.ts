@@ -148,7 +148,7 @@ describe('TRUST_PROXY on a port anyone can reach (issue 38, finding 5)', () => {
   const env = (extra: Record<string, string>) => ({ NODE_ENV: 'production', TRUST_PROXY: 'true', ...extra });
 
   it('is refused with HOST on every address, IPv4 or IPv6, unless the operator says the network is private', () => {
-    for (const HOST of [undefined, '0.0.0.0', '::', '[::]']) {
+    for (const HOST of [undefined, '0.0.0.0', '::', '[::]', '::ffff:0.0.0.0']) {
       const refusal = (() => {
         try {
           loadConfig(env(HOST === undefined ? {} : { HOST }));

@@ -79,4 +79,24 @@ describe('a /trpc batch of mutations', () => {
     const listed = (await user.get(`/api/decks/${deck.id}/slides`)).body.slides;
     expect(listed.map((slide: { title: string }) => slide.title)).toEqual(['Second', 'First', 'Third']);
   });
+  it('refuses at once, writing nothing, a POST batch that mixes a query or a subscription with mutations', async () => {
+    const deck = (await user.post('/api/decks', { name: 'Mixed batch' })).body;
+    const cookie = [...user.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    // A call that never reached a middleware would never end its turn: the mutations after it would
+    // wait for ever. tRPC refuses such a batch whole, before any call runs.
+    const paths = ['auth.getCurrentUser', 'slides.createSlide', 'events.onEvent', 'slides.createSlide'];
+    const body = {
+      1: { deckId: deck.id, title: 'After a query' },
+      3: { deckId: deck.id, title: 'After a stream' },
+    };
+    const response = await fetch(`${t.url}/trpc/${paths.join(',')}?batch=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/mix/);
+    expect((await user.get(`/api/decks/${deck.id}/slides`)).body.slides).toEqual([]);
+  });
 });
