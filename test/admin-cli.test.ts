@@ -22,7 +22,7 @@ function createApiKey(env: Record<string, string>, ...args: string[]) {
   return runScript('scripts/admin.ts', ['create-api-key', ...args], env);
 }
 
-describe('npm run admin -- create-user', () => {
+describe('npm run admin -- create-user', { timeout: 90_000 }, () => {
   it('creates the organization and the user against DATABASE_URL, prints one JSON line, and the user can sign in', async () => {
     const databaseUrl = await createTestDatabase();
     const env = { DATABASE_URL: databaseUrl };
@@ -161,7 +161,7 @@ describe('npm run admin -- create-user', () => {
   }, 120_000);
 });
 
-describe('npm run admin -- list-users and set-password', () => {
+describe('npm run admin -- list-users and set-password', { timeout: 90_000 }, () => {
   let t: TestApp;
   let env: Record<string, string>;
   beforeAll(async () => {
@@ -299,7 +299,7 @@ describe('npm run admin -- list-users and set-password', () => {
   });
 });
 
-describe('npm run admin -- create-api-key', () => {
+describe('npm run admin -- create-api-key', { timeout: 90_000 }, () => {
   it('creates a key for an existing organization and prints its secret once; the key works', async () => {
     const databaseUrl = await createTestDatabase();
     const env = { DATABASE_URL: databaseUrl };
