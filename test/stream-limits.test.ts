@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { environmentSchema } from '../app/config.ts';
 import { STREAM_GOODBYE } from '../rest/event-stream.ts';
 import { balancerConnectionsPerInstance, checkStreamCap } from '../scripts/cluster.ts';
+import { openTransaction, waitForLockWaiters } from './helpers/blocking-transaction.ts';
 import { StreamReader } from './helpers/event-stream.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import { startServerProcess } from './helpers/processes.ts';
@@ -27,6 +28,8 @@ function openRaw(url: string, headers: Record<string, string>) {
     request.on('response', resolve);
     request.on('error', reject);
   });
+  // A stream cut before its answer (its caller revoked while it opened) ended with an error.
+  answer.catch(() => {});
   const ended = answer.then(
     (response) =>
       new Promise<'end' | 'aborted' | 'error'>((resolve) => {
@@ -37,6 +40,7 @@ function openRaw(url: string, headers: Record<string, string>) {
         response.on('aborted', () => resolve('aborted'));
         response.on('error', () => resolve('error'));
       }),
+    () => 'error' as const,
   );
   return {
     answer,
@@ -79,6 +83,8 @@ describe('the caps, across two instances on one database', () => {
     STREAMS_PER_ORGANIZATION: '4',
     STREAMS_PER_INSTANCE: '6',
     STREAM_LEASE_SECONDS: '2',
+    // The callers' check ends a revoked caller's streams within a second, even one being counted.
+    STREAM_AUTH_CHECK_SECONDS: '1',
   };
 
   beforeAll(async () => {
@@ -188,6 +194,114 @@ describe('the caps, across two instances on one database', () => {
     // Ordinary requests are not streams: served as ever.
     expect((await third.get('/api/decks')).status).toBe(200);
     expect(await follow(b, { cookie: third.cookieHeader }).status()).toBe(200);
+    await closeAll();
+  });
+
+  it('a stream refused by the shared count stops no other organization’s events on its instance', async () => {
+    await closeAll();
+    const watcher = await a.signedInClient();
+    const watching = follow(a, { cookie: watcher.cookieHeader });
+    expect(await watching.status()).toBe(200);
+    // Another organization's user holds its two streams on b: its open on a is refused by the shared count.
+    const user = await b.signedInClient();
+    const headers = { cookie: user.cookieHeader };
+    expect(await follow(b, headers).status()).toBe(200);
+    expect(await follow(b, headers).status()).toBe(200);
+    expect(await follow(a, headers).status()).toBe(429);
+    expect(a.app.edge.liveEvents!.openStreams).toBe(1);
+    // The watcher's events still reach it, and nothing but it is registered.
+    const deck = (await watcher.post('/api/decks', { name: 'Still live' })).body;
+    await eventually(() => watching.text().includes(deck.id), 5_000);
+    expect(a.app.edge.liveEvents!.reachedStreams).toBe(1);
+    // A later open of either organization loses nothing.
+    const again = follow(a, { cookie: watcher.cookieHeader });
+    expect(await again.status()).toBe(200);
+    const next = (await watcher.post('/api/decks', { name: 'Later' })).body;
+    await eventually(() => watching.text().includes(next.id) && again.text().includes(next.id), 5_000);
+    expect(a.app.edge.liveEvents!.reachedStreams).toBe(2);
+    await closeAll();
+  });
+
+  it('streams ended while they are counted (an event stream, a generation’s progress) stay unregistered and stop no other stream', async () => {
+    await closeAll();
+    const watcher = await a.signedInClient();
+    const watching = follow(a, { cookie: watcher.cookieHeader });
+    expect(await watching.status()).toBe(200);
+    const owner = await a.signedInClient();
+    const key = (await owner.post('/api/api-keys', { name: 'Revoked while counted', access: 'read' })).body;
+    const ofKey = (await owner.post('/api/decks', { name: 'Generated' })).body;
+    // The owner's organization is counted behind this lock: both its key's opens wait there…
+    const blocker = await openTransaction(a.databaseUrl);
+    let deck: { id: string };
+    try {
+      await blocker.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `open_stream:${owner.organizationId}`,
+      ]);
+      follow(a, bearer(key.secret));
+      const input = encodeURIComponent(JSON.stringify({ deckId: ofKey.id }));
+      open.push(openRaw(`${a.url}/trpc/generation.onProgress?input=${input}`, bearer(key.secret)));
+      await waitForLockWaiters(a.databaseUrl, 2);
+      expect(a.app.edge.liveEvents!.openStreams).toBe(3);
+      // …while the key is revoked: the callers' check ends both.
+      expect((await owner.delete(`/api/api-keys/${key.apiKey.id}`)).status).toBe(200);
+      await eventually(() => a.app.edge.liveEvents!.openStreams === 1);
+      deck = (await watcher.post('/api/decks', { name: 'Meanwhile' })).body;
+    } finally {
+      await blocker.commit();
+    }
+    // Counted once the lock is gone, then uncounted at once.
+    await eventually(async () => {
+      const rows = await a.app.database.orm.em
+        .getConnection()
+        .execute<{ n: number }[]>('select count(*)::int as n from open_stream where organization_id = ?', [
+          owner.organizationId,
+        ]);
+      return rows[0]!.n === 0;
+    });
+    await eventually(() => watching.text().includes(deck.id), 5_000);
+    expect(a.app.edge.liveEvents!.openStreams).toBe(1);
+    expect(a.app.edge.liveEvents!.reachedStreams).toBe(1);
+    await closeAll();
+  });
+
+  it('a stream whose row the database would not delete at its close stops counting within a lease', async () => {
+    await closeAll();
+    const user = await a.signedInClient();
+    const headers = { cookie: user.cookieHeader };
+    const first = follow(a, headers);
+    const second = follow(a, headers);
+    expect(await first.status()).toBe(200);
+    expect(await second.status()).toBe(200);
+    // The database refuses to delete this caller's rows (and counts each refusal: a sequence is not rolled back).
+    const db = a.app.database.orm.em.getConnection();
+    await db.execute('create sequence refused_deletes');
+    await db.execute(`create function refuse_delete() returns trigger language plpgsql as $$
+      begin perform nextval('refused_deletes'); raise exception 'refused'; end $$`);
+    await db.execute(`create trigger refuse_delete before delete on open_stream for each row
+      when (old.caller_key = 'user:${user.userId}') execute function refuse_delete()`);
+    try {
+      first.close();
+      await eventually(async () => {
+        const [row] = await db.execute<{ is_called: boolean }[]>('select is_called from refused_deletes');
+        return row!.is_called;
+      });
+    } finally {
+      await db.execute('drop trigger refuse_delete on open_stream');
+      await db.execute('drop function refuse_delete');
+      await db.execute('drop sequence refused_deletes');
+    }
+    // Its row counts still (`second` keeps a renewing its leases)…
+    expect(await follow(b, headers).status()).toBe(429);
+    // …until its lease (2 s) lapses: it is never renewed again.
+    const started = Date.now();
+    const opened = await eventually(async () => {
+      const stream = follow(b, headers);
+      if ((await stream.status()) === 200) return stream;
+      stream.close();
+      return null;
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await opened.status()).toBe(200);
     await closeAll();
   });
 

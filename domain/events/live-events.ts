@@ -170,9 +170,11 @@ export class LiveEvents {
   readonly #leases: StreamLeases;
   readonly #leaseOf = new Map<Follower, string>();
   #leaseTimer: NodeJS.Timeout | undefined;
-  /** Event streams by organization: an event is offered to its organization's only. */
+  /**
+   * Event streams by organization: an event is offered to its organization's only. The reader runs
+   * while it holds one (no count of its own: a stream never added could not uncount another).
+   */
   readonly #byOrganization = new Map<string, Set<Offered>>();
-  #eventStreams = 0;
   /** Generation progress followers by deck. */
   readonly #byDeck = new Map<string, Set<() => void>>();
   /** The reader's place: null while no event stream is open (it reads nothing then). */
@@ -269,6 +271,14 @@ export class LiveEvents {
     return this.#followers.size;
   }
 
+  /** Streams the reader and the generation signals reach (tests: each open stream, no ended one). */
+  get reachedStreams(): number {
+    let reached = 0;
+    for (const streams of this.#byOrganization.values()) reached += streams.size;
+    for (const wakes of this.#byDeck.values()) reached += wakes.size;
+    return reached;
+  }
+
   /**
    * Opens an event stream: live from now, or from just after `lastEventId` (which the caller
    * must be able to see in the log: else a 400). 429 past STREAMS_PER_CALLER or
@@ -283,11 +293,11 @@ export class LiveEvents {
     this.#refuseOverCap(caller.auth);
     const from = lastEventId === undefined ? null : await this.#placeOf(caller.auth, lastEventId);
     const stream = new EventStream(this, caller, filter, from, this.#settings.bufferBytes, map);
-    await this.#add(stream);
+    // Ended while it was being counted (revoked, judged, shutting down): its consumer sees the end.
+    if (!(await this.#add(stream))) return stream;
     const organization = this.#byOrganization.get(caller.auth.organizationId) ?? new Set();
     this.#byOrganization.set(caller.auth.organizationId, organization);
     organization.add(stream);
-    this.#eventStreams += 1;
     try {
       await this.#listen();
       await this.#follow();
@@ -303,7 +313,7 @@ export class LiveEvents {
   /** Follows a deck's generation job: `next()` resolves true after each change (false once ended). */
   async openProgress(caller: StreamCaller, deckId: string): Promise<ProgressFollower> {
     const follower = new ProgressFollower(this, caller, deckId);
-    await this.#add(follower);
+    if (!(await this.#add(follower))) return follower;
     const wakes = this.#byDeck.get(deckId) ?? new Set();
     this.#byDeck.set(deckId, wakes);
     wakes.add(follower.wake);
@@ -335,9 +345,10 @@ export class LiveEvents {
   /**
    * Holds a new stream: counted here at once (the instance's cap holds while the shared count is
    * asked), then in the shared count (429 past the organization's or the caller's cap: the stream
-   * ends, uncounted).
+   * ends, uncounted). False when it ended meanwhile: the caller must not register it (`remove` has
+   * run already, and would never run again).
    */
-  async #add(follower: Follower): Promise<void> {
+  async #add(follower: Follower): Promise<boolean> {
     this.#refuseOverCap(follower.caller.auth);
     const key = callerKey(follower.caller.auth);
     this.#perCaller.set(key, (this.#perCaller.get(key) ?? 0) + 1);
@@ -358,9 +369,13 @@ export class LiveEvents {
       follower.end('closed');
       throw error;
     }
-    // Ended meanwhile (its client left): uncounted at once.
-    if (this.#followers.has(follower)) this.#leaseOf.set(follower, lease);
-    else this.#leases.release(lease);
+    // Ended meanwhile (revoked, judged, shutting down): uncounted at once.
+    if (!this.#followers.has(follower)) {
+      this.#leases.release(lease);
+      return false;
+    }
+    this.#leaseOf.set(follower, lease);
+    return true;
   }
 
   /**
@@ -382,7 +397,7 @@ export class LiveEvents {
     }
   }
 
-  /** A stream has ended: it leaves the registry. */
+  /** A stream has ended: it leaves the registry (what of it was registered: it may end before it is). */
   remove(follower: Follower): void {
     if (!this.#followers.delete(follower)) return;
     openStreamCount -= 1;
@@ -397,10 +412,10 @@ export class LiveEvents {
     else this.#perCaller.set(key, open);
     if (follower instanceof EventStream) {
       const organization = this.#byOrganization.get(follower.caller.auth.organizationId);
-      organization?.delete(follower);
-      if (organization?.size === 0) this.#byOrganization.delete(follower.caller.auth.organizationId);
-      this.#eventStreams -= 1;
-      if (this.#eventStreams === 0) this.#stopFollowing();
+      if (organization?.delete(follower) && organization.size === 0) {
+        this.#byOrganization.delete(follower.caller.auth.organizationId);
+        if (this.#byOrganization.size === 0) this.#stopFollowing();
+      }
     } else if (follower instanceof ProgressFollower) {
       const wakes = this.#byDeck.get(follower.deckId);
       wakes?.delete(follower.wake);
@@ -484,7 +499,7 @@ export class LiveEvents {
         [],
       );
       this.#following = null;
-      if (this.#eventStreams === 0) return;
+      if (this.#byOrganization.size === 0) return;
       this.#cursor = [BigInt(row!.horizon), 0n];
       this.#pollTimer = setInterval(() => this.#read(), this.#settings.pollIntervalMs);
       this.#pollTimer.unref();

@@ -12,9 +12,10 @@ import { inOneTrip } from '../prepared-statements.ts';
  * An open is one message of three statements, one implicit transaction: the organization's advisory
  * lock (so two opens of one organization, on any instances, count one after the other: a count then
  * an insert is no race), the deletion of its rows whose lease has lapsed, then the insert, only while
- * both counts are under their caps. Each instance renews the lease of all its rows in one statement
- * every third of STREAM_LEASE_SECONDS; an instance killed without a stop renews nothing, and its rows
- * stop counting when their lease lapses.
+ * both counts are under their caps. Each instance renews the lease of the rows it holds in one
+ * statement every third of STREAM_LEASE_SECONDS; an instance killed without a stop renews nothing,
+ * and its rows stop counting when their lease lapses. So does a row whose delete failed at its
+ * stream's close: it is held no more, so never renewed again.
  */
 export interface LeaseSettings {
   streamsPerOrganization: number;
@@ -32,6 +33,11 @@ export class StreamLeases {
   readonly instanceId = randomUUID();
   readonly #em: () => EntityManager;
   readonly #settings: LeaseSettings;
+  /**
+   * The rows this instance holds (and those being inserted): the only ones it renews. A row whose
+   * delete failed is not among them, so its lease lapses instead of being renewed until a restart.
+   */
+  readonly #held = new Set<string>();
   /** Releases sent and not yet answered: an open waits for them (a stream just closed counts no more). */
   readonly #releasing = new Set<Promise<void>>();
   readonly #deleteRows: (id: string) => Promise<void>;
@@ -52,32 +58,40 @@ export class StreamLeases {
     const organization = auth.organizationId;
     const caller = callerKey(auth);
     const { streamsPerOrganization, streamsPerCaller, leaseMs } = this.#settings;
-    const [row] = await inOneTrip<{ organization: number; caller: number; opened: boolean }>(this.#em(), [
-      ['select pg_advisory_xact_lock(hashtextextended(?, 0))', [`open_stream:${organization}`]],
-      ['delete from open_stream where organization_id = ? and lease_until < now()', [organization]],
-      [
-        `with counted as (
-           select count(*)::int as organization, (count(*) filter (where caller_key = ?))::int as caller
-             from open_stream where organization_id = ?),
-         opened as (
-           insert into open_stream (id, organization_id, caller_key, instance_id, lease_until)
-           select ?, ?, ?, ?, clock_timestamp() + ? * interval '1 millisecond' from counted
-            where counted.organization < ? and counted.caller < ?
-           returning id)
-         select counted.organization, counted.caller, exists (select 1 from opened) as opened from counted`,
+    // Held from before the insert: a renewal sent meanwhile renews it, or leaves it its fresh lease.
+    this.#held.add(id);
+    let row: { organization: number; caller: number; opened: boolean } | undefined;
+    try {
+      [row] = await inOneTrip<{ organization: number; caller: number; opened: boolean }>(this.#em(), [
+        ['select pg_advisory_xact_lock(hashtextextended(?, 0))', [`open_stream:${organization}`]],
+        ['delete from open_stream where organization_id = ? and lease_until < now()', [organization]],
         [
-          caller,
-          organization,
-          id,
-          organization,
-          caller,
-          this.instanceId,
-          leaseMs,
-          streamsPerOrganization,
-          streamsPerCaller,
+          `with counted as (
+             select count(*)::int as organization, (count(*) filter (where caller_key = ?))::int as caller
+               from open_stream where organization_id = ?),
+           opened as (
+             insert into open_stream (id, organization_id, caller_key, instance_id, lease_until)
+             select ?, ?, ?, ?, clock_timestamp() + ? * interval '1 millisecond' from counted
+              where counted.organization < ? and counted.caller < ?
+             returning id)
+           select counted.organization, counted.caller, exists (select 1 from opened) as opened from counted`,
+          [
+            caller,
+            organization,
+            id,
+            organization,
+            caller,
+            this.instanceId,
+            leaseMs,
+            streamsPerOrganization,
+            streamsPerCaller,
+          ],
         ],
-      ],
-    ]);
+      ]);
+    } finally {
+      // Refused or failed: not held (a row the failure left behind is never renewed, and lapses).
+      if (!row?.opened) this.#held.delete(id);
+    }
     if (row?.opened) return id;
     if (row && row.caller >= streamsPerCaller) {
       throw tooManyRequests(
@@ -91,8 +105,12 @@ export class StreamLeases {
     );
   }
 
-  /** A stream has ended: its row goes (should this fail, its lease lapses). */
+  /**
+   * A stream has ended: its row goes. Should the delete fail, the row is held no more all the same:
+   * no renewal touches it again, and it stops counting within STREAM_LEASE_SECONDS.
+   */
   release(id: string): void {
+    this.#held.delete(id);
     const releasing: Promise<void> = this.#deleteRows(id)
       .catch(() => {})
       .finally(() => this.#releasing.delete(releasing));
@@ -100,15 +118,18 @@ export class StreamLeases {
   }
 
   /**
-   * Renews the lease of this instance's rows; answers the ids it found. A row not found (deleted
-   * after its lease lapsed while this instance could not renew it) counts no more: its stream must end.
+   * Renews the lease of the rows this instance holds (not all of its rows: one whose delete failed
+   * must lapse); answers the ids it found. A row not found (deleted after its lease lapsed while this
+   * instance could not renew it) counts no more: its stream must end.
    */
   async renew(): Promise<Set<string>> {
+    const held = [...this.#held];
+    if (held.length === 0) return new Set();
     const rows = await inOneTrip<{ id: string }>(this.#em(), [
       [
         `update open_stream set lease_until = clock_timestamp() + ? * interval '1 millisecond'
-          where instance_id = ? returning id`,
-        [this.#settings.leaseMs, this.instanceId],
+          where instance_id = ? and id in (?) returning id`,
+        [this.#settings.leaseMs, this.instanceId, held],
       ],
     ]);
     return new Set(rows.map((row) => row.id));
@@ -116,6 +137,7 @@ export class StreamLeases {
 
   /** At a stop: every row of this instance goes. */
   async releaseAll(): Promise<void> {
+    this.#held.clear();
     await Promise.allSettled([...this.#releasing]);
     await inOneTrip(this.#em(), [['delete from open_stream where instance_id = ?', [this.instanceId]]]);
   }
