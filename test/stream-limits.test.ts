@@ -305,7 +305,9 @@ describe('the caps, across two instances on one database', () => {
     await closeAll();
   });
 
-  it('an instance killed with SIGKILL: its streams count until their lease lapses, then no more', async () => {
+  it('an instance killed with SIGKILL: its streams count until their lease lapses, then no more', {
+    timeout: 90_000,
+  }, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'deck-streams-killed-'));
     const killed = await startServerProcess({
       DATABASE_URL: a.databaseUrl,
