@@ -79,8 +79,10 @@ class Lexer {
   pos = 0;
   /** Where the last token began. */
   start = 0;
-  /** A name's (decoded) or a word's or number's text. */
+  /** A name's text (decoded). */
   text = '';
+  /** A number's value when it is an integer, else NaN. */
+  integer = Number.NaN;
   left: number;
   readonly #bytes: Buffer;
   constructor(bytes: Buffer, budget: number) {
@@ -90,7 +92,16 @@ class Lexer {
 
   /** Whether the next token is the keyword `word`. */
   nextIs(word: string): boolean {
-    return this.next() === WORD && this.text === word;
+    return this.next() === WORD && this.isWord(word);
+  }
+
+  /** Whether the last token, a word, is `word`. */
+  isWord(word: string): boolean {
+    if (this.pos - this.start !== word.length) return false;
+    for (let i = 0; i < word.length; i += 1) {
+      if (this.#bytes[this.start + i] !== word.charCodeAt(i)) return false;
+    }
+    return true;
   }
 
   /** The next token's type (its text in `text`, where it began in `start`). */
@@ -138,24 +149,41 @@ class Lexer {
       } else if (c === 0x2f) {
         p = this.#name(p + 1);
         type = NAME;
-      } else {
+      } else if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
         // pdf.js reads a number up to its first other character: `0obj` is 0 and `obj`.
-        const numeric = (d: number) => (d >= 0x30 && d <= 0x39) || d === 0x2b || d === 0x2d || d === 0x2e;
-        const from = p;
-        if (numeric(c)) {
-          while (p < n && numeric(b[p]!)) p += 1;
-          type = NUMBER;
-        } else {
-          while (p < n && KIND[b[p]!] === 0) p += 1;
-          type = WORD;
-        }
-        // A word longer than pdf.js allows (128) is no keyword that matters here.
-        this.text = b.toString('latin1', from, Math.min(p, from + 130));
+        p = this.#number(p);
+        type = NUMBER;
+      } else {
+        while (p < n && KIND[b[p]!] === 0) p += 1;
+        type = WORD;
       }
     }
     this.left -= p - this.pos;
     this.pos = p;
     return type;
+  }
+
+  /** A number's characters from `p` (a sign, digits, a point): sets `integer`; returns where it ends. */
+  #number(p: number): number {
+    const b = this.#bytes;
+    let value = 0;
+    let sign = 1;
+    let digits = 0;
+    let point = false;
+    let whole = true;
+    for (let first = true; p < b.length; p += 1, first = false) {
+      const c = b[p]!;
+      if (c >= 0x30 && c <= 0x39) {
+        digits += 1;
+        if (!point) value = value * 10 + (c - 0x30);
+        else if (c !== 0x30) whole = false;
+      } else if (c === 0x2e && !point) point = true;
+      else if ((c === 0x2b || c === 0x2d) && first) sign = c === 0x2d ? -1 : 1;
+      else if (c === 0x2b || c === 0x2d || c === 0x2e) whole = false;
+      else break;
+    }
+    this.integer = whole && digits && value <= Number.MAX_SAFE_INTEGER ? sign * value : Number.NaN;
+    return p;
   }
 
   /** A name's characters from `p`, `#xx` decoded as pdf.js's getName does; returns where it ends. */
@@ -280,7 +308,7 @@ class ObjectReader {
         this.#close();
       } else if (type === NAME) value = { name: lexer.text };
       else if (type === NUMBER) value = this.#number();
-      else if (type === WORD && lexer.text === 'BI') return 'inline image';
+      else if (type === WORD && lexer.isWord('BI')) return 'inline image';
       if (this.#valueRead(value)) return undefined;
     }
   }
@@ -288,10 +316,10 @@ class ObjectReader {
   /** A number, or a reference `n g R` (pdf.js's getObj looks two tokens ahead). */
   #number(): Value {
     const lexer = this.#lexer;
-    const value = Number(lexer.text);
-    if (!Number.isInteger(value)) return null;
+    const value = lexer.integer;
+    if (Number.isNaN(value)) return null;
     const after = lexer.pos;
-    if (lexer.next() === NUMBER && Number.isInteger(Number(lexer.text))) {
+    if (lexer.next() === NUMBER && !Number.isNaN(lexer.integer)) {
       if (lexer.nextIs('R')) return { ref: true };
     }
     lexer.pos = after;
@@ -339,7 +367,7 @@ class ObjectReader {
     if (data < 0) return true;
     // pdf.js takes a direct length that ends at `endstream`, else searches for the keyword.
     let end = -1;
-    if (entries.length !== undefined) {
+    if (entries.length !== undefined && data + entries.length <= this.#bytes.length) {
       lexer.pos = data + entries.length;
       if (lexer.nextIs('endstream')) end = lexer.start;
     }
