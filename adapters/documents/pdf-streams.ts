@@ -14,7 +14,7 @@ export interface PdfStreamBounds {
 }
 
 /** Most filters a stream may name: a real one names one or two; each is a pass over its bytes. */
-export const MAX_FILTERS = 4;
+const MAX_FILTERS = 4;
 
 /**
  * Why a PDF is past a bound of `bounds`, or null: a linear pass over its bytes that decodes every
