@@ -1,4 +1,5 @@
 import zlib from 'node:zlib';
+import { KIND, streamDictionaries } from './pdf-dictionaries.ts';
 
 /** What a PDF's streams may decode to before pdf.js is given the file. */
 export interface PdfStreamBounds {
@@ -12,6 +13,9 @@ export interface PdfStreamBounds {
   maxPages: number;
 }
 
+/** Most filters a stream may name: a real one names one or two; each is a pass over its bytes. */
+const MAX_FILTERS = 4;
+
 /**
  * Why a PDF is past a bound of `bounds`, or null: a linear pass over its bytes that decodes every
  * stream as pdf.js would (its filters, in order, from the line after the `stream` keyword), into
@@ -20,65 +24,76 @@ export interface PdfStreamBounds {
  * 20 s and 1.6 GB), and interprets a page's operators at about 400,000 a second.
  *
  * Streams are found by their keyword, not through the cross-reference table, so a stream the
- * table hides (pdf.js rebuilds a broken table by the same scan) is counted too. A stream whose
- * data is a zlib stream is inflated whatever its dictionary says (an indirect or escaped filter
- * name cannot hide one). Image filters end the chain (pdf.js reads no image for the text). What
- * this pass cannot see: an encrypted file's streams (their bytes are ciphertext here), and a filter
- * named through an indirect object; the worker's memory bound (text-extractor.ts) holds those.
+ * table hides (pdf.js rebuilds a broken table by the same scan) is counted too; their dictionaries
+ * are read as pdf.js's parser reads them (pdf-dictionaries.ts). A stream whose dictionary names no
+ * filter but whose data is a zlib stream is inflated all the same. Refused, as past a bound: a
+ * filter named through an indirect object (`/Filter 5 0 R`, which this pass does not follow), more
+ * than MAX_FILTERS filters, dictionaries read differently from different places, an inline image
+ * in an object. Image filters end the chain (pdf.js reads no image for the text). What this pass
+ * cannot see: an encrypted file's streams (their bytes are ciphertext here); the worker's memory
+ * bound (text-extractor.ts) holds those.
  */
 export async function pdfPastBounds(pdf: Uint8Array, bounds: PdfStreamBounds): Promise<string | null> {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   // The file's own bytes are read by pdf.js's lexer too (an unfiltered content stream).
   let tokens = countTokens(bytes);
   let pages = countPages(bytes);
-  let decoded = 0;
-  // Input the decoders may read in all: about the file once (a stream's decoder stops at its end);
-  // more means streams overlap, which only a file built to multiply the work has.
-  let input = 2 * bytes.length + 1024 * 1024;
+  // Objects read inside one another cost more than the file: only a file built so has them.
+  const dictionaries = streamDictionaries(bytes, 4 * bytes.length + 1024 * 1024);
+  if ('past' in dictionaries) {
+    return dictionaries.past === 'overlap'
+      ? 'its objects overlap one another'
+      : 'an object holds an inline image, which is not measured';
+  }
+  const budget: Budget = {
+    // Input the first decoders may read in all: about the file once (a stream's decoder stops at
+    // its end); more means streams overlap, which only a file built to multiply the work has.
+    input: 2 * bytes.length + 1024 * 1024,
+    // Every decoder's output, the next one's input: a chain's every step is charged.
+    decoded: bounds.maxDecodedBytes,
+    cap: bounds.maxStreamBytes,
+  };
   let from = 0;
-  let dictFrom = 0;
-  const lines = new Cursor((at) => nextLineEnd(bytes, at));
+  // A cursor for each: one search for "CR or LF" would scan to the end for every keyword of a
+  // file without CR.
+  const lineFeeds = new Cursor((at) => bytes.indexOf(0x0a, at));
+  const returns = new Cursor((at) => bytes.indexOf(0x0d, at));
   for (
     let at = bytes.indexOf('stream', from, 'latin1');
     at >= 0;
     at = bytes.indexOf('stream', from, 'latin1')
   ) {
     from = at + 6;
-    const dictStart = Math.max(dictFrom, at - 64 * 1024);
-    dictFrom = from;
     if (at >= 3 && bytes.toString('latin1', at - 3, at) === 'end') continue;
-    const dict = dictionaryTokens(bytes.toString('latin1', dictStart, at));
+    const dict = dictionaries.streams.get(at);
+    if (dict === 'ambiguous') return 'its objects read differently from different places';
+    if (dict?.indirect) return 'a stream names its filter through another object';
+    const filters = dict?.filters ?? [];
+    if (filters.length > MAX_FILTERS) return `a stream names more than ${MAX_FILTERS} filters`;
     // pdf.js's skipToNextLine: the data begin after the end of the keyword's line.
-    let start = lines.after(from);
+    let start = nearest(lineFeeds.after(from), returns.after(from));
     if (start < 0) break;
     start += bytes[start] === 0x0d && bytes[start + 1] === 0x0a ? 2 : 1;
-    const declared = directLength(dict);
+    const declared = dict?.length;
     const verified =
       declared !== undefined &&
       bytes
         .toString('latin1', start + declared, start + declared + 12)
         .trimStart()
         .startsWith('endstream');
-    const filters = filterNames(dict);
     if (!filters.length && !isZlib(bytes, start)) continue;
     // The decoder stops at its own end, so it may read on when the length is not one pdf.js
     // would use as it stands (an indirect one may point past an \`endstream\` planted in the data).
     const end = verified ? start + declared : bytes.length;
-    const result = await decodeChain(bytes.subarray(start, end), filters.length ? filters : ['FlateDecode'], {
-      cap: bounds.maxStreamBytes,
-      input,
-    });
-    // At least a byte each: a keyword is never free.
-    input -= Math.max(result.used, 1);
-    if (input < 0) return 'its streams overlap one another';
-    if (result.output.length > bounds.maxStreamBytes) {
-      return `a stream decodes to more than ${bounds.maxStreamBytes} bytes`;
-    }
-    decoded += result.output.length;
-    if (decoded > bounds.maxDecodedBytes) {
-      return `its streams decode to more than ${bounds.maxDecodedBytes} bytes`;
-    }
-    if (!result.image) {
+    const result = await decodeChain(
+      bytes.subarray(start, end),
+      filters.length ? filters : ['FlateDecode'],
+      budget,
+    );
+    if (result.past === 'input') return 'its streams overlap one another';
+    if (result.past === 'stream') return `a stream decodes to more than ${bounds.maxStreamBytes} bytes`;
+    if (result.past === 'decoded') return `its streams decode to more than ${bounds.maxDecodedBytes} bytes`;
+    if (result.output && !result.image) {
       tokens += countTokens(result.output);
       pages += countPages(result.output);
     }
@@ -119,67 +134,10 @@ class Cursor {
   }
 }
 
-function nextLineEnd(bytes: Buffer, at: number): number {
-  const lf = bytes.indexOf(0x0a, at);
-  const cr = bytes.indexOf(0x0d, at);
-  if (lf < 0) return cr;
-  return cr < 0 ? lf : Math.min(lf, cr);
-}
-
-/**
- * The stream's dictionary, as tokens: the text after the last `obj` before it, split into names
- * (with their `#xx` escapes decoded), delimiters and other words. Strings and nested dictionaries
- * need no care: only `/Length` and `/Filter` are looked up, by their values' first tokens.
- */
-function dictionaryTokens(before: string): string[] {
-  const object = before.lastIndexOf('obj');
-  const text = object >= 0 ? before.slice(object + 3) : before;
-  const tokens: string[] = [];
-  let token = '';
-  const end = () => {
-    if (token) tokens.push(token);
-    token = '';
-  };
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    const kind = c < 256 ? KIND[c]! : 0;
-    if (kind === 1) end();
-    else if (kind === 2) {
-      end();
-      if (c === 0x2f) token = '/';
-      else tokens.push(text[i]!);
-    } else if (c === 0x23 && token.startsWith('/') && i + 2 < text.length) {
-      const code = Number.parseInt(text.slice(i + 1, i + 3), 16);
-      token += Number.isNaN(code) ? '#' : String.fromCharCode(code);
-      if (!Number.isNaN(code)) i += 2;
-    } else token += text[i];
-  }
-  end();
-  return tokens;
-}
-
-/** `/Length n`, unless n is an indirect reference (`n 0 R`). */
-function directLength(dict: string[]): number | undefined {
-  const at = dict.indexOf('/Length');
-  const value = dict[at + 1];
-  if (at < 0 || !value || !/^\d{1,10}$/.test(value)) return undefined;
-  if (dict[at + 3] === 'R' && /^\d{1,10}$/.test(dict[at + 2] ?? '')) return undefined;
-  return Number(value);
-}
-
-/** The names of `/Filter` (or `/F`), a name or an array of names; none when it is indirect. */
-function filterNames(dict: string[]): string[] {
-  let at = dict.indexOf('/Filter');
-  if (at < 0) at = dict.indexOf('/F');
-  if (at < 0) return [];
-  const value = dict[at + 1];
-  if (value?.startsWith('/')) return [value.slice(1)];
-  if (value !== '[') return [];
-  const names: string[] = [];
-  for (let i = at + 2; i < dict.length && dict[i] !== ']'; i += 1) {
-    if (dict[i]!.startsWith('/')) names.push(dict[i]!.slice(1));
-  }
-  return names;
+/** The nearer of two positions, -1 being none. */
+function nearest(a: number, b: number): number {
+  if (a < 0) return b;
+  return b < 0 ? a : Math.min(a, b);
 }
 
 /** A zlib header, as pdf.js's FlateStream checks it. */
@@ -190,6 +148,10 @@ function isZlib(bytes: Uint8Array, at: number): boolean {
   return (cmf & 0x0f) === 0x08 && ((cmf << 8) + flg) % 31 === 0 && !(flg & 0x20);
 }
 
+/**
+ * Filters whose output is an image: they end the chain. Not `Crypt`: without encryption pdf.js
+ * passes the bytes on unchanged to the next filter (with it, the bytes are ciphertext here).
+ */
 const IMAGE_FILTERS = new Set([
   'DCT',
   'DCTDecode',
@@ -198,40 +160,52 @@ const IMAGE_FILTERS = new Set([
   'JBIG2Decode',
   'CCF',
   'CCITTFaxDecode',
-  'Crypt',
 ]);
 
-interface Decoded {
-  /** At most `cap + 1` bytes: past the cap is all that matters. */
-  output: Uint8Array;
-  /** Input bytes the first decoder read. */
-  used: number;
-  /** An image filter ends the chain: the output is an image's bytes, never operators. */
-  image: boolean;
+/** What the document's decoding has left; `cap` bounds one stream. */
+interface Budget {
+  input: number;
+  decoded: number;
+  cap: number;
 }
 
-async function decodeChain(
-  data: Uint8Array,
-  filters: string[],
-  limits: { cap: number; input: number },
-): Promise<Decoded> {
-  let output = data.subarray(0, Math.max(0, limits.input) + 1);
-  let used = -1;
-  let image = false;
+interface Decoded {
+  /**
+   * What the last decoder wrote; null when none ran (unknown filters hand on the bytes as they
+   * are: the file's own, whose tokens are counted with the file's).
+   */
+  output: Uint8Array | null;
+  /** An image filter ends the chain: the output is an image's bytes, never operators. */
+  image: boolean;
+  /** The bound the document is past. */
+  past?: 'input' | 'stream' | 'decoded';
+}
+
+/**
+ * A stream's filters in order: the first decoder's input is charged to `budget.input`, each
+ * decoder's output (the next one's input) to `budget.decoded`, so no step reads what is not charged.
+ */
+async function decodeChain(data: Uint8Array, filters: string[], budget: Budget): Promise<Decoded> {
+  let input = data.subarray(0, Math.max(0, budget.input) + 1);
+  let output: Uint8Array | null = null;
   for (const filter of filters) {
-    if (IMAGE_FILTERS.has(filter)) {
-      image = true;
-      break;
-    }
+    if (IMAGE_FILTERS.has(filter)) return { output, image: true };
     const decode = DECODERS[filter];
     // An unknown filter: pdf.js hands on the bytes as they are.
     if (!decode) continue;
-    const step = await decode(output, limits.cap);
-    if (used < 0) used = step.used;
+    const step = await decode(input, budget.cap);
+    if (!output) {
+      // At least a byte each: a keyword is never free.
+      budget.input -= Math.max(step.used, 1);
+      if (budget.input < 0) return { output, image: false, past: 'input' };
+    }
     output = step.output;
-    if (output.length > limits.cap) break;
+    input = output;
+    if (output.length > budget.cap) return { output, image: false, past: 'stream' };
+    budget.decoded -= output.length;
+    if (budget.decoded < 0) return { output, image: false, past: 'decoded' };
   }
-  return { output, used: Math.max(used, 0), image };
+  return { output, image: false };
 }
 
 type Decoder = (input: Uint8Array, cap: number) => Promise<{ output: Uint8Array; used: number }>;
@@ -455,11 +429,6 @@ function asciiHex(input: Uint8Array, cap: number) {
   return out.result(pos);
 }
 
-/** White space and delimiters of PDF syntax (pdf.js's specialChars). */
-const KIND = new Uint8Array(256);
-for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) KIND[c] = 1;
-for (const c of '()<>[]{}/%') KIND[c.charCodeAt(0)] = 2;
-
 /**
  * An upper bound of the tokens pdf.js's lexer reads in `bytes`: each run of regular characters
  * and each delimiter.
@@ -467,8 +436,10 @@ for (const c of '()<>[]{}/%') KIND[c.charCodeAt(0)] = 2;
 export function countTokens(bytes: Uint8Array): number {
   let tokens = 0;
   let inRun = false;
+  // A local name: a module's import read in a loop of millions is a lookup each time under vitest.
+  const kinds = KIND;
   for (let i = 0; i < bytes.length; i += 1) {
-    const kind = KIND[bytes[i]!]!;
+    const kind = kinds[bytes[i]!]!;
     if (kind === 0) {
       if (!inRun) tokens += 1;
       inRun = true;

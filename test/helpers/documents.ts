@@ -379,8 +379,16 @@ export function deflateBomb(unit: string, bytes: number, tail = ''): Buffer {
  * (each further content is another stream of the page).
  */
 export function pdfWithContent(text: string, content: Buffer | Buffer[], filter = '/FlateDecode'): Buffer {
-  const shown = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
   const streams = Array.isArray(content) ? content : [content];
+  return pdfWithStreams(
+    text,
+    streams.map((data) => ({ dict: `/Filter ${filter}`, data })),
+  );
+}
+
+/** A PDF whose page shows `text`, then the content of `streams`, each with its dictionary's entries (`/Length` added). */
+export function pdfWithStreams(text: string, streams: { dict: string; data: Buffer }[]): Buffer {
+  const shown = `BT /F1 12 Tf 72 720 Td (${text.replace(/[()\\]/g, '\\$&')}) Tj ET\n`;
   const refs = streams.map((_, i) => `${6 + i} 0 R`).join(' ');
   return rawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
@@ -388,7 +396,7 @@ export function pdfWithContent(text: string, content: Buffer | Buffer[], filter 
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R ${refs}] >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     { dict: '', data: Buffer.from(shown, 'latin1') },
-    ...streams.map((data) => ({ dict: `/Filter ${filter}`, data })),
+    ...streams,
   ]);
 }
 
