@@ -100,7 +100,7 @@ const ADDRESS_CUE =
   /\b(?:address (?:at|is)|addresses at|offices? (?:at|located at)|headquarters (?:at|located at)|located at|residing at|resident at|place of business (?:at|is)|Address:)\s/gi;
 /** Where an address that a cue introduced ends: a parenthesis, a clause, the next field. */
 const ADDRESS_END =
-  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s\S+:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
+  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s[^\s:]+:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
 
 /**
  * "with an address at 895 Don Mills Road Bldg 2 Toronto Ontario Canada (…)": an address of any
