@@ -103,6 +103,7 @@ const JOINERS = new Set([0x200d, 0xfe0e, 0xfe0f, 0x20e3]);
 // Characters any font of the chain may draw: they stay in the run they are in (so an Arabic
 // phrase's spaces keep it one run, shaped together).
 const NEUTRAL = /^[\s\p{P}\p{N}]$/u;
+const SPACE = /^\s+$/u;
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 function covers(font: fontkit.Font, grapheme: string): boolean {
@@ -142,6 +143,9 @@ export function fontRuns(text: string, weight: FontWeight): FontRun[] {
       covers(openFont(current.family, weight), segment)
     ) {
       family = current.family;
+    } else if (SPACE.test(segment)) {
+      // Line breaks and tabs: no glyph is drawn for them, whatever the font.
+      family = current && !current.missing ? current.family : BASE_FAMILY;
     } else {
       family = firstCovering(segment, weight);
       if (!family) {
