@@ -9,14 +9,15 @@
 #   poppler-utils                     export tests (pdfinfo, pdftotext, pdffonts read the exported PDF)
 #   qpdf                              export tests (the PDF's bookmarks and link annotations, as JSON)
 #   libreoffice-impress-nogui         export tests (soffice prints the exported PPTX, one page per slide)
+#   ffmpeg                            export tests (ffprobe reads the exported video: streams, chapters, captions)
 # When every program is there it only looks (builtins, no apt: well under a second). Otherwise
 # it installs what is missing with apt-get (as root, or through sudo without a password), or
 # stops with what to do, so that `npm test` never runs with tests that cannot pass.
 set -uo pipefail
 
 # program the tests run → the Debian package that ships it
-programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice haproxy prometheus pdfinfo qpdf)
-packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf)
+programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice haproxy prometheus pdfinfo qpdf ffprobe)
+packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg)
 
 missing=()
 if [ -n "${CHROMIUM_PATH:-}" ]; then
