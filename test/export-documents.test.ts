@@ -334,3 +334,61 @@ describe('PPTX export', () => {
     for (const expected of expectedTexts) expect(text).toContain(expected);
   }, 120_000);
 });
+
+describe('any script, any length', () => {
+  const hostile = (): DeckSnapshot => ({
+    ...deck,
+    intro: {
+      title: 'Привет, мир — Γειά σου κόσμε',
+      script: 'Long narration. '.repeat(1250),
+      audioPath: null,
+    },
+    slides: [
+      {
+        ...(deck.slides[0] as DeckSnapshot['slides'][number]),
+        title: '中文标题 ひらがな 한국어',
+        bullets: [
+          'مرحبا بالعالم',
+          'שלום עולם',
+          'Emoji 😀👍🏽👨‍👩‍👧 done',
+          '这是一个很长的中文句子'.repeat(40),
+        ],
+        slideContext: 'Context. '.repeat(2500),
+        narrationScript: 'Спасибо. '.repeat(2200),
+      },
+    ],
+    faqs: [],
+  });
+
+  it('renders Cyrillic, Greek, CJK, Arabic, Hebrew and emoji, and names what no bundled font has', async () => {
+    const snapshot = hostile();
+    const pdf = await renderPdf(request('pdf', snapshot, await mkdtemp(path.join(dir, 'hostile-pdf-'))));
+    const text = words(await tool('pdftotext', [pdf.filePath, '-']));
+    for (const expected of ['Привет, мир', 'Γειά σου κόσμε', '中文标题', 'ひらがな', 'Emoji'])
+      expect(text).toContain(expected);
+    // Hangul is in none of the bundled fonts: drawn as a box, and said.
+    expect(pdf.warnings).toContain('slide-1: no bundled font has 한 국 어 (drawn as a box)');
+    const pptx = await renderPptx(request('pptx', snapshot, await mkdtemp(path.join(dir, 'hostile-pptx-'))));
+    const files = unzipSync(await readFile(pptx.filePath));
+    const notes = strFromU8(files['ppt/notesSlides/notesSlide2.xml'] ?? new Uint8Array());
+    expect(notes).toContain(snapshot.slides[0]?.narrationScript?.trim());
+    expect(strFromU8(files['ppt/slides/slide2.xml'] ?? new Uint8Array())).toContain('<a:t>שלום עולם</a:t>');
+  });
+
+  it('stops when the export is canceled', async () => {
+    for (const render of [renderPdf, renderPptx]) {
+      const controller = new AbortController();
+      const progress: number[] = [];
+      const work = render({
+        ...request('pdf', deck, await mkdtemp(path.join(dir, 'cancel-'))),
+        onProgress: (done) => {
+          progress.push(done);
+          controller.abort(new Error('canceled'));
+        },
+        signal: controller.signal,
+      });
+      await expect(work).rejects.toThrow('canceled');
+      expect(progress).toEqual([1]);
+    }
+  });
+});
