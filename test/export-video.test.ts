@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderMp4, SILENT_PAGE_SECONDS } from '../adapters/export/render-mp4.ts';
+import { FfmpegFailed, FfmpegOutputTooLarge, runFfmpeg } from '../adapters/export/ffmpeg-process.ts';
+import { renderMp4, SILENT_PAGE_SECONDS, VIDEO_LIMITS } from '../adapters/export/render-mp4.ts';
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import type { DeckSnapshot, RenderedExport, RenderRequest } from '../domain/ports/deck-exporter.ts';
 import { png } from './helpers/files.ts';
@@ -279,6 +280,69 @@ describe('MP4 export of what cannot be drawn or heard', () => {
   }, 60_000);
 });
 
+describe('MP4 export limits', () => {
+  it("cuts a page's narration past its bound, with a warning", async () => {
+    const limits = { ...VIDEO_LIMITS, pageAudioSeconds: 1 };
+    const video = await renderMp4(request(await workDir('page-limit'), false), limits);
+    expect(video.warnings).toEqual(
+      expect.arrayContaining([
+        'intro: the narration is cut at 1 s',
+        'slide-1: the narration is cut at 1 s',
+        'faq-1: the narration is cut at 1 s',
+      ]),
+    );
+    const chapters = (await ffprobe(video.filePath, '-show_chapters')).chapters;
+    const lengths = chapters.map((c) => Number(c.end_time) - Number(c.start_time));
+    for (const i of [0, 1, 3]) {
+      expect(lengths[i]).toBeGreaterThan(0.2);
+      expect(lengths[i]).toBeLessThanOrEqual(1.001);
+    }
+    expect(lengths[2]).toBeCloseTo(SILENT_PAGE_SECONDS, 2);
+  }, 60_000);
+
+  it('refuses a video longer than its bound, and makes one at it', async () => {
+    const limits = { ...VIDEO_LIMITS, videoSeconds: SILENT_PAGE_SECONDS };
+    const silent: DeckSnapshot = { ...deck, intro: null, slides: [], faqs: [] };
+    // One page: the intro without narration, exactly the bound.
+    const atLimit = await renderMp4(
+      { ...request(await workDir('at-limit'), false), snapshot: silent },
+      limits,
+    );
+    expect(Number((await ffprobe(atLimit.filePath, '-show_format')).format.duration)).toBeCloseTo(
+      SILENT_PAGE_SECONDS,
+      0,
+    );
+    // Past it, the export fails before anything is encoded.
+    const past = workDir('past-limit');
+    await expect(renderMp4(request(await past, false), limits)).rejects.toThrow(
+      `the video would be longer than ${SILENT_PAGE_SECONDS} s, the most one holds`,
+    );
+    expect(existsSync(path.join(await past, 'deck.mp4'))).toBe(false);
+  }, 60_000);
+
+  it('stops ffmpeg when its output passes its bound, and keeps only the end of what it says', async () => {
+    const out = path.join(dir, 'bounded.pcm');
+    const decode = ['-f', 'mp3', '-i', mp3.slide, '-f', 's16le', 'pipe:1'];
+    const signal = new AbortController().signal;
+    await expect(
+      runFfmpeg(decode, { cwd: dir, signal, output: { path: out, maxBytes: 10_000 } }),
+    ).rejects.toBeInstanceOf(FfmpegOutputTooLarge);
+    expect((await stat(out)).size).toBeLessThanOrEqual(10_000);
+    // At the bound: the whole output, when it is no larger.
+    const whole = await runFfmpeg(decode, { cwd: dir, signal, output: { path: out, maxBytes: 100 << 20 } });
+    expect(await runFfmpeg(decode, { cwd: dir, signal, output: { path: out, maxBytes: whole } })).toBe(whole);
+    // A failure's message holds the end of ffmpeg's errors, not all of them.
+    const failed = runFfmpeg(['-f', 'mp3', '-i', path.join(dir, 'no-such-file'), '-f', 'null', '-'], {
+      cwd: dir,
+      signal,
+    });
+    await expect(failed).rejects.toBeInstanceOf(FfmpegFailed);
+    const message = (await failed.catch((error: Error) => error.message)) as string;
+    expect(message).toMatch(/^ffmpeg exited with 1: .*no-such-file/);
+    expect(message.length).toBeLessThan(2200);
+  }, 60_000);
+});
+
 describe('MP4 export canceled', () => {
   /** The processes whose working directory is `dir` (ffmpeg runs in the export's work directory). */
   async function processesIn(dir: string): Promise<string[]> {
@@ -324,8 +388,11 @@ describe('MP4 export canceled', () => {
     await expect(rendering).rejects.toBe(reason);
     const pids = await encoderSeen!;
     expect(pids.length).toBeGreaterThan(0);
-    // Killed: its process is gone (SIGKILL, reaped by Node before the promise settled).
+    // Killed: its process is gone (reaped before the promise settled), and it stopped mid-file,
+    // leaving no video a player could open (ffmpeg left to finish writes its index last).
     expect(await processesIn(dir)).toEqual([]);
+    const left = path.join(dir, 'deck.mp4');
+    if (existsSync(left)) await expect(ffprobe(left, '-show_format')).rejects.toThrow();
     expect(existsSync(path.join(dir, 'page-001.pcm'))).toBe(false);
   }, 60_000);
 });

@@ -11,10 +11,14 @@ const SAMPLE_RATE = 44_100;
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 /** A page without narration (or whose narration does not decode) stays this long, silent. */
 export const SILENT_PAGE_SECONDS = 5;
-/** One page's narration at most; longer audio is cut there (with a warning). */
-export const MAX_PAGE_AUDIO_SECONDS = 30 * 60;
-/** A whole video at most (the raw narration of 3 h is 950 MB in the work directory). */
-export const MAX_VIDEO_SECONDS = 3 * 60 * 60;
+/** How long a video may be; the tests pass smaller ones. */
+export interface VideoLimits {
+  /** One page's narration at most; longer audio is cut there (with a warning). */
+  pageAudioSeconds: number;
+  /** A whole video at most: past it the export fails (3 h of raw narration is 950 MB on disk). */
+  videoSeconds: number;
+}
+export const VIDEO_LIMITS: VideoLimits = { pageAudioSeconds: 30 * 60, videoSeconds: 3 * 60 * 60 };
 /**
  * Frames a second. The pages are still: a low rate keeps encoding cheap (each frame costs x264
  * about the same, still or not), a page change shows within half a frame of its narration, and
@@ -42,7 +46,7 @@ interface TimedPage {
  * count is the page's exact duration; then one ffmpeg run makes the video from the still frames
  * (its concat list holds each page's duration) and the samples laid end to end.
  */
-export async function renderMp4(request: RenderRequest): Promise<RenderedExport> {
+export async function renderMp4(request: RenderRequest, limits = VIDEO_LIMITS): Promise<RenderedExport> {
   const { snapshot, signal, workDir } = request;
   signal.throwIfAborted();
   const layout = layoutDeck(snapshot);
@@ -58,17 +62,22 @@ export async function renderMp4(request: RenderRequest): Promise<RenderedExport>
       signal.throwIfAborted();
       const n = String(i + 1).padStart(3, '0');
       // ffmpeg decodes the narration while this thread draws the frame.
-      const decoding = decodeNarration(page, join(workDir, `page-${n}.pcm`), workDir, signal, warnings);
+      const decoding = decodeNarration(
+        page,
+        join(workDir, `page-${n}.pcm`),
+        workDir,
+        signal,
+        warnings,
+        limits,
+      );
       decoding.catch(() => {});
       const png = drawFrame(page, images, warnings);
       await writeFile(join(workDir, `page-${n}.png`), png);
       const { pcm, seconds } = await decoding;
       pages.push({ page, start, duration: seconds, pcm });
       start += seconds;
-      if (start > MAX_VIDEO_SECONDS)
-        throw new ExportFailed(
-          `the narration is longer than ${MAX_VIDEO_SECONDS / 3600} hours, the most a video holds`,
-        );
+      if (start > limits.videoSeconds)
+        throw new ExportFailed(`the video would be longer than ${limits.videoSeconds} s, the most one holds`);
       request.onProgress(i + 1, total);
     }
     const filePath = join(workDir, 'deck.mp4');
@@ -104,12 +113,13 @@ async function decodeNarration(
   workDir: string,
   signal: AbortSignal,
   warnings: string[],
+  limits: VideoLimits,
 ): Promise<{ pcm: string | null; seconds: number }> {
   if (!page.audioPath) {
     warnings.push(`${page.name}: no narration: on screen for ${SILENT_PAGE_SECONDS} s, silent`);
     return { pcm: null, seconds: SILENT_PAGE_SECONDS };
   }
-  const maxBytes = MAX_PAGE_AUDIO_SECONDS * BYTES_PER_SECOND;
+  const maxBytes = Math.floor(limits.pageAudioSeconds * SAMPLE_RATE) * 2;
   let bytes: number;
   try {
     bytes = await runFfmpeg(
@@ -133,11 +143,11 @@ async function decodeNarration(
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof FfmpegOutputTooLarge) {
-      // What was written is the first MAX_PAGE_AUDIO_SECONDS (the copy stops at the bound).
-      bytes = Math.min((await stat(path)).size, maxBytes);
-      warnings.push(`${page.name}: the narration is cut at ${MAX_PAGE_AUDIO_SECONDS / 60} minutes`);
-      await truncateTo(path, bytes);
-      return { pcm: path, seconds: bytes / BYTES_PER_SECOND };
+      // The file holds what came before the chunk that went past the bound.
+      const written = (await stat(path)).size;
+      await truncateTo(path, written);
+      warnings.push(`${page.name}: the narration is cut at ${limits.pageAudioSeconds} s`);
+      return { pcm: path, seconds: (written - (written % 2)) / BYTES_PER_SECOND };
     }
     if (!(error instanceof FfmpegFailed)) throw error;
     bytes = 0;
