@@ -1,5 +1,5 @@
 /**
- * `node scripts/bench-video.ts`: the MP4 renderer alone (adapters/export/render-mp4.ts) on a
+ * `npm run bench:video`: the MP4 renderer alone (adapters/export/render-mp4.ts) on a
  * 10-page deck (intro, 8 slides with a hero image, closing without narration) whose narration is
  * real espeak-ng MP3s of about 15 s a page. Renders it BENCH_RUNS (3) times and prints each run's
  * time, the audio's length and the real-time factor. Last line, for scripts:
