@@ -71,7 +71,7 @@ export async function renderMp4(request: RenderRequest, limits = VIDEO_LIMITS): 
         limits,
       );
       decoding.catch(() => {});
-      const png = drawFrame(page, images, warnings);
+      const png = drawOrBlank(page, images, warnings);
       await writeFile(join(workDir, `page-${n}.png`), png);
       const { pcm, seconds } = await decoding;
       pages.push({ page, start, duration: seconds, pcm });
@@ -99,6 +99,16 @@ export async function renderMp4(request: RenderRequest, limits = VIDEO_LIMITS): 
     await Promise.all(
       pages.map((p) => (p.pcm ? rm(p.pcm, { force: true }) : undefined)).concat(rm(silence, { force: true })),
     ).catch(() => {});
+  }
+}
+
+/** The page's frame; should resvg refuse it, the page's background alone, and a warning. */
+function drawOrBlank(page: LayoutPage, images: FrameImages, warnings: string[]): Buffer {
+  try {
+    return drawFrame(page, images, warnings);
+  } catch (error) {
+    warnings.push(`${page.name}: could not be drawn (${(error as Error).message}): shown blank`);
+    return drawFrame({ ...page, boxes: [] }, images, warnings);
   }
 }
 
