@@ -6,14 +6,18 @@
 #   libreoffice-writer-nogui          contract import tests (soffice prints a DOCX as the PDF to compare)
 #   haproxy                           the cluster test (instances behind a load balancer, as `npm run cluster`)
 #   prometheus                        metrics tests (a real Prometheus scrapes; promtool checks the format)
+#   poppler-utils                     export tests (pdfinfo, pdftotext, pdffonts read the exported PDF)
+#   qpdf                              export tests (the PDF's bookmarks and link annotations, as JSON)
+#   libreoffice-impress-nogui         export tests (soffice prints the exported PPTX, one page per slide)
+#   ffmpeg                            export tests (ffprobe reads the exported video: streams, chapters, captions)
 # When every program is there it only looks (builtins, no apt: well under a second). Otherwise
 # it installs what is missing with apt-get (as root, or through sudo without a password), or
 # stops with what to do, so that `npm test` never runs with tests that cannot pass.
 set -uo pipefail
 
 # program the tests run → the Debian package that ships it
-programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice haproxy prometheus)
-packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus)
+programs=(swift-ring-builder swift-proxy-server swift-account-server swift-container-server swift-object-server soffice haproxy prometheus pdfinfo qpdf ffprobe)
+packages=(swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg)
 
 missing=()
 if [ -n "${CHROMIUM_PATH:-}" ]; then
@@ -27,6 +31,8 @@ fi
 for i in "${!programs[@]}"; do
   command -v "${programs[$i]}" >/dev/null 2>&1 || missing+=("${packages[$i]}")
 done
+# soffice is there with Writer alone; printing a PPTX needs Impress (its library).
+[ -e /usr/lib/libreoffice/program/libsdlo.so ] || missing+=(libreoffice-impress-nogui)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 fail() {

@@ -20,6 +20,9 @@ const PROGRAMS: Record<string, string> = {
   'libreoffice-writer-nogui': 'soffice',
   haproxy: 'haproxy',
   prometheus: 'prometheus',
+  'poppler-utils': 'pdfinfo',
+  qpdf: 'qpdf',
+  ffmpeg: 'ffprobe',
 };
 const dirs: string[] = [];
 afterAll(async () => {
@@ -110,7 +113,7 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     expect(result.code).toBe(0);
     expect(result.calls).toEqual([
       'apt-get update -qq (uid 0)',
-      'apt-get install -y -qq chromium swift-proxy swift-account swift-container libreoffice-writer-nogui haproxy prometheus (uid 0)',
+      'apt-get install -y -qq chromium swift-proxy swift-account swift-container libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg (uid 0)',
     ]);
     // Installed now: a second run only looks.
     expect(await m.run()).toMatchObject({ code: 0, calls: result.calls });
@@ -124,8 +127,8 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
       'sudo true',
       'sudo apt-get update -qq',
       'apt-get update -qq (uid 1000)',
-      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
-      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus (uid 1000)',
+      'sudo apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg',
+      'apt-get install -y -qq swift swift-proxy swift-account swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg (uid 1000)',
     ]);
   });
 
@@ -139,11 +142,11 @@ describe('scripts/install-test-packages.sh (pretest)', () => {
     const result = await m.run();
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
-      'npm test needs Debian packages that are not installed: chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
+      'npm test needs Debian packages that are not installed: chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg',
     );
     expect(result.stderr).toMatch(reason);
     expect(result.stderr).toContain(
-      'apt-get update && apt-get install -y chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus',
+      'apt-get update && apt-get install -y chromium swift-container swift-object libreoffice-writer-nogui haproxy prometheus poppler-utils qpdf ffmpeg',
     );
     expect(result.calls.filter((call) => call.includes('install'))).toEqual([]);
   });
