@@ -919,3 +919,8 @@ export function layoutDeck(snapshot: DeckSnapshot): DeckLayout {
   for (const page of pages) glyphWarnings(page, ctx.warnings);
   return { pages, palette, warnings: ctx.warnings };
 }
+
+/** An image box's label in a warning: the hero's names its slide already ("slide-3: the hero image"), the logo's does not. */
+export function imageLabel(page: LayoutPage, box: ImageBox): string {
+  return box.label.startsWith(`${page.name}:`) ? box.label : `${page.name}: ${box.label}`;
+}

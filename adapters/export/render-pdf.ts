@@ -7,6 +7,7 @@ import { FAMILIES, type FontWeight, fontRuns } from './fonts.ts';
 import {
   baselineOf,
   type ImageBox,
+  imageLabel,
   type LayoutPage,
   layoutDeck,
   lineStartOf,
@@ -86,13 +87,13 @@ function drawPage(doc: Doc, page: LayoutPage, warnings: string[]): void {
 
 function drawImage(doc: Doc, box: ImageBox, page: LayoutPage, warnings: string[]): void {
   if (!DRAWN.has(box.format)) {
-    warnings.push(`${page.name}: ${box.label} (${box.format}) left out of the PDF, which shows PNG and JPEG`);
+    warnings.push(`${imageLabel(page, box)} (${box.format}) left out of the PDF, which shows PNG and JPEG`);
     return;
   }
   try {
     doc.image(box.path, box.x * S, box.y * S, { width: box.w * S, height: box.h * S });
   } catch {
-    warnings.push(`${page.name}: ${box.label} does not decode as an image: left out`);
+    warnings.push(`${imageLabel(page, box)} does not decode as an image: left out`);
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import * as pptxgenjs from 'pptxgenjs';
 import { ExportFailed, type RenderedExport, type RenderRequest } from '../../domain/ports/deck-exporter.ts';
-import { type LayoutPage, layoutDeck, type Palette, type TextBox } from './layout.ts';
+import { imageLabel, type LayoutPage, layoutDeck, type Palette, type TextBox } from './layout.ts';
 
 /** Page pixels (1920 wide) to inches: PowerPoint's wide layout, 13.33 × 7.5 in. */
 const IN = 1 / 144;
@@ -98,7 +98,7 @@ function drawPage(slide: Slide, page: LayoutPage, warnings: string[]): void {
       const type = PICTURES[box.format];
       if (!type) {
         warnings.push(
-          `${page.name}: ${box.label} (${box.format}) left out of the PowerPoint, which shows PNG, JPEG and GIF`,
+          `${imageLabel(page, box)} (${box.format}) left out of the PowerPoint, which shows PNG, JPEG and GIF`,
         );
         continue;
       }

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { FAMILIES, type FontRun, type FontWeight, fontRuns, openFont, textWidth } from './fonts.ts';
-import { baselineOf, type ImageBox, type LayoutPage, lineStartOf, PAGE, type TextBox } from './layout.ts';
+import {
+  baselineOf,
+  type ImageBox,
+  imageLabel,
+  type LayoutPage,
+  lineStartOf,
+  PAGE,
+  type TextBox,
+} from './layout.ts';
 
 /**
  * One page of the layout drawn as a 1920×1080 PNG, for the video (decision 076): the page's boxes
@@ -46,8 +54,7 @@ export class FrameImages {
     if (!this.known.has(key)) this.known.set(key, this.load(box));
     const url = this.known.get(key) ?? null;
     if (url === null) {
-      // The hero's label names its slide already ("slide-3: the hero image"); the logo's does not.
-      const label = box.label.startsWith(`${page.name}:`) ? box.label : `${page.name}: ${box.label}`;
+      const label = imageLabel(page, box);
       warnings.push(
         box.format in DRAWN
           ? `${label} does not decode as an image: left out of the video`
