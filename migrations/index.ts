@@ -27,6 +27,7 @@ import { Migration20261126150000_shared_rate_limits } from './Migration202611261
 import { Migration20261127090000_event_time_in_database } from './Migration20261127090000_event_time_in_database.ts';
 import { Migration20261128090000_open_streams } from './Migration20261128090000_open_streams.ts';
 import { Migration20261129005057_event_deck_index } from './Migration20261129005057_event_deck_index.ts';
+import { Migration20261129011934_export_jobs } from './Migration20261129011934_export_jobs.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -38,51 +39,22 @@ export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261122133854_event_counts', class: Migration20261122133854_event_counts },
   { name: 'Migration20261122140000_slide_positions', class: Migration20261122140000_slide_positions },
   { name: 'Migration20261122154222_delivery_retries', class: Migration20261122154222_delivery_retries },
-  {
-    name: 'Migration20261122160041_subscription_auto_disable',
-    class: Migration20261122160041_subscription_auto_disable,
-  },
+  { name: 'Migration20261122160041_subscription_auto_disable', class: Migration20261122160041_subscription_auto_disable },
   { name: 'Migration20261122160811_delivery_replays', class: Migration20261122160811_delivery_replays },
   { name: 'Migration20261123163905_api_keys', class: Migration20261123163905_api_keys },
-  {
-    name: 'Migration20261123165400_delivery_pending_order',
-    class: Migration20261123165400_delivery_pending_order,
-  },
-  {
-    name: 'Migration20261123170000_sealed_webhook_secrets',
-    class: Migration20261123170000_sealed_webhook_secrets(box),
-  },
+  { name: 'Migration20261123165400_delivery_pending_order', class: Migration20261123165400_delivery_pending_order },
+  { name: 'Migration20261123170000_sealed_webhook_secrets', class: Migration20261123170000_sealed_webhook_secrets(box) },
   { name: 'Migration20261123180000_idempotency_keys', class: Migration20261123180000_idempotency_keys },
-  {
-    name: 'Migration20261123200000_delivery_waiting_and_claims',
-    class: Migration20261123200000_delivery_waiting_and_claims,
-  },
-  {
-    name: 'Migration20261125010258_subscription_event_access',
-    class: Migration20261125010258_subscription_event_access,
-  },
-  {
-    name: 'Migration20261125012247_login_throttle_backoff',
-    class: Migration20261125012247_login_throttle_backoff,
-  },
-  {
-    name: 'Migration20261125020000_webhook_urls_masked_in_events',
-    class: Migration20261125020000_webhook_urls_masked_in_events,
-  },
-  {
-    name: 'Migration20261125035940_timestamps_in_database',
-    class: Migration20261125035940_timestamps_in_database,
-  },
-  {
-    name: 'Migration20261125051254_trigger_skipped_when_set',
-    class: Migration20261125051254_trigger_skipped_when_set,
-  },
+  { name: 'Migration20261123200000_delivery_waiting_and_claims', class: Migration20261123200000_delivery_waiting_and_claims },
+  { name: 'Migration20261125010258_subscription_event_access', class: Migration20261125010258_subscription_event_access },
+  { name: 'Migration20261125012247_login_throttle_backoff', class: Migration20261125012247_login_throttle_backoff },
+  { name: 'Migration20261125020000_webhook_urls_masked_in_events', class: Migration20261125020000_webhook_urls_masked_in_events },
+  { name: 'Migration20261125035940_timestamps_in_database', class: Migration20261125035940_timestamps_in_database },
+  { name: 'Migration20261125051254_trigger_skipped_when_set', class: Migration20261125051254_trigger_skipped_when_set },
   { name: 'Migration20261126140000_live_events', class: Migration20261126140000_live_events },
   { name: 'Migration20261126150000_shared_rate_limits', class: Migration20261126150000_shared_rate_limits },
-  {
-    name: 'Migration20261127090000_event_time_in_database',
-    class: Migration20261127090000_event_time_in_database,
-  },
+  { name: 'Migration20261127090000_event_time_in_database', class: Migration20261127090000_event_time_in_database },
   { name: 'Migration20261128090000_open_streams', class: Migration20261128090000_open_streams },
   { name: 'Migration20261129005057_event_deck_index', class: Migration20261129005057_event_deck_index },
+  { name: 'Migration20261129011934_export_jobs', class: Migration20261129011934_export_jobs },
 ];
