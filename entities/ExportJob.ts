@@ -17,6 +17,10 @@ export type ExportStatus = (typeof EXPORT_STATUSES)[number];
  * `deck` is set null when the deck is deleted: the row then waits for the sweep, which deletes its
  * files and the row (a cascade would leave the files behind); no route answers it any more.
  */
+/** A change of a column the export's answer shows (not of its lease). */
+const SEEN_CHANGE =
+  '(old.status, old.progress_done, old.progress_total, old.warnings, old.error, old.file_key, old.captions_key, old.expires_at) is distinct from (new.status, new.progress_done, new.progress_total, new.warnings, new.error, new.file_key, new.captions_key, new.expires_at)';
+
 const ExportJobSchema = defineEntity({
   name: 'ExportJob',
   tableName: 'export_job',
@@ -26,15 +30,23 @@ const ExportJobSchema = defineEntity({
     { properties: ['status', 'createdAt'] },
     { properties: ['expiresAt'] },
   ],
-  // Each change wakes the instances following this export (exports.onProgress).
+  // Each change a caller can see wakes the instances following this export (exports.onProgress);
+  // a lease renewal, every EXPORT_POLL_INTERVAL_MS while it renders, does not.
   triggers: [
     {
-      name: 'export_job_notify',
+      name: 'export_job_notify_insert',
       timing: 'after',
-      events: ['insert', 'update'],
+      events: ['insert'],
       forEach: 'row',
       expression:
-        'create trigger "export_job_notify" after insert or update on "export_job" for each row execute function "export_job_notify"()',
+        'create trigger "export_job_notify_insert" after insert on "export_job" for each row execute function "export_job_notify"()',
+    },
+    {
+      name: 'export_job_notify_update',
+      timing: 'after',
+      events: ['update'],
+      forEach: 'row',
+      expression: `create trigger "export_job_notify_update" after update on "export_job" for each row when (${SEEN_CHANGE}) execute function "export_job_notify"()`,
     },
   ],
   properties: {

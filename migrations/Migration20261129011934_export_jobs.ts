@@ -3,8 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Deck exports (issue 39, api.md "Deck export"): one row per export, worked like narration jobs
  * (claimed `for update skip locked`, leased, fenced by `attempt`), with its file's place in the
- * object store; every change notifies the instances following it (`exports.onProgress`), its
- * payload the export's id. The deck's deletion leaves the row to the retention sweep (its files
+ * object store; every change a caller can see (not a lease renewal) notifies the instances
+ * following it (`exports.onProgress`), its payload the export's id. The deck's deletion leaves the row to the retention sweep (its files
  * must be deleted too), hence `on delete set null`.
  */
 export class Migration20261129011934_export_jobs extends Migration {
@@ -43,14 +43,19 @@ export class Migration20261129011934_export_jobs extends Migration {
     this.addSql(`create or replace function "export_job_notify"() returns trigger as $$
   begin perform pg_notify('export_job', new.id::text); return null; end; $$ language plpgsql;`);
     this.addSql(
-      `create trigger "export_job_notify" after insert or update on "export_job" for each row execute function "export_job_notify"();`,
+      `create trigger "export_job_notify_insert" after insert on "export_job" for each row execute function "export_job_notify"();`,
+    );
+    // Not a lease renewal: only a change the export's answer shows.
+    this.addSql(
+      `create trigger "export_job_notify_update" after update on "export_job" for each row when ((old.status, old.progress_done, old.progress_total, old.warnings, old.error, old.file_key, old.captions_key, old.expires_at) is distinct from (new.status, new.progress_done, new.progress_total, new.warnings, new.error, new.file_key, new.captions_key, new.expires_at)) execute function "export_job_notify"();`,
     );
   }
 
   override down(): void | Promise<void> {
     this.addSql(`drop trigger if exists "updated_at_now" on "export_job";`);
     this.addSql(`drop function if exists "export_job_updated_at_now_fn"();`);
-    this.addSql(`drop trigger if exists "export_job_notify" on "export_job";`);
+    this.addSql(`drop trigger if exists "export_job_notify_update" on "export_job";`);
+    this.addSql(`drop trigger if exists "export_job_notify_insert" on "export_job";`);
     this.addSql(`drop function if exists "export_job_notify"();`);
     this.addSql(`drop table if exists "export_job" cascade;`);
   }

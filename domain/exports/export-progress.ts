@@ -31,10 +31,12 @@ export async function followExport(
     throw error;
   }
   endOnAbort(signal, follower);
-  // Its file's signed address changes with every read: a change is a change of anything else.
+  // Its file's signed address changes with every read, `updatedAt` with every lease renewal: a
+  // change is a change of anything else.
   const unsigned = (output: ExportOutput) =>
     JSON.stringify({
       ...output,
+      updatedAt: null,
       file: output.file && { ...output.file, url: null },
       captionsFile: output.captionsFile && { ...output.captionsFile, url: null },
     });
