@@ -3,8 +3,8 @@
 // back as messages, an `abort` message comes in when the export is canceled or the instance stops.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  type ExportFormat,
   ExportFailed,
+  type ExportFormat,
   type RenderedExport,
   type RenderRequest,
 } from '../../domain/ports/deck-exporter.ts';
@@ -19,7 +19,9 @@ export type WorkerMessage =
   | { type: 'failed'; message: string; exportFailed: boolean };
 
 /** The renderer of a format, loaded alone: an export of one format never loads the others' libraries. */
-async function rendererOf(format: ExportFormat): Promise<(request: RenderRequest) => Promise<RenderedExport>> {
+async function rendererOf(
+  format: ExportFormat,
+): Promise<(request: RenderRequest) => Promise<RenderedExport>> {
   switch (format) {
     case 'pdf':
       return (await import('./render-pdf.ts')).renderPdf;
