@@ -66,13 +66,16 @@ export type ExportEventOutput = z.infer<typeof exportEventOutput>;
 
 /** The name of a deck's exported file: the deck's name made safe, with the format's extension. */
 export function exportFilename(deckName: string, extension: string): string {
-  const base = safeFilename(deckName).replace(/\.+$/, '').slice(0, 90) || 'deck';
-  return `${base}.${extension}`;
+  let base = safeFilename(deckName).slice(0, 90);
+  // Its own trailing dots off (a loop: an end-anchored pattern would be quadratic on a run of dots).
+  while (base.endsWith('.')) base = base.slice(0, -1);
+  return `${base || 'deck'}.${extension}`;
 }
 
 /** The captions file's name beside the video's. */
 export function captionsFilename(videoName: string): string {
-  return videoName.replace(/\.[^.]*$/, '.vtt');
+  const dot = videoName.lastIndexOf('.');
+  return `${dot > 0 ? videoName.slice(0, dot) : videoName}.vtt`;
 }
 
 /** The export as its events carry it (no signed address). */
