@@ -500,6 +500,36 @@ describe('the work', () => {
     expect(await w.eventTypes(row!.id)).toEqual(['export.failed']);
   });
 
+  it('leaves out an object that is missing, too large or not the organization’s, and names each in warnings', async () => {
+    const owner = await w.signedInClient();
+    const deckId = await deckOf(owner, 3);
+    const slides = (await owner.get(`/api/decks/${deckId}/slides`)).body.slides as {
+      id: string;
+      slideId: string;
+    }[];
+    const limit = w.app.config.uploads.imageMaxBytes;
+    const large = `org/${owner.organizationId}/images/large/hero.png`;
+    await w.app.services.storage.put(large, Buffer.alloc(limit + 1), 'image/png');
+    const assign = (slideId: string, column: string, key: string) =>
+      sql(w, `update slide set ${column} = ? where id = ?`, [key, slideId]);
+    await assign(slides[0]!.id, 'hero_img', `org/${owner.organizationId}/images/gone/hero.png`);
+    await assign(slides[1]!.id, 'hero_img', large);
+    await assign(
+      slides[2]!.id,
+      'audio_url',
+      'org/00000000-0000-7000-8000-000000000000/audio/x/narration.mp3',
+    );
+    const created = (await owner.post(`/api/decks/${deckId}/exports`, { format: 'pdf' })).body;
+    const done = await ended(owner, created.id);
+    expect(done.warnings).toEqual(
+      expect.arrayContaining([
+        `Slide ${slides[0]!.slideId}’s image: left out (its object is missing)`,
+        `Slide ${slides[1]!.slideId}’s image: left out (larger than ${limit / 1024 / 1024} MB)`,
+        `Slide ${slides[2]!.slideId}’s narration: left out (it does not name an object of this organization)`,
+      ]),
+    );
+  }, 60_000);
+
   it('follows an export with exports.onProgress: at once, after each change, complete at its end', async () => {
     const owner = await w.signedInClient();
     const deckId = await deckOf(owner);
