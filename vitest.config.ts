@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /** Measures the service's event loop: run on its own, after the rest (`npm test`), so that no other test file competes for the CPU. */
-const ALONE = ['test/input-cost.test.ts'];
+const ALONE = ['test/input-cost.test.ts', 'test/exports-loop.test.ts'];
 
 export default defineConfig({
   test: {

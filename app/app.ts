@@ -162,7 +162,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
     await database.close();
     throw error;
   });
-  const workers = createWorkers(database.orm, services, config);
+  const workers = createWorkers(database.orm, services, config, { exportSeconds: metrics?.observeExport });
   for (const worker of workers) worker.start();
   // Commits that wrote events or queued jobs wake the workers whose work that is, at once.
   database.orm.em.getEventManager().registerSubscriber(

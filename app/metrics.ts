@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { openEventStreams } from '../domain/events/live-events.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import type { Services } from '../domain/services.ts';
+import { EXPORT_STATUSES } from '../entities/ExportJob.ts';
 import { JOB_STATUSES } from '../entities/GenerationJob.ts';
 import { DELIVERY_STATUSES } from '../entities/NotificationDelivery.ts';
 import type { RequestObserver } from '../rest/middleware.ts';
@@ -25,8 +26,11 @@ const KNOWN_METHODS = new Set([
   'CONNECT',
 ]);
 
+/** Seconds an export takes, from a fraction of a second (a small PDF) to minutes (a long video). */
+const EXPORT_BUCKETS = [0.25, 0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300, 600];
+
 interface QueueCount {
-  kind: 'delivery' | 'job';
+  kind: 'delivery' | 'job' | 'export';
   status: string;
   n: number;
 }
@@ -34,6 +38,8 @@ interface QueueCount {
 export interface Metrics {
   /** For `requestLogging` (rest/middleware.ts): each request's duration, by method, route and status. */
   observeRequest: RequestObserver;
+  /** For the export worker (app/workers/export-runner.ts): how long each export that ended took. */
+  observeExport(format: string, seconds: number): void;
   /** The `/metrics` listener's address, e.g. http://127.0.0.1:9464. */
   url: string;
   close(): Promise<void>;
@@ -113,7 +119,9 @@ export async function startMetrics(
         `select 'delivery' as kind, status, count(*)::int as n from notification_delivery
            where status in ('pending', 'failed') group by status
          union all
-         select 'job', status, count(*)::int from generation_job group by status`,
+         select 'job', status, count(*)::int from generation_job group by status
+         union all
+         select 'export', status, count(*)::int from export_job where deck_id is not null group by status`,
       )
       .catch((error: unknown) => {
         logger.warn({ err: error }, 'metrics: the queue counts could not be read');
@@ -149,9 +157,17 @@ export async function startMetrics(
     'job',
     JOB_STATUSES,
   );
+  countsGauge('deck_exports', 'Deck exports by status, all instances', 'export', EXPORT_STATUSES);
+  const exportSeconds = new Histogram({
+    name: 'deck_export_render_seconds',
+    help: 'Time each export that ended on this instance took, from its claim to its end (the deck read, its objects copied, rendered, stored), by format',
+    labelNames: ['format'] as const,
+    buckets: EXPORT_BUCKETS,
+    registers: [registry],
+  });
   new Gauge({
     name: 'deck_queue_scrape_success',
-    help: '1 when the delivery and job counts were read from the database at this scrape',
+    help: '1 when the delivery, job and export counts were read from the database at this scrape',
     registers: [registry],
     async collect() {
       this.set((await queueCounts()) ? 1 : 0);
@@ -204,6 +220,9 @@ export async function startMetrics(
         },
         seconds,
       );
+    },
+    observeExport(format, seconds) {
+      exportSeconds.observe({ format }, seconds);
     },
     url: `http://${host}:${address.port}`,
     close: () =>

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { offlineAnalyzer } from '../adapters/documents/offline-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
+import { createDeckExporter } from '../adapters/export/deck-exporter.ts';
 import { createNotifier } from '../adapters/notifications/notifier.ts';
 import { createSecretBox } from '../adapters/secret-box.ts';
 import { createElevenLabsEngine } from '../adapters/speech/elevenlabs-speech.ts';
@@ -60,6 +61,7 @@ export async function createServices(
         )
       : offlineAnalyzer,
     notifier: createNotifier({ secretBox, mailer, logger, ...config.notifications }),
+    exporter: createDeckExporter(config.exports),
   };
 }
 

@@ -34,7 +34,7 @@ export async function checkOwnObjectKeys(
 /** `org/<organizationId>/<kind>/<id>/<file name made safe>`: every object lives in its organization's namespace. */
 export function objectKeyFor(
   organizationId: string,
-  kind: 'images' | 'kb' | 'audio',
+  kind: 'images' | 'kb' | 'audio' | 'exports',
   id: string,
   filename: string,
 ): string {

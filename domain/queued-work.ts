@@ -9,10 +9,10 @@ import {
 
 /**
  * Work queued by plain SQL, which creates no entity a commit could be recognised by: a delivery
- * retried or replayed. `announceCommittedWork` tells the workers once the transaction that marked it
+ * retried or replayed; an export canceled while it renders (its worker looks at once). `announceCommittedWork` tells the workers once the transaction that marked it
  * commits.
  */
-export type QueuedWork = 'deliveries';
+export type QueuedWork = 'deliveries' | 'exports';
 
 /** What a transaction marked: queued work, or the entity classes a write outside the unit of work created. */
 const marked = new WeakMap<object, Set<unknown>>();

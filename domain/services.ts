@@ -1,4 +1,5 @@
 import type { ContractAnalyzer } from './ports/contract-analyzer.ts';
+import type { DeckExporter } from './ports/deck-exporter.ts';
 import type { Logger } from './ports/logger.ts';
 import type { Mailer } from './ports/mailer.ts';
 import type { Notifier } from './ports/notifier.ts';
@@ -28,4 +29,6 @@ export interface Services {
   voices: VoiceCatalog;
   /** Sends one message through a subscription's channel (the delivery worker, a test message). */
   notifier: Notifier;
+  /** Renders a deck's snapshot to PowerPoint, PDF or video, off the event loop (the export worker). */
+  exporter: DeckExporter;
 }

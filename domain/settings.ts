@@ -17,4 +17,11 @@ export interface Settings {
   notifications: { allowPrivateNetworks: boolean; replay: { maxDays: number; maxEvents: number } };
   speech: { timeoutMs: number; maxAudioBytes: number };
   documents: { timeoutMs: number };
+  exports: {
+    perOrganization: number;
+    leaseSeconds: number;
+    pollIntervalMs: number;
+    retentionDays: number;
+    workDir: string;
+  };
 }

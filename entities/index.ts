@@ -8,6 +8,7 @@ import { DeliveryAttempt } from './DeliveryAttempt.ts';
 import { Event } from './Event.ts';
 import { EventCount } from './EventCount.ts';
 import { EventCountByHour } from './EventCountByHour.ts';
+import { ExportJob } from './ExportJob.ts';
 import { Faq } from './Faq.ts';
 import { GenerationJob } from './GenerationJob.ts';
 import { IdempotencyKey } from './IdempotencyKey.ts';
@@ -32,6 +33,7 @@ export {
   Event,
   EventCount,
   EventCountByHour,
+  ExportJob,
   Faq,
   GenerationJob,
   IdempotencyKey,
@@ -69,4 +71,5 @@ export const entities = [
   IdempotencyKey,
   RateLimitCounter,
   OpenStream,
+  ExportJob,
 ];

@@ -27,6 +27,7 @@ import { Migration20261126150000_shared_rate_limits } from './Migration202611261
 import { Migration20261127090000_event_time_in_database } from './Migration20261127090000_event_time_in_database.ts';
 import { Migration20261128090000_open_streams } from './Migration20261128090000_open_streams.ts';
 import { Migration20261129005057_event_deck_index } from './Migration20261129005057_event_deck_index.ts';
+import { Migration20261129011934_export_jobs } from './Migration20261129011934_export_jobs.ts';
 
 export const migrationsFor = (box: SecretBox) => [
   { name: 'Migration20261121213459_foundation', class: Migration20261121213459_foundation },
@@ -85,4 +86,5 @@ export const migrationsFor = (box: SecretBox) => [
   },
   { name: 'Migration20261128090000_open_streams', class: Migration20261128090000_open_streams },
   { name: 'Migration20261129005057_event_deck_index', class: Migration20261129005057_event_deck_index },
+  { name: 'Migration20261129011934_export_jobs', class: Migration20261129011934_export_jobs },
 ];

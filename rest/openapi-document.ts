@@ -71,6 +71,7 @@ const TAGS: Record<string, string> = {
   faqs: 'Questions and canned answers of a deck, with spoken audio',
   intro: 'The spoken introduction of a deck',
   generation: 'Narration jobs that speak every slide’s script',
+  exports: 'A deck as a file to open without the service: PowerPoint, PDF or a narrated video',
   images: 'The organization’s image library',
   'knowledge base': 'Documents uploaded for the organization’s knowledge base',
   contracts: 'Contract import: the variables of a template or a filled-in contract',
@@ -208,7 +209,7 @@ export function buildOpenApiDocument(options: { contact?: ApiContact } = {}): Op
           ...((entry.kind === 'json' || entry.kind === 'multipart') && entry.location
             ? {
                 Location: {
-                  description: `The created resource: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
+                  description: `${successStatus === 202 ? 'Where the accepted job is followed' : 'The created resource'}: \`/api${entry.location.replace(/\{[\w.]+\}/g, '{id}')}\``,
                   required: true,
                   schema: { type: 'string', format: 'uri-reference' },
                 },

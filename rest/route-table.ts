@@ -74,8 +74,14 @@ function procedureRoutes(): (ProcedureRoute | StreamRoute)[] {
         sessionBound: meta.sessionBound === true,
         location: meta.location,
       });
-      if ((meta.successStatus === 201) !== (meta.location !== undefined)) {
-        throw new Error(`${path}: a create (201) names its resource's location, and only a create`);
+      // A create names what it made; so may an accepted job (202) that can be followed there.
+      if (
+        (meta.successStatus === 201 && meta.location === undefined) ||
+        (meta.location !== undefined && meta.successStatus !== 201 && meta.successStatus !== 202)
+      ) {
+        throw new Error(
+          `${path}: a create (201) names its resource's location, and only a create or an accepted job (202)`,
+        );
       }
     },
   );

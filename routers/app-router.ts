@@ -6,6 +6,7 @@ import { brandingRouter } from './branding/branding.router.ts';
 import { contractsRouter } from './contracts/contracts.router.ts';
 import { decksRouter } from './decks/decks.router.ts';
 import { eventsRouter } from './events/events.router.ts';
+import { exportsRouter } from './exports/exports.router.ts';
 import { faqsRouter } from './faqs/faqs.router.ts';
 import { generationRouter } from './generation/generation.router.ts';
 import { imagesRouter } from './images/images.router.ts';
@@ -32,6 +33,7 @@ const httpRouters = {
   contracts: contractsRouter,
   faqs: faqsRouter,
   generation: generationRouter,
+  exports: exportsRouter,
   voices: voicesRouter,
   users: usersRouter,
   apiKeys: apiKeysRouter,

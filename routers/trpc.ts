@@ -27,7 +27,7 @@ import { inputIssues } from './shared.schema.ts';
  * the organization's HEAVY_LIMIT_PER_MINUTE as well as the caller's limit. `sessionBound` marks a
  * procedure that acts on the session presenting it (sign-out, password change): its Idempotency-Key
  * answers are kept per session, not per caller (rest/idempotency.ts). `location` is where a
- * create's resource lives (the `Location` header of its 201).
+ * create's resource (or an accepted job) lives (the `Location` header of its 201 or 202).
  */
 export type Meta = OpenApiMeta<{
   access?: ProcedureAccess;
@@ -36,8 +36,8 @@ export type Meta = OpenApiMeta<{
   heavy?: boolean;
   sessionBound?: boolean;
   /**
-   * A create (201): the created resource's /api path, answered as `Location`; each `{name}` is
-   * filled from the answer (`{id}`, or a nested `{apiKey.id}`).
+   * A create (201), or an accepted job (202) that is followed there: the resource's /api path,
+   * answered as `Location`; each `{name}` is filled from the answer (`{id}`, or a nested `{apiKey.id}`).
    */
   location?: `/${string}`;
   /**

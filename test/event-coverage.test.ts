@@ -19,8 +19,8 @@ let user: HttpClient & { organizationId: string; userId: string; email: string; 
 let stream: StreamReader;
 
 beforeAll(async () => {
-  // No background generation: only the events the routes themselves write are counted.
-  t = await startTestApp({ GENERATION_ENABLED: 'false' });
+  // No background generation or export: only the events the routes themselves write are counted.
+  t = await startTestApp({ GENERATION_ENABLED: 'false', EXPORTS_ENABLED: 'false' });
   user = await t.signedInClient('Coverage Org');
   const watcher = await t.signedInClient('Coverage Org', 'owner');
   stream = new StreamReader(t.url, '', { cookie: watcher.cookieHeader });
@@ -185,6 +185,18 @@ const routes: Record<string, { call: () => Promise<Call>; event: string | null; 
       body: {},
     }),
     event: 'generation_job.started',
+  },
+  'POST /decks/{deckId}/exports': {
+    call: async () => ({ path: `/api/decks/${await newDeck()}/exports`, body: { format: 'pdf' } }),
+    event: null,
+    why: 'an export’s events are how it ended, written by the worker (export.completed, export.failed; api.md)',
+  },
+  'DELETE /exports/{exportId}': {
+    call: async () => ({
+      path: `/api/exports/${(await user.post(`/api/decks/${await newDeck()}/exports`, { format: 'pdf' })).body.id}`,
+    }),
+    event: null,
+    why: 'a canceled export ends without an event (api.md names export.completed and export.failed only)',
   },
   'POST /images': {
     call: async () => ({ path: '/api/images', upload: { name: 'pic.png', bytes: png(2, 2) } }),

@@ -90,6 +90,9 @@ beforeAll(async () => {
     // No background work: the database changes only through the request being judged.
     NOTIFICATIONS_ENABLED: 'false',
     GENERATION_ENABLED: 'false',
+    EXPORTS_ENABLED: 'false',
+    // The export sweep (it removes the exports of deleted decks) runs at the start only.
+    EXPORT_SWEEP_INTERVAL_MS: String(24 * 3600 * 1000),
     // The walk signs in and fails to sign in many times; the throttle has its own tests.
     LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: '1000000',
     LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: '1000000',

@@ -95,6 +95,9 @@ describe('metrics', () => {
     for (const status of ['pending', 'processing', 'completed', 'failed']) {
       expect(sample(text, `deck_generation_jobs{status="${status}"}`)).toBe(0);
     }
+    for (const status of ['pending', 'processing', 'completed', 'failed', 'canceled']) {
+      expect(sample(text, `deck_exports{status="${status}"}`)).toBe(0);
+    }
     expect(sample(text, 'deck_queue_scrape_success')).toBe(1);
     expect(sample(text, 'deck_event_streams_open')).toBe(0);
     expect(sample(text, 'deck_extraction_queue_length')).toBe(0);
@@ -133,6 +136,22 @@ describe('metrics', () => {
     expect(pending).toBeGreaterThan(0);
     expect(await pendingNow(t)).toBe(pending);
     expect(await pendingNow(second)).toBe(pending);
+  });
+
+  it('counts exports by status in the shared database, and times each on the instance that ended it', async () => {
+    const user = await t.signedInClient();
+    const deckId = (await user.post('/api/decks', { name: 'Exported' })).body.id;
+    const created = await user.post(`/api/decks/${deckId}/exports`, { format: 'pdf' });
+    expect(created.status).toBe(202);
+    const status = await eventually(async () => {
+      const answer = (await user.get(`/api/exports/${created.body.id}`)).body.status;
+      return ['completed', 'failed'].includes(answer) && answer;
+    }, 60_000);
+    for (const app of [t, second])
+      expect(sample(await scrape(app), `deck_exports{status="${status}"}`)).toBe(1);
+    const timed = async (app: TestApp) =>
+      sample(await scrape(app), 'deck_export_render_seconds_count{format="pdf"}') ?? 0;
+    await eventually(async () => (await timed(t)) + (await timed(second)) === 1);
   });
 
   it('promtool finds nothing wrong with a scrape', async () => {

@@ -45,6 +45,7 @@ beforeAll(async () => {
     ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
     SPEECH_TIMEOUT_MS: '2000',
     GENERATION_POLL_INTERVAL_MS: '50',
+    EXPORT_POLL_INTERVAL_MS: '50',
   });
   owner = await t.signedInClient();
   document = (await owner.get('/api/openapi.json')).body;
@@ -113,6 +114,19 @@ async function causeEveryEvent() {
     async () => (await owner.get(`/api/decks/${deck.id}/generate/status`)).body.status === 'failed',
   );
   eleven.state.tts = 'ok';
+
+  // An export that completes (the renderers', test/exports-complete.test.ts), and one that fails: its
+  // instances died three times (as they would leave it: processing, its lease lapsed).
+  const exported = await ok(owner.post(`/api/decks/${deck.id}/exports`, { format: 'pdf' }));
+  await eventually(
+    async () => (await owner.get(`/api/exports/${exported.id}`)).body.status === 'completed',
+    60_000,
+  );
+  await t.app.database.orm.em.getConnection().execute(
+    `insert into export_job (id, organization_id, deck_id, format, status, warnings, attempt, locked_until, expires_at)
+     values (gen_random_uuid(), ?, ?, 'pptx', 'processing', '[]', 3, now() - interval '1 second', now() + interval '7 days')`,
+    [(await owner.get('/api/auth/me')).body.organization.id, deck.id],
+  );
 
   const config = await ok(owner.post(`/api/decks/${deck.id}/action-configs`, fixtures.actionConfig));
   await ok(owner.patch(`/api/action-configs/${config.id}`, { repName: 'Pat' }));

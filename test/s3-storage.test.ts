@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,6 +9,7 @@ import { png, svg } from './helpers/files.ts';
 import { expectProblem } from './helpers/http-client.ts';
 import { startSwiftS3 } from './helpers/swift-s3.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { eventually } from './helpers/webhook-receiver.ts';
 
 let swift: Awaited<ReturnType<typeof startSwiftS3>>;
 let settings: S3Settings;
@@ -33,6 +37,38 @@ describe('the S3 driver against a signature-checking S3 (Swift s3api)', () => {
     expect(await storage.head('org/a/none.txt')).toBeNull();
     await storage.delete('org/a/one.txt');
     expect(await storage.head('org/a/one.txt')).toBeNull();
+  });
+
+  it('stores a file from disk, and copies an object to disk, reading at most maxBytes', async () => {
+    const storage = createS3Storage(settings);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'deck-s3-files-'));
+    try {
+      const bytes = Buffer.alloc(300_000, 7);
+      await writeFile(path.join(dir, 'deck.mp4'), bytes);
+      await storage.putFile('org/a/exports/x-1/deck.mp4', path.join(dir, 'deck.mp4'), 'video/mp4');
+      expect(await storage.head('org/a/exports/x-1/deck.mp4')).toEqual({
+        size: 300_000,
+        contentType: 'video/mp4',
+      });
+      const copy = path.join(dir, 'copy.mp4');
+      expect(await storage.download('org/a/exports/x-1/deck.mp4', copy, 300_000)).toEqual({
+        ok: true,
+        size: 300_000,
+      });
+      expect((await readFile(copy)).equals(bytes)).toBe(true);
+      const cut = path.join(dir, 'cut.mp4');
+      expect(await storage.download('org/a/exports/x-1/deck.mp4', cut, 299_999)).toEqual({
+        ok: false,
+        reason: 'too-large',
+      });
+      await expect(stat(cut)).rejects.toThrow();
+      expect(await storage.download('org/a/none.mp4', path.join(dir, 'none'), 10)).toEqual({
+        ok: false,
+        reason: 'missing',
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('hands out presigned PUT and GET addresses that the store honours, and refuses when they are altered', async () => {
@@ -193,6 +229,31 @@ describe('the service with STORAGE_DRIVER=s3', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(png(8, 4))).toBe(true);
     await user.delete(`/api/images/${image.id}`);
     expect(await t.app.services.storage.head(image.objectKey)).toBeNull();
+  });
+
+  it('copies an export’s objects from the bucket, and names one that is missing', async () => {
+    const user = await t.signedInClient();
+    const image = (await user.upload('/api/images', { name: 'hero.png', bytes: png(8, 4) })).body;
+    const deckId = (await user.post('/api/decks', { name: 'On S3' })).body.id;
+    const shown = await user.post(`/api/decks/${deckId}/slides`, {
+      title: 'Shown',
+      heroImg: image.objectKey,
+    });
+    const gone = await user.post(`/api/decks/${deckId}/slides`, { title: 'Gone', heroImg: image.objectKey });
+    await t.app.database.orm.em
+      .getConnection()
+      .execute('update slide set hero_img = ? where id = ?', [
+        `org/${user.organizationId}/images/gone/x.png`,
+        gone.body.id,
+      ]);
+    const created = (await user.post(`/api/decks/${deckId}/exports`, { format: 'pdf' })).body;
+    const ended = await eventually(async () => {
+      const answer = (await user.get(`/api/exports/${created.id}`)).body;
+      return ['completed', 'failed'].includes(answer.status) && answer;
+    }, 60_000);
+    const images = ended.warnings.filter((warning: string) => warning.includes('’s image'));
+    expect(images).toEqual([`Slide ${gone.body.slideId}’s image: left out (its object is missing)`]);
+    expect(shown.status).toBe(201);
   });
 
   it('serves SVG images as attachments and PNG images inline', async () => {

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,6 +76,31 @@ export function createLocalStorage(options: {
       await writeFile(temporary, body);
       await rename(temporary, data);
       await writeMeta(objectKey, contentType);
+    },
+    async putFile(objectKey, filePath, contentType) {
+      const { data } = fileOf(objectKey);
+      await mkdir(path.dirname(data), { recursive: true });
+      const temporary = `${data}.${newId()}.part`;
+      try {
+        await copyFile(filePath, temporary);
+        await rename(temporary, data);
+      } finally {
+        await rm(temporary, { force: true });
+      }
+      await writeMeta(objectKey, contentType);
+    },
+    async download(objectKey, filePath, maxBytes) {
+      const { data } = fileOf(objectKey);
+      try {
+        await pipeline(createReadStream(data), limitedTo(maxBytes), createWriteStream(filePath));
+      } catch (error) {
+        await rm(filePath, { force: true });
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return { ok: false, reason: 'missing' };
+        if (code === 'TOO_LARGE') return { ok: false, reason: 'too-large' };
+        throw error;
+      }
+      return { ok: true, size: (await stat(filePath)).size };
     },
     async head(objectKey) {
       const { data, meta } = fileOf(objectKey);
@@ -156,13 +181,9 @@ export function createLocalStorage(options: {
       try {
         await pipeline(
           body,
-          async function* limit(source: AsyncIterable<Buffer>) {
-            for await (const chunk of source) {
-              size += chunk.length;
-              if (size > maxBytes) throw Object.assign(new Error('too large'), { code: 'TOO_LARGE' });
-              yield chunk;
-            }
-          },
+          limitedTo(maxBytes, (bytes) => {
+            size = bytes;
+          }),
           createWriteStream(temporary, { flags: 'wx' }),
         );
         // link() fails if the name exists: of two uploads of one key, exactly one wins, and
@@ -188,5 +209,21 @@ export function createLocalStorage(options: {
         contentType: info.contentType ?? 'application/octet-stream',
       };
     },
+  };
+}
+
+/**
+ * A pipeline step that passes at most `maxBytes` through and fails (`code: 'TOO_LARGE'`) past
+ * them; `counted` hears the running total.
+ */
+export function limitedTo(maxBytes: number, counted?: (bytes: number) => void) {
+  return async function* limit(source: AsyncIterable<Buffer>) {
+    let size = 0;
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > maxBytes) throw Object.assign(new Error('too large'), { code: 'TOO_LARGE' });
+      counted?.(size);
+      yield chunk;
+    }
   };
 }

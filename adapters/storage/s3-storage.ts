@@ -1,3 +1,7 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
   DeleteObjectCommand,
@@ -11,6 +15,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { INLINE_TYPES, type ObjectStorage } from '../../domain/ports/object-storage.ts';
+import { limitedTo } from './local-storage.ts';
 
 export interface S3Settings {
   endpoint?: string;
@@ -60,6 +65,42 @@ export function createS3Storage(settings: S3Settings): ObjectStorage {
     driver: 's3',
     async put(Key, Body, ContentType) {
       await client.send(new PutObjectCommand({ Bucket, Key, Body, ContentType }));
+    },
+    async putFile(Key, filePath, ContentType) {
+      // A known length: the SDK streams the file in one PUT (up to S3's 5 GB per object).
+      const { size } = await stat(filePath);
+      await client.send(
+        new PutObjectCommand({
+          Bucket,
+          Key,
+          Body: createReadStream(filePath),
+          ContentLength: size,
+          ContentType,
+        }),
+      );
+    },
+    async download(Key, filePath, maxBytes) {
+      let body: Readable;
+      try {
+        const answer = await client.send(new GetObjectCommand({ Bucket, Key }));
+        if ((answer.ContentLength ?? 0) > maxBytes) {
+          (answer.Body as Readable | undefined)?.destroy();
+          return { ok: false, reason: 'too-large' };
+        }
+        body = answer.Body as Readable;
+      } catch (error) {
+        const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+        if (status === 404) return { ok: false, reason: 'missing' };
+        throw error;
+      }
+      try {
+        await pipeline(body, limitedTo(maxBytes), createWriteStream(filePath));
+      } catch (error) {
+        await rm(filePath, { force: true });
+        if ((error as { code?: string }).code === 'TOO_LARGE') return { ok: false, reason: 'too-large' };
+        throw error;
+      }
+      return { ok: true, size: (await stat(filePath)).size };
     },
     async head(Key) {
       const head = await headObject(Key);

@@ -21,6 +21,12 @@ export interface WorkLoopOptions<Job> {
   run: (job: Job, signal: AbortSignal) => Promise<void>;
   /** Ends the leases of claimed jobs this instance will not finish, so another takes them up at once. */
   release: (jobs: Job[]) => Promise<void>;
+  /**
+   * Claim no more than can run now (default: up to twice the concurrency, claimed a round at a
+   * time, so the next ones are at hand). For work that holds a shared share while claimed (an
+   * organization's exports at once), a job claimed but waiting here would hold it for nothing.
+   */
+  claimOnlyWhatRuns?: boolean;
 }
 
 /** Longest pause between rounds while they keep failing. */
@@ -84,7 +90,7 @@ export class WorkLoop<Job> {
       if (await this.#options.prepare?.()) this.#again = true;
       const room = this.#room();
       // Claims wait until a whole round of room is free: one claim for many jobs, not one each.
-      if (room < concurrency || this.#stopped) {
+      if (room < (this.#options.claimOnlyWhatRuns ? 1 : concurrency) || this.#stopped) {
         this.#failedRounds = 0;
         return;
       }
@@ -117,12 +123,16 @@ export class WorkLoop<Job> {
     } finally {
       this.#running.delete(job);
     }
-    if (this.#room() >= this.#options.concurrency) this.nudge();
+    // Once the queue has counted this job out (it does after this function returns).
+    setImmediate(() => {
+      if (this.#room() >= (this.#options.claimOnlyWhatRuns ? 1 : this.#options.concurrency)) this.nudge();
+    });
   }
 
   /** Claimed jobs are kept to twice the concurrency: the next ones are at hand as runs end. */
   #room(): number {
-    return this.#options.concurrency * 2 - this.#queue.size - this.#queue.pending;
+    const held = this.#options.claimOnlyWhatRuns ? 1 : 2;
+    return this.#options.concurrency * held - this.#queue.size - this.#queue.pending;
   }
 
   /**

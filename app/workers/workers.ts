@@ -2,8 +2,11 @@ import type { EntityClass, MikroORM } from '@mikro-orm/postgresql';
 import type { QueuedWork } from '../../domain/queued-work.ts';
 import type { Services } from '../../domain/services.ts';
 import { Event } from '../../entities/Event.ts';
+import { ExportJob } from '../../entities/ExportJob.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import type { AppConfig } from '../config.ts';
+import { createExportRunner, type ExportObserver } from './export-runner.ts';
+import { createExportSweeper } from './export-sweep.ts';
 import { createGenerationRunner } from './generation-runner.ts';
 import { createIdempotencySweeper } from './idempotency-sweep.ts';
 import { createKbSweeper } from './kb-sweep.ts';
@@ -29,7 +32,12 @@ export interface BackgroundWorker {
  * `app/config.ts`). `app/app.ts` starts them after the server listens, nudges them after
  * commits that create their work (domain/queued-work.ts, `announceCommittedWork`), and stops them at shutdown.
  */
-export function createWorkers(orm: MikroORM, services: Services, config: AppConfig): BackgroundWorker[] {
+export function createWorkers(
+  orm: MikroORM,
+  services: Services,
+  config: AppConfig,
+  observe: { exportSeconds?: ExportObserver } = {},
+): BackgroundWorker[] {
   return [
     ...(config.notifications.enabled
       ? [{ ...createNotificationRunner(orm, services, config), wokenBy: [Event, 'deliveries' as const] }]
@@ -37,7 +45,16 @@ export function createWorkers(orm: MikroORM, services: Services, config: AppConf
     ...(config.generation.enabled
       ? [{ ...createGenerationRunner(orm, services, config), wokenBy: [GenerationJob] }]
       : []),
+    ...(config.exports.enabled
+      ? [
+          {
+            ...createExportRunner(orm, services, config, observe.exportSeconds),
+            wokenBy: [ExportJob, 'exports' as const],
+          },
+        ]
+      : []),
     createKbSweeper(orm, services, config),
+    createExportSweeper(orm, services, config),
     createIdempotencySweeper(orm, services, config),
     createLoginThrottleSweeper(orm, services, config),
   ];

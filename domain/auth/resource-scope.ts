@@ -32,6 +32,10 @@ const SCOPES: Record<string, { resource: string; sql: string }> = {
   },
   userId: { resource: 'User', sql: 'select 1 from app_user where id = ? and organization_id = ?' },
   apiKeyId: { resource: 'API key', sql: 'select 1 from api_key where id = ? and organization_id = ?' },
+  exportId: {
+    resource: 'Export',
+    sql: 'select 1 from export_job where id = ? and organization_id = ? and deck_id is not null',
+  },
 };
 
 /** The ids `missingResource` knows: a route naming anything else must be added above (a test says so). */

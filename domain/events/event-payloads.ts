@@ -5,6 +5,7 @@ import { userOutput } from '../auth/auth-output.ts';
 import { brandingOutput } from '../branding/branding-output.ts';
 import { importContractOutput } from '../contracts/contract-output.ts';
 import { deckOutput } from '../decks/deck-output.ts';
+import { exportEventOutput } from '../exports/export-output.ts';
 import { faqOutput } from '../faqs/faq-output.ts';
 import { jobOutput } from '../generation/job-output.ts';
 import { imageOutput } from '../images/image-output.ts';
@@ -60,6 +61,10 @@ const faqAudioFailedPayload = faqPayload
   .meta({ id: 'FaqAudioFailedEventPayload' });
 const actionConfigPayload = actionConfigOutput.extend(actor).meta({ id: 'ActionConfigEventPayload' });
 const jobPayload = jobOutput.extend(ofDeck).meta({ id: 'GenerationJobEventPayload' });
+const exportPayload = exportEventOutput.extend(ofDeck).meta({
+  id: 'ExportEventPayload',
+  description: 'The export as its routes answer it, its files without their signed `url`',
+});
 const imagePayload = imageOutput.omit({ url: true }).extend(actor).meta({ id: 'ImageEventPayload' });
 const kbDocumentPayload = kbDocumentOutput.extend(actor).meta({ id: 'KbDocumentEventPayload' });
 const kbDocumentDeletedPayload = kbDocumentPayload
@@ -111,6 +116,8 @@ export const EVENT_PAYLOADS = {
   'generation_job.started': jobPayload,
   'generation_job.completed': jobPayload,
   'generation_job.failed': jobPayload,
+  'export.completed': exportPayload,
+  'export.failed': exportPayload,
   'image.uploaded': imagePayload,
   'image.deleted': imagePayload,
   'kb_document.upload_initiated': kbDocumentPayload,

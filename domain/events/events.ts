@@ -27,6 +27,7 @@ export const EVENT_TYPES = {
     'action_config.deleted',
   ],
   generation_job: ['generation_job.started', 'generation_job.completed', 'generation_job.failed'],
+  export: ['export.completed', 'export.failed'],
   image: ['image.uploaded', 'image.deleted'],
   kb_document: ['kb_document.upload_initiated', 'kb_document.uploaded', 'kb_document.deleted'],
   contract: ['contract.imported'],

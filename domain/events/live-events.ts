@@ -26,6 +26,10 @@ import { callerKey, StreamLeases } from './stream-leases.ts';
 /** The notification channels (migration `live-events`). */
 export const EVENT_CHANNEL = 'event_log';
 export const GENERATION_CHANNEL = 'generation_job';
+/** …and on every change of an export (migration `export_jobs`), its payload the export's id. */
+export const EXPORT_CHANNEL = 'export_job';
+/** The channels whose payload names what a progress follower follows. */
+export type ProgressChannel = typeof GENERATION_CHANNEL | typeof EXPORT_CHANNEL;
 
 /** A keep-alive comment at least this often on every stream (api.md: every 15 s). */
 export const KEEP_ALIVE_MS = 15_000;
@@ -175,8 +179,8 @@ export class LiveEvents {
    * while it holds one (no count of its own: a stream never added could not uncount another).
    */
   readonly #byOrganization = new Map<string, Set<Offered>>();
-  /** Generation progress followers by deck. */
-  readonly #byDeck = new Map<string, Set<() => void>>();
+  /** Progress followers by what they follow: `<channel>:<id>` (a deck's generation, an export). */
+  readonly #bySubject = new Map<string, Set<() => void>>();
   /** The reader's place: null while no event stream is open (it reads nothing then). */
   #cursor: Key | null = null;
   #following: Promise<void> | null = null;
@@ -212,19 +216,19 @@ export class LiveEvents {
    */
   #listen(): Promise<void> {
     this.#listening ??= this.#signals
-      .start([EVENT_CHANNEL, GENERATION_CHANNEL], {
+      .start([EVENT_CHANNEL, GENERATION_CHANNEL, EXPORT_CHANNEL], {
         onSignal: (channel, payload) => {
           if (channel === EVENT_CHANNEL) {
             const tx = /^\d+$/.test(payload) ? BigInt(payload) : 0n;
             if (tx > this.#notified) this.#notified = tx;
             this.#read();
-          } else if (channel === GENERATION_CHANNEL) {
-            for (const wake of this.#byDeck.get(payload) ?? []) wake();
+          } else {
+            for (const wake of this.#bySubject.get(`${channel}:${payload}`) ?? []) wake();
           }
         },
         onGap: () => {
           this.#read();
-          for (const wakes of this.#byDeck.values()) for (const wake of wakes) wake();
+          for (const wakes of this.#bySubject.values()) for (const wake of wakes) wake();
         },
       })
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'event notifications not listening yet'));
@@ -275,7 +279,7 @@ export class LiveEvents {
   get reachedStreams(): number {
     let reached = 0;
     for (const streams of this.#byOrganization.values()) reached += streams.size;
-    for (const wakes of this.#byDeck.values()) reached += wakes.size;
+    for (const wakes of this.#bySubject.values()) reached += wakes.size;
     return reached;
   }
 
@@ -310,12 +314,20 @@ export class LiveEvents {
     return stream;
   }
 
-  /** Follows a deck's generation job: `next()` resolves true after each change (false once ended). */
-  async openProgress(caller: StreamCaller, deckId: string): Promise<ProgressFollower> {
-    const follower = new ProgressFollower(this, caller, deckId);
+  /**
+   * Follows a deck's generation job (`id`: the deck's) or an export (`id`: the export's, on
+   * EXPORT_CHANNEL): `next()` resolves true after each change (false once ended). Counted against
+   * the stream caps like any stream.
+   */
+  async openProgress(
+    caller: StreamCaller,
+    id: string,
+    channel: ProgressChannel = GENERATION_CHANNEL,
+  ): Promise<ProgressFollower> {
+    const follower = new ProgressFollower(this, caller, `${channel}:${id}`);
     if (!(await this.#add(follower))) return follower;
-    const wakes = this.#byDeck.get(deckId) ?? new Set();
-    this.#byDeck.set(deckId, wakes);
+    const wakes = this.#bySubject.get(follower.subject) ?? new Set();
+    this.#bySubject.set(follower.subject, wakes);
     wakes.add(follower.wake);
     await this.#listen();
     return follower;
@@ -417,9 +429,9 @@ export class LiveEvents {
         if (this.#byOrganization.size === 0) this.#stopFollowing();
       }
     } else if (follower instanceof ProgressFollower) {
-      const wakes = this.#byDeck.get(follower.deckId);
+      const wakes = this.#bySubject.get(follower.subject);
       wakes?.delete(follower.wake);
-      if (wakes?.size === 0) this.#byDeck.delete(follower.deckId);
+      if (wakes?.size === 0) this.#bySubject.delete(follower.subject);
     }
     if (this.#followers.size === 0) {
       clearInterval(this.#authTimer);
@@ -862,16 +874,17 @@ export class EventStream<T> implements Offered, AsyncIterableIterator<T, undefin
 /** One follower of a deck's generation job: woken by each change of its row. */
 export class ProgressFollower implements Follower {
   readonly caller: StreamCaller;
-  readonly deckId: string;
+  /** What it follows: `<channel>:<id>`. */
+  readonly subject: string;
   readonly #hub: LiveEvents;
   #changed = false;
   #ended = false;
   #waiter: ((changed: boolean) => void) | null = null;
 
-  constructor(hub: LiveEvents, caller: StreamCaller, deckId: string) {
+  constructor(hub: LiveEvents, caller: StreamCaller, subject: string) {
     this.#hub = hub;
     this.caller = caller;
-    this.deckId = deckId;
+    this.subject = subject;
   }
 
   readonly wake = (): void => {

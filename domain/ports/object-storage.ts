@@ -13,6 +13,13 @@ export interface StoredObject {
 export interface ObjectStorage {
   readonly driver: 'local' | 's3';
   put(key: string, body: Buffer, contentType: string): Promise<void>;
+  /** Stores the file at `filePath` under `key`, streamed from disk (an export may be large). */
+  putFile(key: string, filePath: string, contentType: string): Promise<void>;
+  /**
+   * Copies the object to the local file `filePath`, streamed, reading at most `maxBytes`: `missing`
+   * when there is no such object, `too-large` past `maxBytes` (then nothing is left at `filePath`).
+   */
+  download(key: string, filePath: string, maxBytes: number): Promise<DownloadOutcome>;
   head(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
   /** An address that accepts one HTTP PUT of this key with this Content-Type until it expires. */
@@ -51,6 +58,8 @@ export interface LocalObjectAccess {
   write(key: string, body: Readable, contentType: string, maxBytes: number): Promise<number>;
   read(key: string): Promise<{ stream: Readable; size: number; contentType: string } | null>;
 }
+
+export type DownloadOutcome = { ok: true; size: number } | { ok: false; reason: 'missing' | 'too-large' };
 
 export type FinishedUpload =
   | { ok: true; object: StoredObject }

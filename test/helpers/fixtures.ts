@@ -70,6 +70,7 @@ export const validBodies: Record<string, unknown> = {
   'POST /decks/{deckId}/faqs': { userQuestion: 'Is there a trial?', cannedAnswer: 'Yes, thirty days.' },
   'PATCH /faqs/{faqId}': { userQuestion: 'Is there a free trial?' },
   'POST /decks/{deckId}/generate': {},
+  'POST /decks/{deckId}/exports': { format: 'pdf' },
   'POST /users': {
     email: 'new-user@example.test',
     name: 'New User',

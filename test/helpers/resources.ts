@@ -56,6 +56,13 @@ export async function createResources(t: TestApp, client: HttpClient): Promise<R
       role: 'member',
     })
   ).userId;
+  // An export, ended before the walk starts (its end writes an event, which would move the snapshot).
+  ids.exportId = (await client.post(`/api/decks/${ids.deckId}/exports`, { format: 'pdf' })).body.id;
+  await eventually(
+    async () =>
+      ['completed', 'failed'].includes((await client.get(`/api/exports/${ids.exportId}`)).body.status),
+    60_000,
+  );
   // Its own creation event is delivered to it: a delivery that has finished.
   ids.deliveryId = await eventually(async () => {
     const { deliveries } = (
@@ -82,6 +89,7 @@ export async function snapshot(t: TestApp) {
             (select md5(coalesce(string_agg(u::text, ',' order by u.id), '')) from app_user u) as users,
             (select count(*) from session) as sessions,
             (select count(*) from generation_job) as jobs,
+            (select md5(coalesce(string_agg(x.id || x.status || coalesce(x.file_key, ''), ',' order by x.id), '')) from export_job x) as exports,
             -- Not last_used_at: using a key moves it (at most once a minute), by design.
             (select md5(coalesce(string_agg(k.id || k.name || coalesce(k.revoked_at::text, ''), ',' order by k.id), '')) from api_key k) as keys`,
   );

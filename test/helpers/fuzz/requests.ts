@@ -129,6 +129,7 @@ const kindsByParam: Record<string, RefKind[]> = {
   apiKeyId: ['apiKeyId'],
   imageId: ['imageId'],
   documentId: ['documentId', 'pendingDocumentId'],
+  exportId: ['exportId'],
 };
 
 function segmentArb(param: string): fc.Arbitrary<Segment> {

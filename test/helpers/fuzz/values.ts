@@ -22,6 +22,7 @@ export type RefKind =
   | 'email'
   | 'password'
   | 'voiceId'
+  | 'exportId'
   /** Every slide of the deck, shuffled by `salt`: a valid reorder body. */
   | 'deckSlideIds';
 

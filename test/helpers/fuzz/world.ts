@@ -67,12 +67,19 @@ async function createDeckResources(client: HttpClient, marker: string) {
   expectStatus(config, 201, 'action config');
   expectStatus(await client.post(`/api/decks/${deckId}/generate`), 202, 'generation job');
   return {
+    exportId: await createExport(client, deckId),
     deckId,
     slideId: slide.body.id as string,
     pricingSlideId: pricing.body.id as string,
     faqId: faq.body.id as string,
     actionConfigId: config.body.id as string,
   };
+}
+
+async function createExport(client: HttpClient, deckId: string) {
+  const created = await client.post(`/api/decks/${deckId}/exports`, { format: 'pptx' });
+  expectStatus(created, 202, 'export');
+  return created.body.id as string;
 }
 
 // No marker in the name: the image's key (which holds its name) is sent by the walk as text.
@@ -204,6 +211,7 @@ const NEEDS: Partial<Record<RefKind, string[]>> = {
   pendingDocumentId: ['pending'],
   subscriptionId: ['subscription'],
   apiKeyId: ['key'],
+  exportId: ['deck', 'export'],
 };
 
 /**
@@ -229,7 +237,8 @@ export async function restoreOrganization(
             exists(select 1 from kb_document where id = ? and status = 'pending') as pending,
             exists(select 1 from notification_subscription where id = ?) as subscription,
             exists(select 1 from deck_intro where deck_id = ?) as intro,
-            exists(select 1 from api_key where id = ? and revoked_at is null) as key`,
+            exists(select 1 from api_key where id = ? and revoked_at is null) as key,
+            exists(select 1 from export_job where id = ? and deck_id is not null) as export`,
     [
       ids.deckId,
       ids.slideId,
@@ -242,6 +251,7 @@ export async function restoreOrganization(
       ids.subscriptionId,
       ids.deckId,
       ids.apiKeyId,
+      ids.exportId,
     ],
   );
   if (!state) throw new Error('no state row');
@@ -250,7 +260,7 @@ export async function restoreOrganization(
   let restored = false;
   if (missing('deck')) {
     Object.assign(ids, await createDeckResources(client, marker));
-    Object.assign(state, { slide: true, pricing: true, faq: true, config: true, intro: true });
+    Object.assign(state, { slide: true, pricing: true, faq: true, config: true, intro: true, export: true });
     restored = true;
   }
   if (missing('slide')) {
@@ -287,6 +297,10 @@ export async function restoreOrganization(
     expectStatus(await client.put(`/api/decks/${ids.deckId}/intro`, fixtures.intro), 200, 'intro again');
     restored = true;
   }
+  if (missing('export')) {
+    ids.exportId = await createExport(client, ids.deckId);
+    restored = true;
+  }
   if (missing('image')) {
     Object.assign(ids, await uploadImage(client));
     restored = true;
@@ -317,12 +331,11 @@ export async function secretsOf(
   organization: Organization,
   marker: string,
 ): Promise<ForeignSecrets> {
-  const rows = await t.app.database.orm.em
-    .getConnection()
-    .execute<{ id: string }[]>(
-      `select id::text from slide where deck_id = ? union select id::text from generation_job where deck_id = ?`,
-      [organization.ids.deckId, organization.ids.deckId],
-    );
+  const rows = await t.app.database.orm.em.getConnection().execute<{ id: string }[]>(
+    `select id::text from slide where deck_id = ? union select id::text from generation_job where deck_id = ?
+       union select id::text from export_job where deck_id = ?`,
+    [organization.ids.deckId, organization.ids.deckId, organization.ids.deckId],
+  );
   const ids = new Set<string>([
     organization.organizationId,
     organization.userId,
