@@ -445,7 +445,8 @@ describe('the work', () => {
         const waiting = ids[(await statuses()).indexOf('pending')]!;
         second = await startTestApp({ ...env, EXPORT_CONCURRENCY: '1' }, { databaseUrl: first.databaseUrl });
         await eventually(async () => (await rowOf(first, waiting)).status === 'processing');
-        expect(claimed(second, waiting)).toBe(true);
+        // Logged once its claim has committed.
+        await eventually(() => claimed(second!, waiting));
         expect(claimed(first, waiting)).toBe(false);
       } finally {
         await hold.commit();
