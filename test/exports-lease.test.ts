@@ -91,7 +91,8 @@ describe('an instance killed while it renders an export', () => {
     }, 60_000);
     expect((await rowOf(front, exportId)).attempt).toBe(2);
     expect(await front.eventTypes(exportId)).toEqual([`export.${ended.status}`]);
-    expect(heir.logs()).toContain('"msg":"export ended"');
-    expect((await readdir(workDir)).filter((name) => name.startsWith(exportId))).toEqual([]);
+    // The heir logs it, and cleans up, once the end has committed.
+    await eventually(() => heir.logs().includes('"msg":"export ended"'));
+    await eventually(async () => (await readdir(workDir)).every((name) => !name.startsWith(exportId)));
   }, 120_000);
 });

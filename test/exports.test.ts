@@ -200,6 +200,23 @@ describe('the routes', () => {
     expect(list.body.exports.map((e: { id: string }) => e.id)).toEqual([at.body.id]);
   });
 
+  it('counts each export asked for against the organization’s heavy limit: at it 202, past it 429 and nothing queued', async () => {
+    const limited = await startTestApp({ EXPORTS_ENABLED: 'false', HEAVY_LIMIT_PER_MINUTE: '2' });
+    try {
+      const owner = await limited.signedInClient();
+      const deckId = (await owner.post('/api/decks', { name: 'Limited' })).body.id;
+      for (let i = 0; i < 2; i++) {
+        expect((await owner.post(`/api/decks/${deckId}/exports`, { format: 'pdf' })).status).toBe(202);
+      }
+      const past = await owner.post(`/api/decks/${deckId}/exports`, { format: 'pdf' });
+      expect(past.status).toBe(429);
+      expect(past.headers.get('retry-after')).not.toBeNull();
+      expect((await owner.get(`/api/decks/${deckId}/exports`)).body.pagination.total).toBe(2);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('replays a POST with the same Idempotency-Key: the same export, its Location, nothing queued twice', async () => {
     const owner = await q.signedInClient();
     const deckId = await deckOf(owner, 1);
@@ -428,7 +445,8 @@ describe('the work', () => {
         const waiting = ids[(await statuses()).indexOf('pending')]!;
         second = await startTestApp({ ...env, EXPORT_CONCURRENCY: '1' }, { databaseUrl: first.databaseUrl });
         await eventually(async () => (await rowOf(first, waiting)).status === 'processing');
-        expect(claimed(second, waiting)).toBe(true);
+        // Logged once its claim has committed.
+        await eventually(() => claimed(second!, waiting));
         expect(claimed(first, waiting)).toBe(false);
       } finally {
         await hold.commit();
