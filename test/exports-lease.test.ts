@@ -67,7 +67,7 @@ describe('an instance killed while it renders an export', () => {
     cleanup.push(() => hold.rollback());
     await hold.query('lock table deck_branding in access exclusive mode');
     const exportId = (await owner.post(`/api/decks/${deckId}/exports`, { format: 'mp4' })).body.id as string;
-    await waitForTableLockWaiter(databaseUrl, 'deck_branding');
+    await waitForTableLockWaiter(databaseUrl, 'deck_branding', 30_000);
     expect(await rowOf(front, exportId)).toEqual({ status: 'processing', attempt: 1 });
     expect(dying.output()).toContain(exportId);
     const workDir = path.join(dataDir, 'export-work');
@@ -78,9 +78,9 @@ describe('an instance killed while it renders an export', () => {
     const heir = await startTestApp({ ...WORKER_ENV, DATA_DIR: dataDir }, { databaseUrl });
     cleanup.push(() => heir.close());
     // Its lease lapses (nobody renews it now), and the second instance claims it.
-    await eventually(async () => (await rowOf(front, exportId)).attempt === 2, 15_000);
+    await eventually(async () => (await rowOf(front, exportId)).attempt === 2, 30_000);
     expect((await rowOf(front, exportId)).status).toBe('processing');
-    await waitForTableLockWaiter(databaseUrl, 'deck_branding');
+    await waitForTableLockWaiter(databaseUrl, 'deck_branding', 30_000);
     // What the dead instance left is gone; the heir works in its own directory.
     expect((await readdir(workDir)).filter((name) => name.startsWith(exportId))).toEqual([`${exportId}-2`]);
 
@@ -92,7 +92,7 @@ describe('an instance killed while it renders an export', () => {
     expect((await rowOf(front, exportId)).attempt).toBe(2);
     expect(await front.eventTypes(exportId)).toEqual([`export.${ended.status}`]);
     // The heir logs it, and cleans up, once the end has committed.
-    await eventually(() => heir.logs().includes('"msg":"export ended"'));
+    await eventually(() => heir.logs().includes('"msg":"export ended"'), 30_000);
     await eventually(async () => (await readdir(workDir)).every((name) => !name.startsWith(exportId)));
   }, 120_000);
 });
