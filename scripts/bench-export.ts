@@ -1,0 +1,357 @@
+/**
+ * `npm run bench:export`: deck export (issue 39) on the real service, started as `npm start` starts
+ * it, on a database of the script's own. Over HTTP, as a user would: a deck of BENCH_SLIDES (20)
+ * slides with branding (a logo), two hero images and narration scripts of about 15 s each (some 5
+ * minutes of audio, spoken by the deck's narration job, `POST /api/decks/{deckId}/generate`); then
+ * each format exported BENCH_RUNS (5) times, one at a time, each timed from its POST to the GET that
+ * answers `completed` (polled every POLL_MS), its file downloaded once to check it. Then three MP4
+ * exports at once (the heaviest: three renders for the whole time) while a loop of `/healthz`
+ * requests, one after another, is timed.
+ *
+ * Memory: the RSS of the service's process (its event loop and the render worker threads together),
+ * sampled from /proc, less what it was before the first export; the child processes it starts
+ * (ffmpeg) are sampled apart and reported beside. The figure of the last line is one export at a
+ * time; the three at once are reported on their own line. The service runs with
+ * EXPORT_CONCURRENCY=3 and EXPORTS_PER_ORGANIZATION=3 (unless set), so that three can run at once.
+ * Last line, for scripts: `export: pptx <ms> ms, pdf <ms> ms, mp4 <ms> ms (p95), peak +<MB> MB`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { png } from '../test/helpers/files.ts';
+import {
+  freePort,
+  login,
+  openBenchWorkspace,
+  ROOT,
+  run,
+  startCommand,
+  waitForHttp,
+} from './bench-service.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SLIDES = Number(process.env.BENCH_SLIDES ?? 20);
+const FORMATS = ['pptx', 'pdf', 'mp4'] as const;
+type Format = (typeof FORMATS)[number];
+/** How often an export is asked after: the resolution of its time. */
+const POLL_MS = 50;
+const GOALS = { pptx: 2000, pdf: 3000, mp4: 30_000, peakMb: 300, healthzMs: 50 };
+/** About 44 words: some 15 s of the built-in voice. */
+const SCRIPT =
+  'Our platform lets every sales rep present a polished deck in minutes. Answers are spoken in a clear and natural voice, while the team sees which questions prospects ask, which slides they linger on, and when a deal is ready to close.';
+
+interface Export {
+  id: string;
+  status: 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
+  error: string | null;
+  file: { url: string; sizeBytes: number } | null;
+}
+/** The service over HTTP, signed in. */
+interface Api {
+  call(method: string, route: string, body?: unknown): Promise<{ id: string } & Record<string, unknown>>;
+  /** Uploads an image (`POST /api/images`, multipart); its object key. */
+  upload(name: string, bytes: Buffer): Promise<string>;
+}
+
+const workspace = await openBenchWorkspace('export');
+let service: ChildProcess | undefined;
+try {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const command = await startCommand();
+  const env = {
+    ...workspace.serviceEnv,
+    PORT: String(port),
+    LOG_LEVEL: 'error',
+    EXPORT_CONCURRENCY: process.env.EXPORT_CONCURRENCY ?? '3',
+    EXPORTS_PER_ORGANIZATION: process.env.EXPORTS_PER_ORGANIZATION ?? '3',
+  };
+  service = spawn(process.execPath, command, {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const pid = service.pid!;
+  await waitForHttp(`${url}/readyz`, service);
+  console.log(
+    `bench:export — \`node ${command.join(' ')}\` (npm start), ${SLIDES} slides, ${RUNS} runs a format, EXPORT_CONCURRENCY=${env.EXPORT_CONCURRENCY}, EXPORTS_PER_ORGANIZATION=${env.EXPORTS_PER_ORGANIZATION}`,
+  );
+  const email = 'export@bench.test';
+  await run(
+    process.execPath,
+    [
+      'scripts/admin.ts',
+      'create-user',
+      '--organization',
+      'Export',
+      '--email',
+      email,
+      '--password',
+      'bench-password',
+    ],
+    workspace.serviceEnv,
+  );
+  const api = client(url, await login(url, email, 'bench-password'));
+
+  let started = performance.now();
+  const deckId = await narratedDeck(api);
+  console.log(`deck of ${SLIDES} slides narrated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  const baseline = rssOf(pid);
+  let memory = sampleMemory(pid);
+  const p95s = {} as Record<Format, number>;
+  for (const format of FORMATS) {
+    const timings: number[] = [];
+    for (let n = 0; n < RUNS; n++) {
+      started = performance.now();
+      const done = await completed(api, (await api.call('POST', `/decks/${deckId}/exports`, { format })).id);
+      timings.push(performance.now() - started);
+      if (n === 0) await check(done, format);
+    }
+    p95s[format] = percentile(timings, 0.95);
+    console.log(
+      `${format}: p50 ${percentile(timings, 0.5).toFixed(0)} ms, p95 ${p95s[format].toFixed(0)} ms ${goal(p95s[format], GOALS[format], 'ms')}; runs: ${timings.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+    );
+  }
+  const oneAtATime = memory.stop();
+  const peakMb = (oneAtATime.service - baseline) / 1_048_576;
+  console.log(
+    `peak RSS added, one export at a time: +${peakMb.toFixed(0)} MB over ${mb(baseline)} MB ${goal(peakMb, GOALS.peakMb, 'MB')}; ffmpeg beside it: ${mb(oneAtATime.children)} MB`,
+  );
+
+  memory = sampleMemory(pid);
+  const three = Promise.all(
+    [1, 2, 3].map(async () =>
+      completed(api, (await api.call('POST', `/decks/${deckId}/exports`, { format: 'mp4' })).id),
+    ),
+  );
+  const [healthz] = await Promise.all([healthzUntil(url, three), three]);
+  const atOnce = memory.stop();
+  const p99 = percentile(healthz, 0.99);
+  console.log(
+    `three mp4 exports at once: peak RSS added +${mb(atOnce.service - baseline)} MB, ffmpeg beside it: ${mb(atOnce.children)} MB`,
+  );
+  console.log(
+    `/healthz while three exports run: p50 ${percentile(healthz, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${healthz.length} requests ${goal(p99, GOALS.healthzMs, 'ms')}`,
+  );
+  console.log(
+    `export: pptx ${p95s.pptx.toFixed(0)} ms, pdf ${p95s.pdf.toFixed(0)} ms, mp4 ${p95s.mp4.toFixed(0)} ms (p95), peak +${peakMb.toFixed(0)} MB`,
+  );
+} finally {
+  service?.kill('SIGTERM');
+  if (service && service.exitCode === null) await new Promise((resolve) => service!.once('exit', resolve));
+  await workspace.close();
+}
+
+/** Requests with the session cookie; anything but 2xx throws. */
+function client(url: string, cookie: string): Api {
+  const send = async (method: string, route: string, headers: Record<string, string>, body?: BodyInit) => {
+    const response = await fetch(`${url}/api${route}`, { method, headers: { cookie, ...headers }, body });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  };
+  return {
+    call: (method, route, body) =>
+      body === undefined
+        ? send(method, route, {})
+        : send(method, route, { 'content-type': 'application/json' }, JSON.stringify(body)),
+    async upload(name, bytes) {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
+      return (await send('POST', '/images', {}, form)).objectKey;
+    },
+  };
+}
+
+/**
+ * The deck: branding with a logo, SLIDES slides with scripts (two of them with a hero image), and
+ * its narration job run to `completed`.
+ */
+async function narratedDeck(api: Api): Promise<string> {
+  const logo = await api.upload('logo.png', png(400, 120));
+  const heroes = [
+    await api.upload('hero-1.png', png(1280, 720)),
+    await api.upload('hero-2.png', png(1920, 1080)),
+  ];
+  const deck = await api.call('POST', '/decks', { name: 'Export benchmark' });
+  await api.call('PUT', `/decks/${deck.id}/branding`, {
+    name: 'Acme',
+    logo,
+    palette: {
+      primary: '#0B5FFF',
+      primaryLight: '#E6EEFF',
+      accent: '#FFB000',
+      neutral: '#F2F4F7',
+      text: '#1D2939',
+    },
+    cta: {
+      headline: 'Start today',
+      body: 'Thirty days free.',
+      buttonText: 'Book a demo',
+      buttonUrl: 'https://acme.example',
+    },
+    contact: { email: 'sales@acme.example' },
+  });
+  const heroAt = new Map([
+    [1, heroes[0]],
+    [Math.floor(SLIDES / 2) + 1, heroes[1]],
+  ]);
+  for (let n = 1; n <= SLIDES; n++) {
+    await api.call('POST', `/decks/${deck.id}/slides`, {
+      title: `Why teams choose us, reason ${n}`,
+      bullets: ['Decks ready in minutes', 'Narration in every voice', 'Answers while you sleep'],
+      slideContext: 'Customers ship twice as fast.',
+      narrationScript: `Reason ${n}. ${SCRIPT}`,
+      heroImg: heroAt.get(n) ?? null,
+    });
+  }
+  await api.call('POST', `/decks/${deck.id}/generate`, {});
+  await waitFor(async () => {
+    const { status, error } = await api.call('GET', `/decks/${deck.id}/generate/status`);
+    if (status === 'failed') throw new Error(`narration failed: ${String(error)}`);
+    return status === 'completed';
+  });
+  return deck.id;
+}
+
+/** Follows `GET /api/exports/{id}` until it is completed (anything else that ends it throws). */
+function completed(api: Api, exportId: string): Promise<Export> {
+  return waitFor(async () => {
+    const answer = (await api.call('GET', `/exports/${exportId}`)) as unknown as Export;
+    if (answer.status === 'failed' || answer.status === 'canceled')
+      throw new Error(`export ${exportId} ${answer.status}: ${answer.error}`);
+    return answer.status === 'completed' ? answer : undefined;
+  });
+}
+
+/** Downloads the export's file: as long as it says, not empty; for a video, its length (ffprobe). */
+async function check(done: Export, format: Format): Promise<void> {
+  const response = await fetch(done.file!.url);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  if (!response.ok || bytes.length === 0 || bytes.length !== done.file!.sizeBytes)
+    throw new Error(
+      `${format} download: ${response.status}, ${bytes.length} of ${done.file!.sizeBytes} bytes`,
+    );
+  let length = '';
+  if (format === 'mp4') {
+    const file = path.join(workspace.work, 'bench.mp4');
+    writeFileSync(file, bytes);
+    try {
+      const seconds = execFileSync('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=duration',
+        '-of',
+        'csv=p=0',
+        file,
+      ]);
+      length = `, ${Number(seconds.toString()).toFixed(1)} s of video`;
+    } catch {
+      length = ' (no ffprobe here to read its length)';
+    }
+  }
+  console.log(`${format}: ${(bytes.length / 1024).toFixed(0)} KiB${length}`);
+}
+
+/** Times `/healthz`, one request after another, until `until` settles. */
+async function healthzUntil(url: string, until: Promise<unknown>): Promise<number[]> {
+  let settled = false;
+  until.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  const timings: number[] = [];
+  while (!settled) {
+    const started = performance.now();
+    const response = await fetch(`${url}/healthz`);
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`/healthz answered ${response.status}`);
+    timings.push(performance.now() - started);
+  }
+  return timings;
+}
+
+/** Asks `condition` every POLL_MS until it answers something (not false or undefined). */
+async function waitFor<T>(
+  condition: () => Promise<T | false | undefined>,
+  timeoutMs = 30 * 60_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const answer = await condition();
+    if (answer !== false && answer !== undefined) return answer;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+  throw new Error(`not done within ${timeoutMs} ms`);
+}
+
+/**
+ * The peak RSS of a process and, apart, of its child processes together (summed at each
+ * sample), every 50 ms until `stop`.
+ */
+function sampleMemory(pid: number) {
+  let service = 0;
+  let children = 0;
+  const sample = () => {
+    service = Math.max(service, rssOf(pid));
+    children = Math.max(
+      children,
+      childrenOf(pid).reduce((sum, child) => sum + rssOf(child), 0),
+    );
+  };
+  sample();
+  const timer = setInterval(sample, 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { service, children };
+    },
+  };
+}
+
+/** A process's resident set size in bytes, from /proc (0 once it is gone). */
+function rssOf(pid: number): number {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
+    return line ? Number.parseInt(line.slice('VmRSS:'.length), 10) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes a process's threads started (its worker threads start ffmpeg too). */
+function childrenOf(pid: number): number[] {
+  const pids: number[] = [];
+  try {
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const list = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').trim();
+        if (list) pids.push(...list.split(' ').map(Number));
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // the process is gone
+  }
+  return pids;
+}
+
+/** The value at quantile `q` of a list (as bench-setup's `summarise` takes it). */
+function percentile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+function goal(value: number, limit: number, unit: string): string {
+  return `(goal < ${limit} ${unit}: ${value < limit ? 'met' : 'missed'})`;
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1_048_576).toFixed(0);
+}
