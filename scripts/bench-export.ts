@@ -77,6 +77,8 @@ try {
     `bench:export — \`node ${command.join(' ')}\` (npm start), ${SLIDES} slides, ${RUNS} runs a format, EXPORT_CONCURRENCY=${env.EXPORT_CONCURRENCY}, EXPORTS_PER_ORGANIZATION=${env.EXPORTS_PER_ORGANIZATION}`,
   );
   const email = 'export@bench.test';
+  const passwordFile = path.join(workspace.work, 'password');
+  writeFileSync(passwordFile, 'bench-password', { mode: 0o600 });
   await run(
     process.execPath,
     [
@@ -86,8 +88,8 @@ try {
       'Export',
       '--email',
       email,
-      '--password',
-      'bench-password',
+      '--password-file',
+      passwordFile,
     ],
     workspace.serviceEnv,
   );
