@@ -20,11 +20,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { png } from '../test/helpers/files.ts';
 import {
+  createUser,
   freePort,
   login,
   openBenchWorkspace,
   ROOT,
-  run,
   startCommand,
   waitForHttp,
 } from './bench-service.ts';
@@ -77,22 +77,11 @@ try {
     `bench:export — \`node ${command.join(' ')}\` (npm start), ${SLIDES} slides, ${RUNS} runs a format, EXPORT_CONCURRENCY=${env.EXPORT_CONCURRENCY}, EXPORTS_PER_ORGANIZATION=${env.EXPORTS_PER_ORGANIZATION}`,
   );
   const email = 'export@bench.test';
-  const passwordFile = path.join(workspace.work, 'password');
-  writeFileSync(passwordFile, 'bench-password', { mode: 0o600 });
-  await run(
-    process.execPath,
-    [
-      'scripts/admin.ts',
-      'create-user',
-      '--organization',
-      'Export',
-      '--email',
-      email,
-      '--password-file',
-      passwordFile,
-    ],
-    workspace.serviceEnv,
-  );
+  await createUser(workspace.serviceEnv, {
+    organization: 'Export',
+    email: email,
+    password: 'bench-password',
+  });
   const api = client(url, await login(url, email, 'bench-password'));
 
   let started = performance.now();

@@ -27,6 +27,7 @@ import { V8_FLAGS } from '../app/v8-tuning.ts';
 import type { GcPauses } from './bench-gc-probe.ts';
 import {
   cpuTimes,
+  createUser,
   freePort,
   login,
   openBenchWorkspace,
@@ -87,20 +88,11 @@ try {
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   await waitForHttp(`${serviceUrl}/healthz`, service);
 
-  await run(
-    process.execPath,
-    [
-      'scripts/admin.ts',
-      'create-user',
-      '--organization',
-      'Bench',
-      '--email',
-      'bench@bench.test',
-      '--password',
-      'bench-password',
-    ],
-    childEnv,
-  );
+  await createUser(childEnv, {
+    organization: 'Bench',
+    email: 'bench@bench.test',
+    password: 'bench-password',
+  });
   const cookie = await login(serviceUrl, 'bench@bench.test', 'bench-password');
   const setup = await createData(serviceUrl, cookie);
 

@@ -8,7 +8,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { cpuTimes, freePort, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
+import { cpuTimes, createUser, freePort, openBenchWorkspace, ROOT, waitForHttp } from './bench-service.ts';
 
 const LOGINS = Number(process.env.BENCH_LOGINS ?? 40);
 const email = 'bench-login@bench.test';
@@ -35,20 +35,7 @@ try {
   await waitForHttp(`${url}/healthz`, service);
   const pid = service.pid!;
   const serviceCpuMs = () => cpuTimes()?.get(pid)?.ms ?? Number.NaN;
-  await run(
-    process.execPath,
-    [
-      'scripts/admin.ts',
-      'create-user',
-      '--organization',
-      'Bench login',
-      '--email',
-      email,
-      '--password',
-      password,
-    ],
-    childEnv,
-  );
+  await createUser(childEnv, { organization: 'Bench login', email: email, password: password });
 
   const signIn = async (body: { email: string; password: string }, expected: number) => {
     const started = performance.now();

@@ -12,11 +12,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  createUser,
   freePort,
   login,
   openBenchWorkspace,
   ROOT,
-  run,
   startCommand,
   waitForHttp,
 } from './bench-service.ts';
@@ -70,20 +70,11 @@ try {
   const idle = await measure(service);
   report('after start', idle);
 
-  await run(
-    process.execPath,
-    [
-      'scripts/admin.ts',
-      'create-user',
-      '--organization',
-      'Memory',
-      '--email',
-      'memory@bench.test',
-      '--password',
-      'bench-password',
-    ],
-    workspace.serviceEnv,
-  );
+  await createUser(workspace.serviceEnv, {
+    organization: 'Memory',
+    email: 'memory@bench.test',
+    password: 'bench-password',
+  });
   const cookie = await login(url, 'memory@bench.test', 'bench-password');
   const call = async (method: string, route: string, body?: unknown, expected = [200, 201]) => {
     const response = await fetch(`${url}/api${route}`, {

@@ -106,11 +106,21 @@ export async function waitForHttp(url: string, child: ChildProcess, headers: Rec
   throw new Error(`${url} did not answer within 2 minutes`);
 }
 
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  input?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'inherit'],
+    });
+    child.stdin?.end(input);
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
     });
     child.once('error', reject);
@@ -118,6 +128,22 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = pr
       code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`)),
     );
   });
+}
+
+/** Creates a user with the admin CLI, the password on its standard input (it takes none on its command line). */
+export function createUser(
+  env: NodeJS.ProcessEnv,
+  user: { organization: string; email: string; password: string },
+): Promise<string> {
+  const args = [
+    'scripts/admin.ts',
+    'create-user',
+    '--organization',
+    user.organization,
+    '--email',
+    user.email,
+  ];
+  return run(process.execPath, args, env, `${user.password}\n`);
 }
 
 /** Signs in over HTTP; returns the `session=…` cookie pair. */

@@ -31,7 +31,15 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { cpuTimes, freePort, login, openBenchWorkspace, ROOT, run, waitForHttp } from './bench-service.ts';
+import {
+  cpuTimes,
+  createUser,
+  freePort,
+  login,
+  openBenchWorkspace,
+  ROOT,
+  waitForHttp,
+} from './bench-service.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -145,20 +153,11 @@ try {
     tally = newTally();
     const email = `bench-${label}-${SUFFIX}@bench.test`;
     const password = 'bench-password';
-    await run(
-      process.execPath,
-      [
-        'scripts/admin.ts',
-        'create-user',
-        '--organization',
-        `Bench ${label} ${SUFFIX}`,
-        '--email',
-        email,
-        '--password',
-        password,
-      ],
-      childEnv,
-    );
+    await createUser(childEnv, {
+      organization: `Bench ${label} ${SUFFIX}`,
+      email: email,
+      password: password,
+    });
     const cookie = await login(serviceUrl, email, password);
     const post = async (route: string, body: unknown) => {
       const response = await fetch(`${serviceUrl}/api${route}`, {
