@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ExportFailed } from '../../domain/ports/deck-exporter.ts';
 
 /** The end of ffmpeg's error output kept for a failure's message. */
@@ -73,17 +72,27 @@ export async function runFfmpeg(
   const copied = (async () => {
     const { output } = options;
     if (!output || !child.stdout) return;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        written += chunk.length;
-        if (written > output.maxBytes) {
+    // Written up to the bound exactly, then the file ended cleanly (an error in a pipeline would
+    // destroy the file stream and drop what it still buffered: a cut of a random length).
+    const file = createWriteStream(output.path);
+    try {
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+        const room = output.maxBytes - written;
+        if (chunk.length > room) {
+          if (room > 0) file.write(chunk.subarray(0, room));
+          written += room;
           tooLarge = true;
           child.kill('SIGKILL');
-          done(new FfmpegOutputTooLarge(output.maxBytes));
-        } else done(null, chunk);
-      },
-    });
-    await pipeline(child.stdout, counter, createWriteStream(output.path));
+          break;
+        }
+        written += chunk.length;
+        if (!file.write(chunk)) await once(file, 'drain');
+      }
+    } finally {
+      await new Promise<void>((resolve, reject) =>
+        file.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+    }
   })();
   // Both settle (the copy ends when ffmpeg's output closes), whichever fails first.
   const [exit, copy] = await Promise.allSettled([exited, copied]);

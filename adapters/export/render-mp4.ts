@@ -153,7 +153,7 @@ async function decodeNarration(
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     if (error instanceof FfmpegOutputTooLarge) {
-      // The file holds what came before the chunk that went past the bound.
+      // The file holds the samples up to the bound, exactly.
       const written = (await stat(path)).size;
       await truncateTo(path, written);
       warnings.push(`${page.name}: the narration is cut at ${limits.pageAudioSeconds} s`);
