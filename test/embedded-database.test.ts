@@ -40,8 +40,9 @@ async function recordedPort(dataDir: string): Promise<number> {
 function createUser(dataDir: string, password: string) {
   return runScript(
     'scripts/admin.ts',
-    ['create-user', '--organization', 'Side', '--email', 'same@x.test', '--password', password],
+    ['create-user', '--organization', 'Side', '--email', 'same@x.test'],
     { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: '' },
+    `${password}\n`,
   );
 }
 
@@ -81,8 +82,9 @@ describe('embedded PostgreSQL per DATA_DIR', () => {
     expect(await first.stop()).toBe(0);
     const offline = await runScript(
       'scripts/admin.ts',
-      ['create-user', '--organization', 'Side', '--email', 'offline@x.test', '--password', 'p4ssw0rd!'],
+      ['create-user', '--organization', 'Side', '--email', 'offline@x.test'],
       { DATA_DIR: a, EMBEDDED_POSTGRES_PORT: '' },
+      'p4ssw0rd!\n',
     );
     expect(offline.code).toBe(0);
     expect(await recordedPort(a)).toBe(portA);

@@ -126,8 +126,9 @@ describe('the cost of any input is bounded', () => {
     const password = 'a-long-password-for-cost';
     const created = await runScript(
       'scripts/admin.ts',
-      ['create-user', '--organization', 'Cost', '--email', email, '--password', password],
+      ['create-user', '--organization', 'Cost', '--email', email],
       env,
+      `${password}\n`,
     );
     expect(created.code, created.stderr).toBe(0);
     owner = new HttpClient(server.url);
