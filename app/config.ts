@@ -468,7 +468,7 @@ export const environmentSchema = z
       .default(true)
       .meta({ description: 'Whether this instance runs the deck export worker' }),
     EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2).meta({
-      description: 'Deck exports one instance renders at once, each in a worker thread of its own',
+      description: 'Deck exports one instance renders at once, each in a child process of its own',
     }),
     EXPORTS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(2).meta({
       description:
@@ -487,7 +487,7 @@ export const environmentSchema = z
     }),
     EXPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512).meta({
       description:
-        'Memory of one export’s worker thread: its heap and the buffers it allocates (past it the export fails)',
+        'Memory of one export’s render process and its ffmpeg together (resident, read from /proc; the heap alone where there is none): past it the export fails',
     }),
     EXPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7).meta({
       description:

@@ -8,16 +8,17 @@
  * exports at once (the heaviest: three renders for the whole time) while a loop of `/healthz`
  * requests, one after another, is timed.
  *
- * Memory: the RSS of the service's process (its event loop and the render worker threads together),
- * sampled from /proc, less what it was before the first export; the child processes it starts
- * (ffmpeg) are sampled apart and reported beside. The figure of the last line is one export at a
- * time; the three at once are reported on their own line. The service runs with
+ * Memory: the RSS of the service's process and every process under it (each export's render
+ * process, its ffmpeg) summed, sampled from /proc every 50 ms, less what it was before the first
+ * export; the service's process alone is reported beside. The figure of the last line is one
+ * export at a time; the three at once are reported on their own line. The service runs with
  * EXPORT_CONCURRENCY=3 and EXPORTS_PER_ORGANIZATION=3 (unless set), so that three can run at once.
  * Last line, for scripts: `export: pptx <ms> ms, pdf <ms> ms, mp4 <ms> ms (p95), peak +<MB> MB`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { residentBytes, treeResidentBytes } from '../adapters/process-memory.ts';
 import { png } from '../test/helpers/files.ts';
 import {
   createUser,
@@ -31,8 +32,10 @@ import {
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SLIDES = Number(process.env.BENCH_SLIDES ?? 20);
-const FORMATS = ['pptx', 'pdf', 'mp4'] as const;
-type Format = (typeof FORMATS)[number];
+const ALL_FORMATS = ['pptx', 'pdf', 'mp4'] as const;
+type Format = (typeof ALL_FORMATS)[number];
+/** BENCH_FORMATS (`mp4`, `pdf,pptx`, …): the formats timed, in this order; all three unless set. */
+const FORMATS = ALL_FORMATS.filter((f) => (process.env.BENCH_FORMATS ?? f).split(',').includes(f));
 /** How often an export is asked after: the resolution of its time. */
 const POLL_MS = 50;
 const GOALS = { pptx: 2000, pdf: 3000, mp4: 30_000, peakMb: 300, healthzMs: 50 };
@@ -88,10 +91,11 @@ try {
   const deckId = await narratedDeck(api);
   console.log(`deck of ${SLIDES} slides narrated in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  const baseline = rssOf(pid);
-  let memory = sampleMemory(pid);
-  const p95s = {} as Record<Format, number>;
+  const baseline = await treeResidentBytes(pid);
+  const memory = sampleMemory(pid);
+  const p95s: Partial<Record<Format, number>> = {};
   for (const format of FORMATS) {
+    const formatMemory = sampleMemory(pid);
     const timings: number[] = [];
     for (let n = 0; n < RUNS; n++) {
       started = performance.now();
@@ -99,34 +103,36 @@ try {
       timings.push(performance.now() - started);
       if (n === 0) await check(done, format);
     }
-    p95s[format] = percentile(timings, 0.95);
+    const p95 = percentile(timings, 0.95);
+    p95s[format] = p95;
+    const peak = await formatMemory.stop();
     console.log(
-      `${format}: p50 ${percentile(timings, 0.5).toFixed(0)} ms, p95 ${p95s[format].toFixed(0)} ms ${goal(p95s[format], GOALS[format], 'ms')}; runs: ${timings.map((ms) => ms.toFixed(0)).join(', ')} ms`,
+      `${format}: p50 ${percentile(timings, 0.5).toFixed(0)} ms, p95 ${p95.toFixed(0)} ms ${goal(p95, GOALS[format], 'ms')}; runs: ${timings.map((ms) => ms.toFixed(0)).join(', ')} ms; peak RSS added +${mb(peak.tree - baseline)} MB`,
     );
   }
-  const oneAtATime = memory.stop();
-  const peakMb = (oneAtATime.service - baseline) / 1_048_576;
+  const oneAtATime = await memory.stop();
+  const peakMb = (oneAtATime.tree - baseline) / 1_048_576;
   console.log(
-    `peak RSS added, one export at a time: +${peakMb.toFixed(0)} MB over ${mb(baseline)} MB ${goal(peakMb, GOALS.peakMb, 'MB')}; ffmpeg beside it: ${mb(oneAtATime.children)} MB`,
+    `peak RSS added, one export at a time: +${peakMb.toFixed(0)} MB over ${mb(baseline)} MB ${goal(peakMb, GOALS.peakMb, 'MB')} (the service's process alone +${mb(oneAtATime.alone - baseline)} MB); after them +${mb((await treeResidentBytes(pid)) - baseline)} MB`,
   );
 
-  memory = sampleMemory(pid);
+  const threeMemory = sampleMemory(pid);
   const three = Promise.all(
     [1, 2, 3].map(async () =>
       completed(api, (await api.call('POST', `/decks/${deckId}/exports`, { format: 'mp4' })).id),
     ),
   );
   const [healthz] = await Promise.all([healthzUntil(url, three), three]);
-  const atOnce = memory.stop();
+  const atOnce = await threeMemory.stop();
   const p99 = percentile(healthz, 0.99);
   console.log(
-    `three mp4 exports at once: peak RSS added +${mb(atOnce.service - baseline)} MB, ffmpeg beside it: ${mb(atOnce.children)} MB`,
+    `three mp4 exports at once: peak RSS added +${mb(atOnce.tree - baseline)} MB (the service's process alone +${mb(atOnce.alone - baseline)} MB)`,
   );
   console.log(
     `/healthz while three exports run: p50 ${percentile(healthz, 0.5).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms over ${healthz.length} requests ${goal(p99, GOALS.healthzMs, 'ms')}`,
   );
   console.log(
-    `export: pptx ${p95s.pptx.toFixed(0)} ms, pdf ${p95s.pdf.toFixed(0)} ms, mp4 ${p95s.mp4.toFixed(0)} ms (p95), peak +${peakMb.toFixed(0)} MB`,
+    `export: ${ALL_FORMATS.map((f) => `${f} ${p95s[f]?.toFixed(0) ?? '-'} ms`).join(', ')} (p95), peak +${peakMb.toFixed(0)} MB`,
   );
 } finally {
   service?.kill('SIGTERM');
@@ -279,58 +285,28 @@ async function waitFor<T>(
 }
 
 /**
- * The peak RSS of a process and, apart, of its child processes together (summed at each
- * sample), every 50 ms until `stop`.
+ * The peak RSS of a process with every process under it (its render processes, their ffmpeg)
+ * summed at each sample, and of the process alone, every 50 ms until `stop`.
  */
 function sampleMemory(pid: number) {
-  let service = 0;
-  let children = 0;
-  const sample = () => {
-    service = Math.max(service, rssOf(pid));
-    children = Math.max(
-      children,
-      childrenOf(pid).reduce((sum, child) => sum + rssOf(child), 0),
-    );
+  let tree = 0;
+  let alone = 0;
+  let sampling: Promise<void> = Promise.resolve();
+  const sample = async () => {
+    tree = Math.max(tree, await treeResidentBytes(pid));
+    alone = Math.max(alone, await residentBytes(pid));
   };
-  sample();
-  const timer = setInterval(sample, 50);
+  const timer = setInterval(() => {
+    sampling = sampling.then(sample);
+  }, 50);
   return {
-    stop() {
+    async stop() {
       clearInterval(timer);
-      sample();
-      return { service, children };
+      await sampling;
+      await sample();
+      return { tree, alone };
     },
   };
-}
-
-/** A process's resident set size in bytes, from /proc (0 once it is gone). */
-function rssOf(pid: number): number {
-  try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-      .split('\n')
-      .find((l) => l.startsWith('VmRSS:'));
-    return line ? Number.parseInt(line.slice('VmRSS:'.length), 10) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** The processes a process's threads started (its worker threads start ffmpeg too). */
-function childrenOf(pid: number): number[] {
-  const pids: number[] = [];
-  try {
-    for (const thread of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const list = readFileSync(`/proc/${pid}/task/${thread}/children`, 'utf8').trim();
-        if (list) pids.push(...list.split(' ').map(Number));
-      } catch {
-        // the thread ended meanwhile
-      }
-    }
-  } catch {
-    // the process is gone
-  }
-  return pids;
 }
 
 /** The value at quantile `q` of a list (as bench-setup's `summarise` takes it). */

@@ -234,7 +234,7 @@ async function encode(
     '-color_primaries', 'bt709', '-color_trc', 'bt709', '-colorspace', 'bt709',
     '-c:v', 'libx264', '-preset', 'veryfast', '-tune', 'stillimage', '-crf', '20',
     // A still page's frames are near empty to code: x264's analysis is what costs, so it is cut.
-    '-x264-params', 'bframes=0:ref=1:rc-lookahead=0:mbtree=0:subme=1:me=dia:trellis=0',
+    '-x264-params', 'bframes=0:ref=1:rc-lookahead=0:mbtree=0:subme=1:me=dia:trellis=0:sync-lookahead=0',
     '-g', `${KEYFRAME_SECONDS * FRAME_RATE}`, '-force_key_frames', keyframes, '-threads', '2',
     '-c:a', 'aac', '-b:a', '96k',
     ...(captionsPath ? ['-c:s', 'mov_text', '-metadata:s:s:0', 'language=und'] : []),

@@ -15,7 +15,7 @@ export type ExportObserver = (format: ClaimedExport['format'], seconds: number) 
 
 /**
  * The export worker: the work loop around `domain/exports/export-work.ts`, at most
- * EXPORT_CONCURRENCY exports at once on this instance (each rendering in a worker thread of its
+ * EXPORT_CONCURRENCY exports at once on this instance (each rendering in a child process of its
  * own, adapters/export/deck-exporter.ts), claiming no more than it runs. Every
  * EXPORT_POLL_INTERVAL_MS (and at once when a cancel was committed here) it renews the leases of
  * the exports it renders; one that is no longer its own (canceled, its deck deleted, or taken over
