@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { NEEDS_DEBIAN } from './test/helpers/debian-tests.ts';
 
 /** Measures the service's event loop: run on its own, after the rest (`npm test`), so that no other test file competes for the CPU. */
 const ALONE = ['test/input-cost.test.ts', 'test/exports-loop.test.ts'];
@@ -23,6 +24,15 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'alone', include: ALONE } },
+      // `npm run test:quick`: what needs nothing but `npm install` (and is not timed alone).
+      {
+        extends: true,
+        test: {
+          name: 'quick',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/rest-client/**', ...ALONE, ...Object.keys(NEEDS_DEBIAN)],
+        },
+      },
     ],
   },
 });

@@ -6,7 +6,8 @@ import type { Pool } from 'pg';
  * Reads on the hot request paths (the session lookup, lists) go straight to MikroORM's own pg
  * pool (`getNativeClient`, public API) as named, prepared statements: PostgreSQL parses and
  * plans each once per connection, and nothing builds SQL or hydrates entities per request.
- * Writes stay with the unit of work. Parameters are `$1, $2, …`.
+ * Most writes go through the unit of work; the hot ones (a slide's create and delete) are
+ * statements sent in one round trip (`inOneTrip` below). Parameters are `$1, $2, …`.
  */
 export interface SqlQueryable {
   query<R extends object>(config: SqlQuery): Promise<{ rows: R[]; rowCount: number | null }>;
