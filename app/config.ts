@@ -485,9 +485,9 @@ export const environmentSchema = z
     EXPORT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(600_000).meta({
       description: 'Longest rendering of one export; past it the export fails',
     }),
-    EXPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512).meta({
+    EXPORT_WORKER_MEMORY_MB: z.coerce.number().int().min(256).max(8192).default(512).meta({
       description:
-        'Memory of one export’s render process and its ffmpeg together (resident, read from /proc; the heap alone where there is none): past it the export fails',
+        'Memory of one export’s render process and its ffmpeg together (resident, read from /proc; the heap alone where there is none): past it the export fails. A 5-minute video holds ~270 MB (docs/performance.md, bench:export)',
     }),
     EXPORT_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(7).meta({
       description:
