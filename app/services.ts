@@ -21,7 +21,7 @@ import type { Secrets } from './secrets.ts';
 /**
  * The adapters behind the domain's ports, chosen once from configuration. An adapter that is not
  * configured is not loaded either (the S3 SDK with local storage, nodemailer without SMTP):
- * `docs/performance.md`, "Memory".
+ * `docs/performance.md`, "bench:memory".
  */
 export async function createServices(
   config: AppConfig,

@@ -64,7 +64,7 @@ function signingKey(secret: string): KeyObject {
 /**
  * A connection pool whose DNS answers are checked at connect time, so a host name cannot
  * lead to a private address (DNS rebinding included) unless private networks are allowed.
- * undici is loaded here, for the first webhook, not at start (`docs/performance.md`, "Memory").
+ * undici is loaded here, for the first webhook, not at start (`docs/performance.md`, "bench:memory").
  */
 export async function createWebhookAgent(allowPrivateNetworks: boolean): Promise<Agent> {
   const { Agent } = await import('undici');
