@@ -55,7 +55,7 @@ export async function createServices(
     secretBox,
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
-      ? (await import('../adapters/documents/contract-analyzer.ts')).createAiContractAnalyzer(
+      ? (await import('../adapters/contract-ai/contract-analyzer.ts')).createAiContractAnalyzer(
           config.contractAi,
           logger,
         )

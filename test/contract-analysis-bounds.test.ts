@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createAiContractAnalyzer } from '../adapters/documents/contract-analyzer.ts';
+import { createAiContractAnalyzer } from '../adapters/contract-ai/contract-analyzer.ts';
 import { normalizeLine } from '../adapters/documents/text-format.ts';
 import { countOccurrences, MAX_VARIABLES, toVariables } from '../domain/contracts/analysis/findings.ts';
 import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';

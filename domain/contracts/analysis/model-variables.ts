@@ -3,7 +3,7 @@ import { type Finding, indexWithin, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariable
 import { toSnakeCase } from './placeholders.ts';
 
 /**
- * The rules for the variables an AI model proposes (adapters/documents/contract-analyzer.ts asks
+ * The rules for the variables an AI model proposes (adapters/contract-ai/contract-analyzer.ts asks
  * the model): a model may invent or paraphrase, so each variable is kept only where its `text`
  * stands in the part of the document it was shown, and the offline analysis fills in what it missed.
  * Runs on the event loop (the model's answer arrives there): every check is linear and bounded.
