@@ -28,7 +28,7 @@ export function formFieldFindings(text: string, fields: readonly FormField[]): F
     if ('widgets' in field) {
       const index = below;
       below += 1;
-      if (name && field.name) {
+      if (name) {
         findings.push({ name, kind: 'placeholder', text: field.name, index, occurrences: field.widgets });
       }
       continue;
