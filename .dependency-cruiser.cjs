@@ -41,6 +41,19 @@ module.exports = {
       },
     },
     {
+      name: 'contract-analysis-is-pure',
+      comment:
+        'The contract analysis is pure functions over an extracted document: no files, threads or document readers (those are adapters/documents/).',
+      severity: 'error',
+      from: { path: '^domain/contracts/analysis/' },
+      to: {
+        path: [
+          '^(node:)?(fs|worker_threads|child_process|net|http|https|zlib)(/|$)',
+          'node_modules/(pdfjs-dist|officeparser|@xmldom/|fflate)',
+        ],
+      },
+    },
+    {
       name: 'routers-import-domain-only',
       comment: 'A procedure is transport-neutral: no Koa, no REST facade, no adapters.',
       severity: 'error',

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { offlineAnalyzer } from '../adapters/documents/offline-analyzer.ts';
 import { createWorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import { createDeckExporter } from '../adapters/export/deck-exporter.ts';
 import { createNotifier } from '../adapters/notifications/notifier.ts';
 import { createSecretBox } from '../adapters/secret-box.ts';
 import { createElevenLabsEngine } from '../adapters/speech/elevenlabs-speech.ts';
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
+import { offlineAnalyzer } from '../domain/contracts/analysis/offline-analyzer.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import { preparedQueries } from '../domain/prepared-statements.ts';
 import type { Services } from '../domain/services.ts';
@@ -55,7 +55,7 @@ export async function createServices(
     secretBox,
     textExtractor: createWorkerTextExtractor(config.documents),
     contractAnalyzer: config.contractAi
-      ? (await import('../adapters/documents/contract-analyzer.ts')).createAiContractAnalyzer(
+      ? (await import('../adapters/contract-ai/contract-analyzer.ts')).createAiContractAnalyzer(
           config.contractAi,
           logger,
         )

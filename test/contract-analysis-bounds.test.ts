@@ -1,12 +1,12 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createAiContractAnalyzer } from '../adapters/documents/contract-analyzer.ts';
-import { countOccurrences, MAX_VARIABLES, toVariables } from '../adapters/documents/findings.ts';
-import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
-import { toSnakeCase } from '../adapters/documents/placeholders.ts';
+import { createAiContractAnalyzer } from '../adapters/contract-ai/contract-analyzer.ts';
 import { normalizeLine } from '../adapters/documents/text-format.ts';
-import { organizationsIn } from '../adapters/documents/values/parties.ts';
-import { typedValues } from '../adapters/documents/values/typed.ts';
+import { countOccurrences, MAX_VARIABLES, toVariables } from '../domain/contracts/analysis/findings.ts';
+import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';
+import { toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
+import { organizationsIn } from '../domain/contracts/analysis/values/parties.ts';
+import { typedValues } from '../domain/contracts/analysis/values/typed.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
 
 /**

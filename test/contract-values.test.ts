@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toVariables } from '../adapters/documents/findings.ts';
-import { analyzeOffline } from '../adapters/documents/offline-analysis.ts';
-import { detectValues, MAX_SCANNED_CHARS } from '../adapters/documents/values.ts';
+import { toVariables } from '../domain/contracts/analysis/findings.ts';
+import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';
+import { detectValues, MAX_SCANNED_CHARS } from '../domain/contracts/analysis/values.ts';
 
 /** The values of `text` as the answer gives them: `{name: text}`, in order of first appearance. */
 function values(lines: string[]): Record<string, string> {

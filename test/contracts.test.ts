@@ -1,5 +1,6 @@
+import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractFixture, enlargedDocx, pdf } from './helpers/documents.ts';
+import { contractFixture, docxWithText, enlargedDocx, pdf } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
@@ -87,6 +88,19 @@ describe('POST /api/contracts/import', () => {
       'UNSUPPORTED_MEDIA_TYPE',
     );
     expect(await imports()).toBe(before);
+  });
+
+  it('reads a DOCX as a DOCX when its first kilobyte holds "%PDF-" (the type is judged once, by the import)', async () => {
+    // Stored, not deflated, its document part first: the text's `%PDF-` stands in the first bytes
+    // (the reader looked for it there, and read such a DOCX as a PDF: 400).
+    const { 'word/document.xml': body, ...parts } = unzipSync(
+      docxWithText('%PDF-1.7 Between {party_a} and {party_b}.'),
+    );
+    const docx = Buffer.from(zipSync({ 'word/document.xml': body!, ...parts }, { level: 0 }));
+    expect(docx.subarray(0, 1024).includes('%PDF-')).toBe(true);
+    const response = await importFile(user, 'contract.docx', docx);
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.detectedVariables).toEqual(['party_a', 'party_b']);
   });
 
   it('answers 400 for a damaged or encrypted file, or a missing part', async () => {

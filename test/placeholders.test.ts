@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { toVariables } from '../adapters/documents/findings.ts';
-import { descriptionName } from '../adapters/documents/placeholders/names.ts';
-import { scanPlaceholders } from '../adapters/documents/placeholders.ts';
+import { toVariables } from '../domain/contracts/analysis/findings.ts';
+import { descriptionName } from '../domain/contracts/analysis/placeholders/names.ts';
+import { scanPlaceholders } from '../domain/contracts/analysis/placeholders.ts';
 
 /** What the answer would hold for `text`: `[kind, name, text]` in order of first appearance. */
 const scan = (text: string) => toVariables(text, scanPlaceholders(text)).map((v) => [v.kind, v.name, v.text]);

@@ -205,17 +205,17 @@ describe('regular expressions (ReDoS)', () => {
       patterns.some((p) => p.file === file && p.source === source);
     expect(known('app/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
     // The placeholder scan's patterns (issue 30): names, descriptions, blanks, directives.
-    expect(known('adapters/documents/placeholders/names.ts', '([a-z0-9])([A-Z])')).toBe(true);
-    expect(known('adapters/documents/placeholders/blanks.ts', '[_＿]{3,}')).toBe(true);
-    expect(known('adapters/documents/placeholders/brackets.ts', '^[$€£]?[ _＿●•·….-]*%?$')).toBe(true);
-    expect(known('adapters/documents/placeholders/descriptions.ts', '^[xX✓✔]$')).toBe(true);
+    expect(known('domain/contracts/analysis/placeholders/names.ts', '([a-z0-9])([A-Z])')).toBe(true);
+    expect(known('domain/contracts/analysis/placeholders/blanks.ts', '[_＿]{3,}')).toBe(true);
+    expect(known('domain/contracts/analysis/placeholders/brackets.ts', '^[$€£]?[ _＿●•·….-]*%?$')).toBe(true);
+    expect(known('domain/contracts/analysis/placeholders/descriptions.ts', '^[xX✓✔]$')).toBe(true);
     expect(
       known(
-        'adapters/documents/placeholders/template-tags.ts',
+        'domain/contracts/analysis/placeholders/template-tags.ts',
         '[\\p{L}_$][\\p{L}\\p{N}_$]*(?:\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*',
       ),
     ).toBe(true);
-    expect(known('adapters/documents/values/typed.ts', '[$€£¥] ?\\d[\\d,.]*')).toBe(true);
+    expect(known('domain/contracts/analysis/values/typed.ts', '[$€£¥] ?\\d[\\d,.]*')).toBe(true);
     expect(known('rest/dispatch.ts', '\\{(\\w+)\\}')).toBe(true);
     expect(known('test/files.test.ts', '^org/x/images/[0-9a-f-]+/')).toBe(true);
 

@@ -1,15 +1,16 @@
-// Runs in a worker thread: parsing a 10 MB document, and analysing its text,
-// take long enough to stall every other request if they ran on the main event loop.
+// Runs in a worker thread: parsing a 10 MB document, and analysing its text (the domain's
+// analysis, domain/contracts/analysis/), take long enough to stall every other request if they
+// ran on the main event loop.
 // The thread is kept warm (text-extractor.ts): it reads one document per message, one at a
 // time, and answers each with one message; loading its libraries is paid once per thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { parseOffice } from 'officeparser';
+import type { ExtractedDocument } from '../../domain/contracts/analysis/extracted-document.ts';
+import { analyzeContract } from '../../domain/contracts/analysis/offline-analysis.ts';
 import { docxLines } from './docx-text.ts';
-import type { Finding } from './findings.ts';
-import { docxFieldFindings, docxFields } from './form-fields.ts';
-import { analyzeOffline } from './offline-analysis.ts';
+import { docxFields } from './form-fields.ts';
 import { PastBound, readPdf } from './pdf-text.ts';
-import type { ReaderBounds, WorkerAnswer } from './text-extractor.ts';
+import type { ReaderBounds, WorkerAnswer, WorkerTask } from './text-extractor.ts';
 import { joinLines } from './text-format.ts';
 
 const { maxTextChars, maxExpandedBytes, maxXmlElements, pdf: pdfBounds } = workerData as ReaderBounds;
@@ -22,8 +23,11 @@ const TOO_LARGE_CODES = new Set([
   'OUTPUT_TOO_LARGE',
 ]);
 
-/** The text (in the format of domain/ports/text-extractor.ts) and the form fields of a DOCX. */
-async function readDocx(document: Buffer) {
+/** What a document is to the analysis, and whether its text was cut at `maxTextChars`. */
+type Read = ExtractedDocument & { tooLong: boolean };
+
+/** The text and the form fields of a DOCX. */
+async function readDocx(document: Buffer): Promise<Read> {
   const ast = await parseOffice(document, {
     // Reading costs about 40 µs an element (xmldom, then officeparser's walk): 100,000 empty
     // fields in a 14 KB file took 8 to 27 s under officeparser's own limit of 2,000,000.
@@ -32,7 +36,7 @@ async function readDocx(document: Buffer) {
   const text = joinLines(docxLines(ast.content), maxTextChars);
   const tooLong = text.length > maxTextChars;
   const fields = tooLong ? [] : fieldsOf(document);
-  return { text, formFields: docxFieldFindings(text, fields), tooLong };
+  return { text, formFields: fields, tooLong };
 }
 
 /**
@@ -47,27 +51,23 @@ function fieldsOf(document: Buffer) {
   }
 }
 
-async function readDocument(
-  document: Buffer,
-): Promise<{ text: string; formFields: Finding[]; tooLong: boolean }> {
-  // The upload was judged a PDF or a DOCX by its content before it got here.
-  if (!document.subarray(0, 1024).includes('%PDF-')) return readDocx(document);
+async function readPdfDocument(document: Buffer): Promise<Read> {
   const pdf = await readPdf(document, maxTextChars, pdfBounds);
   const text = joinLines(pdf.lines, maxTextChars);
   return { text, formFields: pdf.formFields, tooLong: pdf.tooLong || text.length > maxTextChars };
 }
 
 /** One document's answer: its text and variables, or why it was not read. */
-async function extract(bytes: Uint8Array): Promise<WorkerAnswer> {
+async function extract({ bytes, format }: WorkerTask): Promise<WorkerAnswer> {
   try {
     // A view of the transferred bytes, not a copy.
-    const { text, formFields, tooLong } = await readDocument(
-      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-    );
+    const document = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // The import judged the format by the bytes (domain/contracts/contracts.ts).
+    const { tooLong, ...extracted } = await (format === 'pdf' ? readPdfDocument : readDocx)(document);
     if (tooLong) {
       return { ok: false, kind: 'too-large', reason: `its text is longer than ${maxTextChars} characters` };
     }
-    return { ok: true, text, variables: analyzeOffline(text, formFields) };
+    return { ok: true, text: extracted.text, variables: analyzeContract(extracted) };
   } catch (error) {
     if (error instanceof PastBound) return { ok: false, kind: 'too-large', reason: error.message };
     const code = (error as { officeIssue?: { code?: string } }).officeIssue?.code;
@@ -82,6 +82,6 @@ async function extract(bytes: Uint8Array): Promise<WorkerAnswer> {
   }
 }
 
-parentPort!.on('message', async (bytes: Uint8Array) => {
-  parentPort!.postMessage(await extract(bytes));
+parentPort!.on('message', async (task: WorkerTask) => {
+  parentPort!.postMessage(await extract(task));
 });

@@ -1,33 +1,14 @@
 import { DOMParser, type Element, type Node, type Text } from '@xmldom/xmldom';
 import { unzipSync } from 'fflate';
-import { type Finding, MAX_VARIABLE_TEXT } from './findings.ts';
-import { toSnakeCase } from './placeholders.ts';
+import type { ShownField } from '../../domain/contracts/analysis/extracted-document.ts';
+import { MAX_VARIABLE_TEXT } from '../../domain/contracts/analysis/findings.ts';
+import { fieldName } from '../../domain/contracts/analysis/form-fields.ts';
 import { normalizeLine } from './text-format.ts';
 
-/** A form field's variable name: snake_case, starting with a letter; '' when nothing is left. */
-function fieldName(raw: string): string {
-  const name = toSnakeCase(raw);
-  if (!name) return '';
-  return /^[a-z]/.test(name) ? name : `field_${name}`.slice(0, 64);
-}
-
 /**
- * A field that stands at no place of the text (a PDF's AcroForm field), `occurrences` times;
- * its index is below 0 (the caller numbers the fields below 0 in their order).
+ * At most this many content controls and merge fields are read (counting those the analysis can
+ * name: `fieldName`).
  */
-export function fieldFinding(rawName: string, text: string, occurrences = 1): Finding | undefined {
-  const name = fieldName(rawName);
-  if (!name || !text) return undefined;
-  return { name, kind: 'placeholder', text, index: -1, occurrences };
-}
-
-/** A DOCX form field: its name, and the text Word shows for it (in the document's text). */
-export interface DocxField {
-  name: string;
-  shown: string;
-}
-
-/** At most this many content controls and merge fields are read. */
 const MAX_FIELDS = 1_000;
 /** Longest field instruction read (Word's own limit is 255 characters). */
 const MAX_INSTRUCTION = 1_000;
@@ -44,7 +25,8 @@ const MAX_WALK_TOTAL = 100_000;
 
 /**
  * The content controls (`w:sdt`, named by their `w:tag`, else their `w:alias`) and merge fields
- * (`MERGEFIELD Name`, simple or complex) of a DOCX's body, with the text each shows.
+ * (`MERGEFIELD Name`, simple or complex) of a DOCX's body, with the text each shows (in the text
+ * format: the analysis finds it in the document's text, domain/contracts/analysis/form-fields.ts).
  *
  * Read from the XML here because officeparser's AST keeps a control's content and a field's
  * result as text but drops what names them (the control's tag and alias, the field's
@@ -52,7 +34,7 @@ const MAX_WALK_TOTAL = 100_000;
  * `maxExpandedBytes` (officeparser has read the same part under the same limit just before);
  * a part declaring a DOCTYPE (Word never writes one: it is how an entity bomb starts) is not read.
  */
-export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxField[] {
+export function docxFields(docx: Uint8Array, maxExpandedBytes: number): ShownField[] {
   let tooLarge = false;
   const files = unzipSync(docx, {
     filter: (file) => {
@@ -69,11 +51,10 @@ export function docxFields(docx: Uint8Array, maxExpandedBytes: number): DocxFiel
   // costs seconds).
   if (!xml.includes('<w:sdt') && !/MERGEFIELD/i.test(xml)) return [];
   const document = new DOMParser({ onError: () => {} }).parseFromString(xml, 'text/xml');
-  const fields: DocxField[] = [];
-  const add = (rawName: string, shown: string) => {
-    const name = fieldName(rawName);
+  const fields: ShownField[] = [];
+  const add = (name: string, shown: string) => {
     const text = normalizeLine(shown);
-    if (name && text && fields.length < MAX_FIELDS) fields.push({ name, shown: text });
+    if (fieldName(name) && text && fields.length < MAX_FIELDS) fields.push({ name, shown: text });
   };
   const walk = { left: MAX_WALK_TOTAL };
   for (const control of Array.from(document.getElementsByTagName('w:sdt'))) {
@@ -203,22 +184,4 @@ function* complexFields(runs: Iterable<Element>): Generator<{ instruction: strin
       }
     }
   }
-}
-
-/**
- * The DOCX's fields as findings of its text: each where its shown text first stands (after
- * the field before it, when it is there too), named by its tag, alias or merge field name.
- * A field whose shown text is not in the text (an empty control) is left out.
- */
-export function docxFieldFindings(text: string, fields: readonly DocxField[]): Finding[] {
-  const findings: Finding[] = [];
-  let from = 0;
-  for (const { name, shown } of fields) {
-    let index = text.indexOf(shown, from);
-    if (index < 0) index = text.indexOf(shown);
-    if (index < 0) continue;
-    findings.push({ name, kind: 'placeholder', text: shown, index });
-    from = index + shown.length;
-  }
-  return findings;
 }

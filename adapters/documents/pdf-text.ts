@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import type { Finding } from './findings.ts';
-import { fieldFinding } from './form-fields.ts';
+import type { WidgetField } from '../../domain/contracts/analysis/extracted-document.ts';
+import { fieldName } from '../../domain/contracts/analysis/form-fields.ts';
 import { type PdfPage, pdfLines, type TextItem } from './pdf-layout.ts';
 import { type PdfStreamBounds, pdfPastBounds } from './pdf-streams.ts';
 
@@ -14,7 +14,7 @@ export class PastBound extends Error {}
 /** The text's lines and the form fields of a PDF. */
 export interface PdfContent {
   lines: string[];
-  formFields: Finding[];
+  formFields: WidgetField[];
   /** Set when the text was longer than the limit (what was read is cut there). */
   tooLong: boolean;
 }
@@ -112,7 +112,10 @@ function loadPdfjs(): Promise<Pdfjs> {
   return pdfjsModule;
 }
 
-/** At most this many form fields are read (each becomes a variable; answers hold 500 at most). */
+/**
+ * At most this many form fields are read (counting those the analysis can name: `fieldName`; each
+ * becomes a variable, and answers hold 500 at most).
+ */
 const MAX_FIELDS = 1_000;
 
 interface FieldWidget {
@@ -122,30 +125,27 @@ interface FieldWidget {
 }
 
 /**
- * A fillable PDF's AcroForm fields, as placeholders, in the order they stand on the pages (top
- * to bottom, left to right). A field has no text in the page's text layer, so its `text` is its
- * name as the form gives it, and it stands at no place of the text (a negative index): `occurrences`
- * is the number of places (widgets) it is shown. Buttons (push buttons, check boxes, radio
- * buttons) hold no text to fill and are left out; signature fields are kept.
+ * A fillable PDF's AcroForm fields, in the order they stand on the pages (top to bottom, left to
+ * right), each with the number of places (widgets) it is shown. Buttons (push buttons, check
+ * boxes, radio buttons) hold no text to fill and are left out; signature fields are kept.
  */
 async function pdfFormFields(document: {
   getFieldObjects(): Promise<Record<string, unknown[]> | null>;
-}): Promise<Finding[]> {
+}): Promise<WidgetField[]> {
   const objects = await document.getFieldObjects();
   if (!objects) return [];
-  const fields: { finding: Finding; page: number; top: number; left: number }[] = [];
+  const fields: { field: WidgetField; page: number; top: number; left: number }[] = [];
   for (const [name, entries] of Object.entries(objects)) {
     if (fields.length >= MAX_FIELDS) break;
     const widgets = (entries as FieldWidget[]).filter((entry) => entry.rect);
     const first = widgets[0] ?? (entries[0] as FieldWidget | undefined);
     if (!first || first.type === 'button' || first.type === 'checkbox' || first.type === 'radiobutton')
       continue;
-    const finding = fieldFinding(name, name, Math.max(1, widgets.length));
-    if (finding) {
-      fields.push({ finding, page: first.page ?? 0, top: first.rect?.[3] ?? 0, left: first.rect?.[0] ?? 0 });
+    if (name && fieldName(name)) {
+      const field = { name, widgets: Math.max(1, widgets.length) };
+      fields.push({ field, page: first.page ?? 0, top: first.rect?.[3] ?? 0, left: first.rect?.[0] ?? 0 });
     }
   }
   fields.sort((a, b) => a.page - b.page || b.top - a.top || a.left - b.left);
-  // Indexes below 0, in that order: before every finding of the text, and kept in order.
-  return fields.map(({ finding }, i) => ({ ...finding, index: i - fields.length }));
+  return fields.map(({ field }) => field);
 }

@@ -1,10 +1,11 @@
+import type { AnalysedContract } from '../../domain/contracts/contract-variable.ts';
 import {
   DocumentTooLarge,
   DocumentTooSlow,
   ExtractorBusy,
   UnreadableDocument,
 } from '../../domain/contracts/document-failures.ts';
-import type { DocumentOwner, ExtractedText, TextExtractor } from '../../domain/ports/text-extractor.ts';
+import type { ContractFormat, DocumentToRead, TextExtractor } from '../../domain/ports/text-extractor.ts';
 import { moduleBeside, WarmWorkers, WorkerTaskFailed } from '../warm-workers.ts';
 import { FairLine } from './fair-line.ts';
 import type { PdfBounds } from './pdf-text.ts';
@@ -53,8 +54,14 @@ export interface ReaderBounds {
   pdf: PdfBounds;
 }
 
+/** One document for the worker (extract-worker.ts): its bytes, and its format as the import judged it. */
+export interface WorkerTask {
+  bytes: Uint8Array;
+  format: ContractFormat;
+}
+
 /** The worker's answer to one document (extract-worker.ts). */
-export type WorkerAnswer = ({ ok: true } & ExtractedText) | ({ ok: false } & ExtractionFailure);
+export type WorkerAnswer = ({ ok: true } & AnalysedContract) | ({ ok: false } & ExtractionFailure);
 
 /** The extractor, and what tests may observe of its readers. */
 export interface WorkerTextExtractor extends TextExtractor {
@@ -67,7 +74,7 @@ export interface WorkerTextExtractor extends TextExtractor {
 }
 
 /**
- * officeparser, pdf.js and the offline analysis in worker threads, at most `concurrency` at once
+ * officeparser, pdf.js and the offline analysis (domain/contracts/analysis/) in worker threads, at most `concurrency` at once
  * and `maxQueued` documents waiting, one organization's at most its share of each (fair-line.ts),
  * each document stopped after `timeoutMs` or when its reader holds more than `workerMemoryMb`
  * (its heap, bounded by V8, and the ArrayBuffers it allocates, checked by the main thread: pdf.js
@@ -110,13 +117,13 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
     idleMs: options.idleMs,
   });
 
-  async function read(view: Uint8Array): Promise<ExtractedText> {
+  async function read(task: WorkerTask): Promise<AnalysedContract> {
     let answer: WorkerAnswer;
     try {
-      answer = await readers.run<WorkerAnswer>(view, {
+      answer = await readers.run<WorkerAnswer>(task, {
         timeoutMs: options.timeoutMs,
         // Moved, not copied (see extractText).
-        transfer: [view.buffer as ArrayBuffer],
+        transfer: [task.bytes.buffer as ArrayBuffer],
         reusable: (message) => message.ok,
       });
     } catch (error) {
@@ -135,17 +142,17 @@ export function createWorkerTextExtractor(options: WorkerTextExtractorOptions): 
   return {
     readers: () => readers.counts(),
     queued: () => line.waiting,
-    extractText(bytes: Buffer, owner: DocumentOwner) {
+    extractText(bytes: Buffer, { format, organizationId }: DocumentToRead) {
       // Busy when every reader is at work and the waiting line is full, or when the
       // organization holds its share of both: with DOCUMENT_QUEUE_MAX=0 a document still
       // gets a free reader, it just never waits for one.
-      const refused = line.refusal(owner.organizationId);
+      const refused = line.refusal(organizationId);
       if (refused) return Promise.reject(new ExtractorBusy(refused));
       // Move the bytes to the worker rather than copy them, when they own their memory
       // (a small Buffer may be a slice of Node's shared pool, which must not be moved).
       const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
       const view = owned ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
-      return line.run(owner.organizationId, () => read(view));
+      return line.run(organizationId, () => read({ bytes: view, format }));
     },
     close: () => readers.close(),
   };

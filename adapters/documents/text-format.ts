@@ -1,8 +1,9 @@
 /**
  * The last step of both readers (DOCX and PDF): their lines into the text format of
- * `domain/ports/text-extractor.ts`. Both go through the same normalization, so what one
- * format cannot express (a list's automatic number is not in a DOCX's text, a non-breaking
- * space prints as a space) is made alike on both sides rather than guessed on one.
+ * `ExtractedDocument` (domain/contracts/analysis/extracted-document.ts). Both go through the
+ * same normalization, so what one format cannot express (a list's automatic number is not in a
+ * DOCX's text, a non-breaking space prints as a space) is made alike on both sides rather than
+ * guessed on one.
  */
 
 /** Spaces of every width, the no-break ones included, print as a space. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { type ContractVariable, VARIABLE_KINDS } from './contract-variable.ts';
 
 export const contractVariable = z
   .object({
     name: z.string().meta({ description: 'snake_case, from the placeholder or the context of the value' }),
-    kind: z.enum(['placeholder', 'value', 'condition', 'list']).meta({
+    kind: z.enum(VARIABLE_KINDS).meta({
       description:
         'placeholder: a blank the document marks; value: a filled-in value (a party, a date, an amount…); condition / list: the subject of a template directive ({IF x}, {FOR d IN items})',
     }),
@@ -13,7 +14,7 @@ export const contractVariable = z
     }),
     occurrences: z.int().min(1).meta({ description: 'How many times `text` stands in the document' }),
   })
-  .meta({ id: 'ContractVariable' });
+  .meta({ id: 'ContractVariable' }) satisfies z.ZodType<ContractVariable>;
 
 /** What a contract import answers: the variables a template of the contract needs. */
 export const importContractOutput = z

@@ -1,6 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
-import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
 import {
   badRequest,
@@ -11,40 +10,49 @@ import {
   unsupportedMediaType,
 } from '../errors.ts';
 import { recordEvent } from '../events/events.ts';
-import type { ExtractedText } from '../ports/text-extractor.ts';
+import type { ContractFormat } from '../ports/text-extractor.ts';
 import { bytesOf } from '../uploaded-file.ts';
 import type { ImportContractOutput } from './contract-output.ts';
+import type { AnalysedContract } from './contract-variable.ts';
 import { DocumentTooLarge, DocumentTooSlow, ExtractorBusy, UnreadableDocument } from './document-failures.ts';
 
-const CONTRACT_TYPES = new Set([
-  'application/pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+/** The contract formats, by the MIME type file-type reads from the bytes. */
+const CONTRACT_FORMATS = new Map<string, ContractFormat>([
+  ['application/pdf', 'pdf'],
+  ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'docx'],
 ]);
 
 /** How long a client turned away by busy document readers is asked to wait. */
 const BUSY_RETRY_AFTER_SECONDS = 5;
 
 /**
- * PDF or DOCX (judged by the bytes: a ZIP named .pdf is not a PDF) → its text (the text
- * extractor and its offline analysis, off the event loop) → the variables a template of it
- * needs (the configured analyzer: the offline analysis, or an AI endpoint checked against it). Writes `contract.imported`; nothing is stored but the event.
+ * PDF or DOCX (judged by the bytes, here and nowhere else: a ZIP named .pdf is not a PDF; the
+ * reader is told which) → its text (the text extractor and the offline analysis,
+ * domain/contracts/analysis/, off the event loop) → the variables a template of it needs (the
+ * configured analyzer: the offline analysis, or an AI endpoint checked against it). Writes
+ * `contract.imported`; nothing is stored but the event.
+ *
+ * The size limit (`contractMaxBytes`) is the procedure's `multipartLimit`: the transport holds
+ * the upload to it while the bytes stream in (413), so a file that gets here is within it.
  */
 export async function importContract(
   { em, services, auth }: DomainContext,
   file: File,
 ): Promise<ImportContractOutput> {
-  const limit = services.settings.uploads.contractMaxBytes;
-  if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${byteSize(limit)}`);
   const bytes = await bytesOf(file);
   const type = await fileTypeFromBuffer(bytes);
-  if (!type || !CONTRACT_TYPES.has(type.mime)) {
+  const format = type && CONTRACT_FORMATS.get(type.mime);
+  if (!type || !format) {
     throw unsupportedMediaType(
       'Only PDF and DOCX contracts are accepted (judged by the content, not the name)',
     );
   }
-  let document: ExtractedText;
+  let document: AnalysedContract;
   try {
-    document = await services.textExtractor.extractText(bytes, { organizationId: auth.organizationId });
+    document = await services.textExtractor.extractText(bytes, {
+      format,
+      organizationId: auth.organizationId,
+    });
   } catch (error) {
     throw contractProblem(error, services.settings.documents);
   }

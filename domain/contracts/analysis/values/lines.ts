@@ -19,7 +19,7 @@ export function subSpan(span: Span, start: number, end = span.text.length): Span
 /**
  * The text's lines (paragraphs, and table rows with their cells separated by tabs), up to
  * `maxChars` characters in all: a line that would pass the budget is left out, and the rest
- * with it. The text format puts one paragraph on a line (domain/ports/text-extractor.ts).
+ * with it. The text format puts one paragraph on a line (../extracted-document.ts).
  */
 export function linesOf(text: string, maxChars: number): Span[] {
   const lines: Span[] = [];

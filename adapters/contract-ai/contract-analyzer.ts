@@ -1,9 +1,12 @@
+import {
+  MODEL_TEXT_CHARS,
+  mergeChecked,
+  wellFormed,
+} from '../../domain/contracts/analysis/model-variables.ts';
+import { offlineAnalyzer } from '../../domain/contracts/analysis/offline-analyzer.ts';
+import { VARIABLE_KINDS } from '../../domain/contracts/contract-variable.ts';
 import type { ContractAnalyzer } from '../../domain/ports/contract-analyzer.ts';
 import type { Logger } from '../../domain/ports/logger.ts';
-import type { ContractVariable, VariableKind } from '../../domain/ports/text-extractor.ts';
-import { type Finding, indexWithin, MAX_VARIABLE_TEXT, MAX_VARIABLES, toVariables } from './findings.ts';
-import { offlineAnalyzer } from './offline-analyzer.ts';
-import { toSnakeCase } from './placeholders.ts';
 
 interface AiSettings {
   url: string;
@@ -16,7 +19,7 @@ interface AiSettings {
  * An OpenAI-compatible chat-completions endpoint asked for structured output in the answer's
  * own shape. Each variable whose `text` does not stand in the document is dropped (a model
  * may invent or paraphrase); the rest are merged with the offline analysis, the model's names
- * first. On an error or timeout the offline analysis answers alone, and the log says why.
+ * first (the domain's rules: domain/contracts/analysis/model-variables.ts). On an error or timeout the offline analysis answers alone, and the log says why.
  */
 export function createAiContractAnalyzer(settings: AiSettings, logger: Logger): ContractAnalyzer {
   return {
@@ -34,44 +37,6 @@ export function createAiContractAnalyzer(settings: AiSettings, logger: Logger): 
       }
     },
   };
-}
-
-/** How much of the text the model is shown, and how many of its variables are checked. */
-const MODEL_TEXT_CHARS = 200_000;
-const MAX_MODEL_VARIABLES = 100;
-
-const KINDS: readonly VariableKind[] = ['placeholder', 'value', 'condition', 'list'];
-
-/** The model's variables that stand in the text, then the offline ones it missed. */
-function mergeChecked(
-  text: string,
-  proposed: { name: string; kind: VariableKind; text: string }[],
-  offline: readonly ContractVariable[],
-): ContractVariable[] {
-  // Runs on the event loop: each check is linear (indexWithin), over the part the model was
-  // shown, for at most MAX_MODEL_VARIABLES texts.
-  const findings: Finding[] = [];
-  for (const variable of proposed.slice(0, MAX_MODEL_VARIABLES)) {
-    const index = indexWithin(text, variable.text, MODEL_TEXT_CHARS);
-    if (index >= 0) findings.push({ ...variable, index });
-  }
-  const fromModel = toVariables(text, findings);
-  const seen = new Set(fromModel.map((v) => v.text));
-  const names = new Set(fromModel.map((v) => v.name));
-  const merged = [...fromModel];
-  for (const variable of offline) {
-    if (seen.has(variable.text) || merged.length >= MAX_VARIABLES) continue;
-    // An offline value under a name the model already gave another text keeps its own text,
-    // under a name of its own.
-    let name = variable.name;
-    for (let n = 2; variable.kind === 'value' && names.has(name); n += 1) name = `${variable.name}_${n}`;
-    names.add(name);
-    seen.add(variable.text);
-    // Its count is the worker's (a form field's is its widgets): nothing is recounted here, on
-    // the event loop.
-    merged.push({ ...variable, name });
-  }
-  return merged;
 }
 
 const INSTRUCTIONS = `You turn contracts into templates. List the variables of the contract below, in order
@@ -115,7 +80,7 @@ async function askForVariables(settings: AiSettings, text: string) {
                   type: 'object',
                   properties: {
                     name: { type: 'string' },
-                    kind: { type: 'string', enum: KINDS },
+                    kind: { type: 'string', enum: VARIABLE_KINDS },
                     text: { type: 'string' },
                   },
                   required: ['name', 'kind', 'text'],
@@ -145,22 +110,4 @@ async function askForVariables(settings: AiSettings, text: string) {
   const parsed = JSON.parse(message.content) as { variables?: unknown };
   if (!Array.isArray(parsed.variables)) throw new Error('the answer had no variables array');
   return wellFormed(parsed.variables);
-}
-
-/** At most this many of the model's variables are looked at, each name at most this long. */
-const MAX_NAME_LENGTH = 200;
-
-function wellFormed(items: unknown[]): { name: string; kind: VariableKind; text: string }[] {
-  const kept: { name: string; kind: VariableKind; text: string }[] = [];
-  for (const item of items.slice(0, MAX_VARIABLES)) {
-    if (typeof item !== 'object' || item === null) continue;
-    const { name, kind, text } = item as Record<string, unknown>;
-    if (typeof name !== 'string' || typeof text !== 'string' || typeof kind !== 'string') continue;
-    if (!KINDS.includes(kind as VariableKind) || name.length > MAX_NAME_LENGTH) continue;
-    // A text a client replaces must say something: not a letter or a space alone.
-    if (text.trim().length < 2 || text.length > MAX_VARIABLE_TEXT) continue;
-    const snake = toSnakeCase(name);
-    if (snake) kept.push({ name: snake, kind: kind as VariableKind, text });
-  }
-  return kept;
 }

@@ -1,4 +1,4 @@
-import type { ContractVariable, VariableKind } from '../../domain/ports/text-extractor.ts';
+import type { ContractVariable, VariableKind } from '../contract-variable.ts';
 
 /** One thing a scan found at one place of the text. */
 export interface Finding {
