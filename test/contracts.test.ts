@@ -1,5 +1,7 @@
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createInProcessCaller } from '../app/in-process.ts';
+import { findAuth } from '../domain/auth/callers.ts';
 import { contractFixture, docxWithText, enlargedDocx, pdf } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
@@ -7,7 +9,7 @@ import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
-let user: HttpClient;
+let user: Awaited<ReturnType<TestApp['signedInClient']>>;
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -121,6 +123,21 @@ describe('POST /api/contracts/import', () => {
     // Not the byte count of the limit with its multipart framing (10551296).
     expect(detail).toMatch(/\b10 MB\b/);
     expect(detail).not.toMatch(/\d{5}/);
+  });
+
+  it('holds an in-process caller (an operator script) to the same 10 MB, with nothing recorded', async () => {
+    const before = await imports();
+    const auth = await findAuth(t.app.database.orm.em.fork(), user.userId);
+    const caller = createInProcessCaller(t.app.database.orm, t.app.services, auth);
+    const big = new File(
+      [Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(10 * 1024 * 1024 + 1)])],
+      'big.pdf',
+    );
+    await expect(caller.contracts.importContract({ file: big })).rejects.toMatchObject({
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Contracts may be at most 10 MB',
+    });
+    expect(await imports()).toBe(before);
   });
 
   it('keeps serving other requests while a large document is parsed', async () => {

@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
 import { newId } from '../../entities/ids.ts';
+import { byteSize } from '../byte-size.ts';
 import type { DomainContext } from '../context.ts';
 import {
   badRequest,
@@ -32,13 +33,16 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
  * configured analyzer: the offline analysis, or an AI endpoint checked against it). Writes
  * `contract.imported`; nothing is stored but the event.
  *
- * The size limit (`contractMaxBytes`) is the procedure's `multipartLimit`: the transport holds
- * the upload to it while the bytes stream in (413), so a file that gets here is within it.
+ * The size limit (`contractMaxBytes`) is the rule here, for every caller (an operator's script
+ * in-process too); over HTTP the procedure's `multipartLimit` also stops the upload as it streams
+ * in, so that no more than the limit is ever held in memory (the same 413).
  */
 export async function importContract(
   { em, services, auth }: DomainContext,
   file: File,
 ): Promise<ImportContractOutput> {
+  const limit = services.settings.uploads.contractMaxBytes;
+  if (file.size > limit) throw payloadTooLarge(`Contracts may be at most ${byteSize(limit)}`);
   const bytes = await bytesOf(file);
   const type = await fileTypeFromBuffer(bytes);
   const format = type && CONTRACT_FORMATS.get(type.mime);
