@@ -22,22 +22,12 @@ import { UploadIntake } from './upload-budget.ts';
 
 /** Reading a request's input: the query string, the raw body (bounded, charged, timed), JSON. */
 
-/**
- * The most a body may be that the service reads for a caller who is not signed in: sign-in's
- * (an e-mail and a password), and any /trpc request without a caller (it is read before the
- * procedure refuses it). Anyone can send these, so they are kept far below JSON_BODY_LIMIT_BYTES.
- */
-export const PUBLIC_BODY_LIMIT_BYTES = 16 * 1024;
-
 /** How one JSON body is read. */
 export interface BodyLimits {
   limitBytes: number;
   /** Cut off with a 408 when no byte has arrived for this long (UPLOAD_IDLE_TIMEOUT_MS). */
   idleTimeoutMs: number;
-  /**
-   * A signed-in caller's body is charged to its shares of the upload memory budget while it is
-   * read (the time the caller controls); an anonymous caller's (null) is not: it is small.
-   */
+  /** The upload budget's shares the body is charged to while it is read (`bodyLimits`, rest/admission.ts). */
   charge: { budget: UploadBudget; caller: Auth } | null;
 }
 

@@ -97,17 +97,17 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
 }
 
 /**
- * The access decision for one call: the one its transport made for this request, when it made
- * one (`Context.accessDecisions`: REST decides before it reads the body, /trpc before it counts
- * the calls), else made now (in-process callers). Never made twice.
+ * The access decision of one call: the one made where its request was admitted (rest/admission.ts,
+ * `Context.admitted`, by the call's place in the request), else, for an in-process call, which no
+ * transport admitted, made now. Never made twice.
  */
 function decidedAccess(
   access: ProcedureAccess | undefined,
   context: Context,
-  path: string,
+  batchIndex: number,
 ): DomainError | null {
-  const decided = context.accessDecisions?.get(path);
-  return decided === undefined ? accessDenial(access, context) : decided;
+  const admitted = context.admitted?.[batchIndex];
+  return admitted === undefined ? accessDenial(access, context) : admitted;
 }
 
 // One middleware per kind of procedure, each enforcing the access its meta declares: each
@@ -117,7 +117,7 @@ function decidedAccess(
 export const publicProcedure = t.procedure.use(
   ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
     inBatchOrder(ctx, type, batchIndex, signal, async () => {
-      const denied = decidedAccess(meta?.access, ctx, path);
+      const denied = decidedAccess(meta?.access, ctx, batchIndex);
       if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
       await checkStorableInput(getRawInput);
       return domainErrors(await inProcedureSpan(path, () => next()));
@@ -134,7 +134,7 @@ export const authedProcedure = t.procedure.use(
   ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
     inBatchOrder(ctx, type, batchIndex, signal, async () => {
       const denied =
-        decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
+        decidedAccess(meta?.access, ctx, batchIndex) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
       if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
       await checkStorableInput(getRawInput);
       return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));
