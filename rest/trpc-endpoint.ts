@@ -87,10 +87,11 @@ export function createTrpcEndpoint(options: {
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: async ({ info }) => {
         // The same cost bound as a REST body, before tRPC parses the inputs (it parses them
-        // lazily, after this); one level more, for the batch object around them.
+        // lazily, after this); a batch's one level more, for the object around its inputs.
         try {
           const inputTexts = body ? [body.toString('utf8')] : [readQuery(ctx.querystring).input ?? []].flat();
-          for (const text of inputTexts) checkJsonCost(text, MAX_INPUT_DEPTH + 1);
+          const maxDepth = info.isBatchCall ? MAX_INPUT_DEPTH + 1 : MAX_INPUT_DEPTH;
+          for (const text of inputTexts) checkJsonCost(text, maxDepth);
         } catch (error) {
           throw error instanceof DomainError ? trpcErrorFrom(error) : error;
         }

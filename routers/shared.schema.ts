@@ -100,9 +100,10 @@ export function longList<T extends z.ZodType>(item: T, max: number) {
 }
 
 /**
- * The cost bound of every input, whatever its transport (api.md: no request may hold the event
- * loop). Checked on the raw text before it is parsed (`rest/request-input.ts`), and again here on the
- * value. The largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
+ * The cost bound of every input that comes over HTTP (api.md: no request may hold the event loop),
+ * checked on its text before it is parsed, once, by `checkJsonCost` (rest/request-input.ts) on both
+ * transports; query strings, path parameters and uploads are bounded where they are read. The
+ * largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
  */
 /** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
 export const MAX_INPUT_DEPTH = 32;
@@ -120,7 +121,6 @@ interface Container {
   value: unknown[] | Record<string, unknown>;
   parent: Container | null;
   key: string | number;
-  depth: number;
 }
 
 function pathOf(container: Container | null, key?: string | number): (string | number)[] {
@@ -133,17 +133,16 @@ function pathOf(container: Container | null, key?: string | number): (string | n
 /**
  * Walks a procedure's raw input, whatever the transport brought it (REST, /trpc, an in-process
  * call), and lists what no schema should have to think about: strings and field names the
- * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity), a
- * field named `__proto__` (it cannot survive a round trip through a JavaScript object) and
- * nesting past MAX_INPUT_DEPTH. Iterative (no input can exhaust the stack), and it allocates
- * only per container, so a 1 MB body is walked in a few milliseconds.
+ * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity) and a
+ * field named `__proto__` (it cannot survive a round trip through a JavaScript object); at most
+ * MAX_ISSUES of them. Its size and shape were bounded before it was parsed (`checkJsonCost`); the
+ * walk is iterative all the same (no input can exhaust the stack), and allocates only per
+ * container, so a 1 MB body is walked in a few milliseconds.
  */
 export function inputIssues(input: unknown): Issue[] {
   const issues: Issue[] = [];
   const pending: Container[] = [];
-  let nodes = 0;
-  const visit = (value: unknown, parent: Container | null, key: string | number, depth: number) => {
-    nodes += 1;
+  const visit = (value: unknown, parent: Container | null, key: string | number) => {
     if (typeof value === 'string') {
       const problem = unstorableTextProblem(value);
       if (problem) issues.push({ path: pathOf(parent, key), message: problem });
@@ -154,41 +153,23 @@ export function inputIssues(input: unknown): Issue[] {
       const problem = unstorableTextProblem(value.name);
       if (problem) issues.push({ path: pathOf(parent, key), message: `file name ${problem}` });
     } else if (Array.isArray(value) || isPlainObject(value)) {
-      if (depth > MAX_INPUT_DEPTH) {
-        const message = `must not be nested more than ${MAX_INPUT_DEPTH} levels deep`;
-        issues.push({ path: pathOf(parent, key), message });
-      } else pending.push({ value, parent, key, depth });
+      pending.push({ value, parent, key });
     }
   };
-  visit(input, null, '', 1);
+  visit(input, null, '');
   while (pending.length > 0 && issues.length < MAX_ISSUES) {
     const container = pending.pop()!;
-    const { value, depth } = container;
-    const size = Array.isArray(value) ? value.length : Object.keys(value).length;
-    if (nodes + size > MAX_INPUT_NODES) {
-      return [{ path: [], message: `must hold at most ${MAX_INPUT_NODES} values in all` }];
-    }
+    const { value } = container;
     if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index, depth + 1);
-      continue;
-    }
-    if (size > MAX_OBJECT_MEMBERS) {
-      issues.push({ path: pathOf(container), message: `must have at most ${MAX_OBJECT_MEMBERS} fields` });
+      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index);
       continue;
     }
     for (const key of Object.keys(value)) {
-      if (key.length > MAX_NAME_LENGTH) {
-        issues.push({
-          path: pathOf(container),
-          message: `field names must be at most ${MAX_NAME_LENGTH} characters`,
-        });
-        continue;
-      }
       const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
       if (problem) {
         const message = key === '__proto__' ? problem : `field name ${problem}`;
         issues.push({ path: pathOf(container, key), message });
-      } else visit(value[key], container, key, depth + 1);
+      } else visit(value[key], container, key);
     }
   }
   return issues.slice(0, MAX_ISSUES);
