@@ -7,7 +7,7 @@ import type { Auth } from '../domain/context.ts';
 import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import { createCaller } from '../routers/app-router.ts';
-import { inputIssues } from '../routers/shared.schema.ts';
+import { inputIssues } from '../routers/trpc.ts';
 import { admitCalls, bodyLimits, type ContextFactory, requestContext } from './admission.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { streamRoute } from './event-stream.ts';

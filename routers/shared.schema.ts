@@ -1,10 +1,8 @@
 /**
- * What every procedure's input shares: the bounds and the storable-text guard every raw input passes
- * before its schema (any transport), and the schema pieces procedures build from.
+ * What every procedure's input shares: the bounds every raw input is held to (checked before it is
+ * parsed, rest/request-input.ts), and the schema pieces procedures build from.
  */
 import { z } from 'zod';
-import type { Issue } from '../domain/errors.ts';
-import { unstorableTextProblem } from '../domain/text.ts';
 
 /**
  * A required field left out is said so ("is required"), not as zod's "expected string, received
@@ -116,67 +114,3 @@ export const MAX_INPUT_NODES = 20_000;
 
 /** Enough to show what is wrong without letting a hostile input make a huge answer. */
 export const MAX_ISSUES = 20;
-
-interface Container {
-  value: unknown[] | Record<string, unknown>;
-  parent: Container | null;
-  key: string | number;
-}
-
-function pathOf(container: Container | null, key?: string | number): (string | number)[] {
-  // The input itself (no container around it) has the empty path.
-  const path: (string | number)[] = container === null || key === undefined ? [] : [key];
-  for (let c = container; c?.parent; c = c.parent) path.unshift(c.key);
-  return path;
-}
-
-/**
- * Walks a procedure's raw input, whatever the transport brought it (REST, /trpc, an in-process
- * call), and lists what no schema should have to think about: strings and field names the
- * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity) and a
- * field named `__proto__` (it cannot survive a round trip through a JavaScript object); at most
- * MAX_ISSUES of them. Its size and shape were bounded before it was parsed (`checkJsonCost`); the
- * walk is iterative all the same (no input can exhaust the stack), and allocates only per
- * container, so a 1 MB body is walked in a few milliseconds.
- */
-export function inputIssues(input: unknown): Issue[] {
-  const issues: Issue[] = [];
-  const pending: Container[] = [];
-  const visit = (value: unknown, parent: Container | null, key: string | number) => {
-    if (typeof value === 'string') {
-      const problem = unstorableTextProblem(value);
-      if (problem) issues.push({ path: pathOf(parent, key), message: problem });
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value))
-        issues.push({ path: pathOf(parent, key), message: 'must be a finite number' });
-    } else if (value instanceof File) {
-      const problem = unstorableTextProblem(value.name);
-      if (problem) issues.push({ path: pathOf(parent, key), message: `file name ${problem}` });
-    } else if (Array.isArray(value) || isPlainObject(value)) {
-      pending.push({ value, parent, key });
-    }
-  };
-  visit(input, null, '');
-  while (pending.length > 0 && issues.length < MAX_ISSUES) {
-    const container = pending.pop()!;
-    const { value } = container;
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index);
-      continue;
-    }
-    for (const key of Object.keys(value)) {
-      const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
-      if (problem) {
-        const message = key === '__proto__' ? problem : `field name ${problem}`;
-        issues.push({ path: pathOf(container, key), message });
-      } else visit(value[key], container, key);
-    }
-  }
-  return issues.slice(0, MAX_ISSUES);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}
