@@ -8,12 +8,19 @@ import type { appRouter } from '../routers/app-router.ts';
 import { BatchOrder } from '../routers/batch-order.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
-import { admitCalls, bodyLimits, type ContextFactory, requestContext } from './admission.ts';
+import {
+  admitCalls,
+  bodyLimits,
+  type ContextFactory,
+  checkJsonCost,
+  readRawBody,
+  requestContext,
+} from './admission.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { endsCleanly, STREAM_GOODBYE } from './event-stream.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { domainErrorFrom } from './problem.ts';
-import { checkJsonCost, readQuery, readRawBody } from './request-input.ts';
+import { readQuery } from './request-input.ts';
 import { procedureInfo } from './route-table.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */

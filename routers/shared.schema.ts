@@ -1,6 +1,6 @@
 /**
  * What every procedure's input shares: the bounds every raw input is held to (checked before it is
- * parsed, rest/request-input.ts), and the schema pieces procedures build from.
+ * parsed, rest/admission.ts), and the schema pieces procedures build from.
  */
 import { z } from 'zod';
 
@@ -99,7 +99,7 @@ export function longList<T extends z.ZodType>(item: T, max: number) {
 
 /**
  * The cost bound of every input that comes over HTTP (api.md: no request may hold the event loop),
- * checked on its text before it is parsed, once, by `checkJsonCost` (rest/request-input.ts) on both
+ * checked on its text before it is parsed, once, by `checkJsonCost` (rest/admission.ts) on both
  * transports; query strings, path parameters and uploads are bounded where they are read. The
  * largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
  */
