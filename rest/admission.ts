@@ -19,7 +19,7 @@ import { type UploadBudget, UploadIntake } from './upload-budget.ts';
  * procedure passes before anything of it runs, the same on both transports. In this order:
  * 1. who asks: the request's context, made once (`requestContext`);
  * 2. may they, and how often: each call's access decided and the request counted against the
- *    rate limits (`admitCalls`); the decisions go with the context to the procedures;
+ *    rate limits (`admitCalls`); the decisions then go with the context to the procedures;
  * 3. how much they may send: the body's cap and whose upload budget it is charged to
  *    (`bodyLimits`, `readRawBody`), then its cost before it is parsed (`checkJsonCost`).
  * Each transport calls these at its own point (REST decides before it reads the body; /trpc reads
@@ -53,9 +53,10 @@ export function requestContext(ctx: KoaContext, create: ContextFactory): Promise
  * may not make spends no heavy quota). Past a limit the 429 is thrown: nothing has run. Who asks
  * is known before how often: an anonymous request is not counted, and its 401 comes first.
  *
- * The decisions travel with the context (`Context.admitted`, in the calls' order), where each
- * procedure's middleware takes its own (routers/trpc.ts); they are also answered, for a transport
- * that refuses before it reads more (REST). An unknown call (undefined) is tRPC's 404: allowed here.
+ * Answers the decisions, in the calls' order. The transport refuses with them (REST, before it
+ * reads more) or hands them to the procedures as `Context.admitted`, where each procedure's
+ * middleware takes its own (routers/trpc.ts). An unknown call (undefined) is tRPC's 404: allowed
+ * here.
  */
 export async function admitCalls(
   ctx: KoaContext,
@@ -74,7 +75,6 @@ export async function admitCalls(
     );
     if (refused) throw refused;
   }
-  context.admitted = decisions;
   return decisions;
 }
 

@@ -72,8 +72,10 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
   return async (ctx, next) => {
     ctx.state.route = template;
     const context = await contextOf(ctx, options);
-    const [denied] = await admitCalls(ctx, context, [call]);
-    if (denied) throw await refusalOf(denied, context, async () => ctx.params);
+    const decisions = await admitCalls(ctx, context, [call]);
+    if (decisions[0]) throw await refusalOf(decisions[0], context, async () => ctx.params);
+    // The route's procedure takes the decision (a hand-written route calls none).
+    if (route.kind !== 'hand-written') context.admitted = decisions;
     if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };

@@ -124,7 +124,8 @@ export function createTrpcEndpoint(options: {
         }
         // Each call of a batch counts as a request; a refused batch runs none of them. A call
         // the caller may not make (its 403, answered by its procedure) spends no heavy quota.
-        await admitCalls(
+        // Each call's procedure takes its own decision, by its place in the batch.
+        context.admitted = await admitCalls(
           ctx,
           context,
           info.calls.map((call) => procedureInfo.get(call.path)),
