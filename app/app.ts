@@ -106,9 +106,8 @@ export function createKoaApp(
   app.use(sessionCookies(app, database.orm, edge.settings.session.maxAgeMs));
   const trpc = createTrpcEndpoint({
     router: appRouter,
+    edge,
     createContext,
-    bodyLimitBytes: config.jsonBodyLimitBytes,
-    idleTimeoutMs: config.uploads.idleTimeoutMs,
   });
   app.use((ctx, next) => {
     if (ctx.path !== '/trpc' && !ctx.path.startsWith('/trpc/')) return next();

@@ -1,24 +1,18 @@
 import multer from '@koa/multer';
 import Router from '@koa/router';
 import type { Context as KoaContext, Middleware } from 'koa';
-import { accessDenial, refusalOf } from '../domain/auth/access.ts';
+import { refusalOf } from '../domain/auth/access.ts';
 import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
 import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import { createCaller } from '../routers/app-router.ts';
-import { inputIssues } from '../routers/shared.schema.ts';
+import { inputIssues } from '../routers/trpc.ts';
+import { admitCalls, bodyLimits, type ContextFactory, requestContext } from './admission.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { streamRoute } from './event-stream.ts';
 import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
-import { countRequest } from './rate-limit.ts';
-import {
-  coerceParameter,
-  PUBLIC_BODY_LIMIT_BYTES,
-  queryInput,
-  readJsonObjectBody,
-  readQuery,
-} from './request-input.ts';
+import { coerceParameter, queryInput, readJsonObjectBody, readQuery } from './request-input.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute, StreamRoute } from './route.ts';
 import { UploadIntake } from './upload-budget.ts';
 
@@ -28,7 +22,7 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export interface DispatchOptions {
   edge: Edge;
-  createContext: (ctx: KoaContext) => Promise<Context>;
+  createContext: ContextFactory;
 }
 
 /**
@@ -61,32 +55,27 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
 }
 
 /**
- * Before a route reads anything: its context (the caller) once, the caller's request counted
- * against the rate limits (RateLimit-* headers on every answer to a signed-in caller, a 403
- * included; 429 past a limit, before anything runs; a refused request spends no heavy
- * quota), the route's declared access decided (401 without a caller, 403 without the access:
- * the procedure's own decision, made here, once, so that nothing of a refused request is read;
- * the procedure's middleware takes it from the context), and a POST's Idempotency-Key checked
- * (400 when malformed).
+ * Before a route reads anything, its admission (rest/admission.ts): the caller, the request
+ * counted against the rate limits (RateLimit-* headers on every answer to a signed-in caller, a
+ * 403 included; 429 past a limit), the route's declared access decided (401 without a caller, 403
+ * without the access), so that nothing of a refused request is read; then a POST's
+ * Idempotency-Key checked (400 when malformed).
  */
 function admit(route: RestRoute, options: DispatchOptions): Middleware {
-  const heavyCalls = (route.kind === 'json' || route.kind === 'multipart') && route.heavy ? 1 : 0;
+  const call = {
+    access: route.access,
+    heavy: (route.kind === 'json' || route.kind === 'multipart') && route.heavy,
+  };
   // Sign-in has no caller to keep a key for (and its body is a password): the header is ignored.
   const takesKey = route.route.method === 'POST' && route.route.protect !== false;
-  const procedurePath = route.kind === 'hand-written' ? null : route.procedurePath;
   const template = `/api${route.route.path}`;
   return async (ctx, next) => {
     ctx.state.route = template;
     const context = await contextOf(ctx, options);
-    // Who is asking, and may they, before what is asked: 401, then 429, then 403, then the rest.
-    const denied = accessDenial(route.access, context);
-    if (context.auth) {
-      const heavy = denied ? 0 : heavyCalls;
-      const refused = await countRequest(ctx, context.edge.rateLimiter, context.auth, 1, heavy);
-      if (refused) throw refused;
-    }
-    if (denied) throw await refusalOf(denied, context, async () => ctx.params);
-    if (procedurePath) context.accessDecisions.set(procedurePath, null);
+    const decisions = await admitCalls(ctx, context, [call]);
+    if (decisions[0]) throw await refusalOf(decisions[0], context, async () => ctx.params);
+    // The route's procedure takes the decision (a hand-written route calls none).
+    if (route.kind !== 'hand-written') context.admitted = decisions;
     if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
     await next();
   };
@@ -94,8 +83,7 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
 
 /** The request's context, made once (by `admit`) and shared by the route. */
 function contextOf(ctx: KoaContext, options: DispatchOptions): Promise<Context> {
-  ctx.state.context ??= options.createContext(ctx);
-  return ctx.state.context;
+  return requestContext(ctx, options.createContext);
 }
 
 /**
@@ -109,11 +97,8 @@ export function allowedMethods(router: Router, options: DispatchOptions): Middle
   return (ctx, next) =>
     allowed(ctx, async () => {
       if (ctx.path !== '/api' && !ctx.path.startsWith('/api/')) return next();
-      const context = await contextOf(ctx, options);
-      if (context.auth) {
-        const refused = await countRequest(ctx, context.edge.rateLimiter, context.auth, 1, 0);
-        if (refused) throw refused;
-      }
+      // No call: counted as one request, nothing decided.
+      await admitCalls(ctx, await contextOf(ctx, options), []);
       await next();
     });
 }
@@ -145,22 +130,13 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
   const { shape, strict, pathParameters } = route;
   const callProcedure = procedureCall(route);
   const usesBody = BODY_METHODS.has(route.route.method);
-  // A public route's body (sign-in's) is the only one `admit` lets anybody make the service read.
-  const limitBytes =
-    route.route.protect === false
-      ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.edge.settings.jsonBodyLimitBytes)
-      : options.edge.settings.jsonBodyLimitBytes;
-  const idleTimeoutMs = options.edge.settings.uploads.idleTimeoutMs;
+  const publicCall = route.access === 'public';
   return async (ctx) => {
     const context = await contextOf(ctx, options);
     // A route with a body takes no query parameter: any is unknown (before the body is read).
     if (usesBody) queryInput(readQuery(ctx.querystring), {}, pathParameters);
     const input = usesBody
-      ? await readJsonObjectBody(ctx, {
-          limitBytes,
-          idleTimeoutMs,
-          charge: context.auth ? { budget: context.edge.uploadBudget, caller: context.auth } : null,
-        })
+      ? await readJsonObjectBody(ctx, bodyLimits(context.edge, context.auth, publicCall))
       : queryInput(readQuery(ctx.querystring), shape, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];

@@ -1,4 +1,3 @@
-import type { DomainError } from '../domain/errors.ts';
 import type { LiveEvents } from '../domain/events/live-events.ts';
 import type { Context } from '../routers/context.ts';
 import type { BodyFingerprint } from './body-fingerprint.ts';
@@ -33,6 +32,4 @@ export interface Edge {
 /** A procedure's context as the facade makes it: with the edge it was made under. */
 export interface RequestContext extends Context {
   edge: Edge;
-  /** Filled by the transport as it decides each call's access (rest/dispatch.ts, rest/trpc-endpoint.ts). */
-  accessDecisions: Map<string, DomainError | null>;
 }

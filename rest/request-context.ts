@@ -49,7 +49,6 @@ export function createRequestContextFactory(orm: MikroORM, services: Services, e
       clientAddress: ctx.ip,
       operator: false,
       session: new CookieSession(ctx),
-      accessDecisions: new Map(),
       liveEvents: edge.liveEvents,
     };
   };

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { PROCEDURE_ACCESS } from '../domain/auth/access.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Meta } from '../routers/trpc.ts';
+import type { Admissible } from './admission.ts';
 import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema, StreamRoute } from './route.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
 
@@ -41,14 +42,29 @@ export function checkDeclaredAccess(procedures: Record<string, AnyTRPCProcedure>
   if (undeclared.length > 0) throw new Error(`Procedures without a meta.access: ${undeclared.join(', ')}`);
 }
 
+/** Every procedure of the router, by its dotted path (its /trpc name). */
+const allProcedures = flatProcedures(appRouter);
+checkDeclaredAccess(allProcedures);
+
+/** What /trpc reads of a procedure to admit a call to it (rest/admission.ts) and to order a batch. */
+export interface ProcedureInfo extends Admissible {
+  type: 'query' | 'mutation' | 'subscription';
+}
+
+/** Every procedure's access, weight and type by its /trpc path, read once at start. */
+export const procedureInfo: ReadonlyMap<string, ProcedureInfo> = new Map(
+  Object.entries(allProcedures).map(([path, procedure]) => {
+    const meta = procedure._def.meta as Meta;
+    return [path, { access: meta.access!, heavy: meta.heavy === true, type: procedure._def.type }];
+  }),
+);
+
 /** Every procedure with a REST route, read once at start (trpc-to-openapi reads their metadata). */
 function procedureRoutes(): (ProcedureRoute | StreamRoute)[] {
   const routes: (ProcedureRoute | StreamRoute)[] = [];
-  const procedures = flatProcedures(appRouter);
-  checkDeclaredAccess(procedures);
-  routes.push(...streamRoutes(procedures));
+  routes.push(...streamRoutes(allProcedures));
   forEachOpenApiProcedure<Meta>(
-    procedures as unknown as OpenApiProcedureRecord,
+    allProcedures as unknown as OpenApiProcedureRecord,
     ({ path, type, procedure, meta }) => {
       if (type === 'subscription') throw new Error(`${path}: subscriptions have no REST route`);
       const parser = getInputOutputParsers(procedure).inputParser as unknown as Schema;

@@ -3,19 +3,25 @@ import { getTRPCErrorFromUnknown, type TRPCError } from '@trpc/server';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { getHTTPStatusCodeFromError, resolveResponse } from '@trpc/server/http';
 import type { Context as KoaContext, Middleware } from 'koa';
-import { accessDenial } from '../domain/auth/access.ts';
 import { badRequest, DomainError, unsupportedMediaType } from '../domain/errors.ts';
 import type { appRouter } from '../routers/app-router.ts';
 import { BatchOrder } from '../routers/batch-order.ts';
 import { domainErrorOf, trpcBadRequest, trpcErrorFrom } from '../routers/errors.ts';
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
-import type { Meta } from '../routers/trpc.ts';
-import type { RequestContext as Context } from './edge.ts';
+import {
+  admitCalls,
+  bodyLimits,
+  type ContextFactory,
+  checkJsonCost,
+  readRawBody,
+  requestContext,
+} from './admission.ts';
+import type { RequestContext as Context, Edge } from './edge.ts';
 import { endsCleanly, STREAM_GOODBYE } from './event-stream.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { domainErrorFrom } from './problem.ts';
-import { countRequest } from './rate-limit.ts';
-import { checkJsonCost, PUBLIC_BODY_LIMIT_BYTES, readQuery, readRawBody } from './request-input.ts';
+import { readQuery } from './request-input.ts';
+import { procedureInfo } from './route-table.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */
 export const TRPC_MAX_BATCH_SIZE = 20;
@@ -34,22 +40,10 @@ const UNBATCHABLE = new Set(['auth.logIn']);
  */
 export function createTrpcEndpoint(options: {
   router: typeof appRouter;
-  createContext: (ctx: KoaContext) => Promise<Context>;
-  bodyLimitBytes: number;
-  /** UPLOAD_IDLE_TIMEOUT_MS: a body from which nothing arrives for this long is a 408. */
-  idleTimeoutMs: number;
+  /** The body's caps, the upload budget and the rate limits (known even when no context could be made). */
+  edge: Edge;
+  createContext: ContextFactory;
 }): Middleware {
-  // Each procedure's meta, by its /trpc path: which are heavy, and the access each needs.
-  const procedures = Object.entries(options.router._def.procedures) as unknown as [
-    string,
-    { _def: { meta?: Meta; type: string } },
-  ][];
-  const metaByPath = new Map(procedures.map(([path, procedure]) => [path, procedure._def.meta]));
-  // The calls of a POST batch that reach a procedure's middleware: tRPC refuses a query or a
-  // subscription there (METHOD_NOT_SUPPORTED) before it runs, so such a call never takes a turn.
-  const mutationPaths = new Set(
-    procedures.filter(([, procedure]) => procedure._def.type === 'mutation').map(([path]) => path),
-  );
   return async (ctx) => {
     // The edge's refusals are thrown: the problem-details middleware answers them on /trpc in
     // tRPC's shape (`trpcErrorAnswer`), as every other error here.
@@ -69,22 +63,15 @@ export function createTrpcEndpoint(options: {
     }
     // The caller, before the body: it decides how much of a body may be read. (A failure is
     // thrown from tRPC's createContext below, as a refusal of every call.)
-    const contextMade = options.createContext(ctx);
+    const contextMade = requestContext(ctx, options.createContext);
     contextMade.catch(() => {});
     let body: Buffer | undefined;
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       const context = await contextMade.catch(() => null);
-      const caller = context?.auth ?? null;
       // Read before any procedure can refuse an anonymous caller: without one, or to sign in,
       // a body is capped as sign-in's is on REST.
-      const publicBody = caller === null || callsPublicProcedure(ctx.path, metaByPath);
-      body = await readRawBody(ctx, {
-        limitBytes: publicBody
-          ? Math.min(PUBLIC_BODY_LIMIT_BYTES, options.bodyLimitBytes)
-          : options.bodyLimitBytes,
-        idleTimeoutMs: options.idleTimeoutMs,
-        charge: caller ? { budget: context!.edge.uploadBudget, caller } : null,
-      });
+      const limits = bodyLimits(options.edge, context?.auth ?? null, callsPublicProcedure(ctx.path));
+      body = await readRawBody(ctx, limits);
     }
     const headers = new Headers();
     for (const [name, value] of Object.entries(ctx.headers)) {
@@ -107,10 +94,11 @@ export function createTrpcEndpoint(options: {
       maxBatchSize: TRPC_MAX_BATCH_SIZE,
       createContext: async ({ info }) => {
         // The same cost bound as a REST body, before tRPC parses the inputs (it parses them
-        // lazily, after this); one level more, for the batch object around them.
+        // lazily, after this); a batch's one level more, for the object around its inputs.
         try {
           const inputTexts = body ? [body.toString('utf8')] : [readQuery(ctx.querystring).input ?? []].flat();
-          for (const text of inputTexts) checkJsonCost(text, MAX_INPUT_DEPTH + 1);
+          const maxDepth = info.isBatchCall ? MAX_INPUT_DEPTH + 1 : MAX_INPUT_DEPTH;
+          for (const text of inputTexts) checkJsonCost(text, maxDepth);
         } catch (error) {
           throw error instanceof DomainError ? trpcErrorFrom(error) : error;
         }
@@ -128,33 +116,22 @@ export function createTrpcEndpoint(options: {
         // A stream whose consumer is too slow (or whose caller was revoked) is cut off here.
         context.disconnect = () => ctx.req.socket.destroy();
         // A batch of mutations is applied in its order. Every call to a mutation reaches its
-        // middleware, whose turn ends however it ends; a call to anything else never waits or is waited for.
+        // middleware, whose turn ends however it ends; a call to anything else (tRPC refuses a
+        // query or a subscription in a POST batch before it runs) never waits or is waited for.
         if (info.isBatchCall && info.type === 'mutation' && info.calls.length > 1) {
-          const mutations = info.calls.filter((call) => mutationPaths.has(call.path));
+          const mutations = info.calls.filter((call) => procedureInfo.get(call.path)?.type === 'mutation');
           context.batchOrder = new BatchOrder(mutations.map((call) => call.batchIndex));
         }
-        // Each call's access, decided once, here: it says which calls count as heavy, and the
-        // procedure's middleware takes it from the context (an unknown path is tRPC's 404).
-        for (const call of info.calls) {
-          const meta = metaByPath.get(call.path);
-          if (meta) context.accessDecisions.set(call.path, accessDenial(meta.access, context));
-        }
-        if (context.auth) {
-          // Each call of a batch counts as a request; a refused batch runs none of them. A call
-          // the caller may not make (its 403) spends no heavy quota, as on REST.
-          const heavyCalls = info.calls.filter(
-            (call) =>
-              metaByPath.get(call.path)?.heavy === true && context.accessDecisions.get(call.path) === null,
-          ).length;
-          const refused = await countRequest(
-            ctx,
-            context.edge.rateLimiter,
-            context.auth,
-            Math.max(1, info.calls.length),
-            heavyCalls,
-          );
-          if (refused) throw trpcErrorFrom(refused);
-        }
+        // Each call of a batch counts as a request; a refused batch runs none of them. A call
+        // the caller may not make (its 403, answered by its procedure) spends no heavy quota.
+        // Each call's procedure takes its own decision, by its place in the batch.
+        context.admitted = await admitCalls(
+          ctx,
+          context,
+          info.calls.map((call) => procedureInfo.get(call.path)),
+        ).catch((error: unknown) => {
+          throw trpcErrorOf(error);
+        });
         return context;
       },
       responseMeta: retryAfterOf,
@@ -249,7 +226,7 @@ function trimSlashes(path: string): string {
 }
 
 /** Whether a request to `/trpc/<paths>` calls a procedure open to anonymous callers (sign-in). */
-function callsPublicProcedure(path: string, metaByPath: Map<string, Meta | undefined>): boolean {
+function callsPublicProcedure(path: string): boolean {
   let names: string;
   try {
     // As tRPC reads the path: decoded, then split at commas (a batch).
@@ -257,5 +234,5 @@ function callsPublicProcedure(path: string, metaByPath: Map<string, Meta | undef
   } catch {
     return true;
   }
-  return names.split(',').some((name) => metaByPath.get(name)?.access === 'public');
+  return names.split(',').some((name) => procedureInfo.get(name)?.access === 'public');
 }

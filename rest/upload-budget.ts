@@ -155,7 +155,7 @@ interface BodyLimit {
 
 /**
  * Watches one request's body as it arrives (a multipart upload, or a JSON body: see
- * `readRawBody`), beside the parser that reads it: each chunk is charged to the caller's
+ * `readRawBody`, rest/admission.ts), beside the parser that reads it: each chunk is charged to the caller's
  * account (none for an anonymous caller, whose bodies are small), and the body is cut off when
  * more than `largestBody` has arrived (413: the parser would only drop the rest, but reading it
  * costs time), when a charge is refused (429 past a share, 503 past the budget) or when no byte

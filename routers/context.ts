@@ -29,11 +29,12 @@ export interface Context {
   /** True only for operators' in-process calls (admin CLI, seeding); never over HTTP. */
   operator: boolean;
   /**
-   * The access decisions its transport has made for this request, by procedure path (null:
-   * allowed): the procedure's middleware takes them rather than deciding again
-   * (`decidedAccess`, routers/trpc.ts). None for in-process callers: decided at the call.
+   * The access decision of each call of this request, in the calls' order (tRPC's `batchIndex`):
+   * null allowed, else the refusal. Made once, where the request was admitted (rest/admission.ts),
+   * before its body was read or its calls counted; each procedure's middleware takes its own.
+   * Absent for in-process callers, whose calls are decided as they are made.
    */
-  accessDecisions?: ReadonlyMap<string, DomainError | null>;
+  admitted?: readonly (DomainError | null)[];
   /** A /trpc batch of mutations: each runs after the ones before it (routers/batch-order.ts). */
   batchOrder?: BatchOrder;
   /** The instance's live streams (subscriptions); HTTP transports only. */

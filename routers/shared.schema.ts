@@ -1,10 +1,8 @@
 /**
- * What every procedure's input shares: the bounds and the storable-text guard every raw input passes
- * before its schema (any transport), and the schema pieces procedures build from.
+ * What every procedure's input shares: the bounds every raw input is held to (checked before it is
+ * parsed, rest/admission.ts), and the schema pieces procedures build from.
  */
 import { z } from 'zod';
-import type { Issue } from '../domain/errors.ts';
-import { unstorableTextProblem } from '../domain/text.ts';
 
 /**
  * A required field left out is said so ("is required"), not as zod's "expected string, received
@@ -100,9 +98,10 @@ export function longList<T extends z.ZodType>(item: T, max: number) {
 }
 
 /**
- * The cost bound of every input, whatever its transport (api.md: no request may hold the event
- * loop). Checked on the raw text before it is parsed (`rest/request-input.ts`), and again here on the
- * value. The largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
+ * The cost bound of every input that comes over HTTP (api.md: no request may hold the event loop),
+ * checked on its text before it is parsed, once, by `checkJsonCost` (rest/admission.ts) on both
+ * transports; query strings, path parameters and uploads are bounded where they are read. The
+ * largest real inputs: 10,000 slide ids in a reorder, 64 kB of requirements JSON.
  */
 /** Deepest nesting of objects and arrays any input may have (the input object itself is level 1). */
 export const MAX_INPUT_DEPTH = 32;
@@ -115,87 +114,3 @@ export const MAX_INPUT_NODES = 20_000;
 
 /** Enough to show what is wrong without letting a hostile input make a huge answer. */
 export const MAX_ISSUES = 20;
-
-interface Container {
-  value: unknown[] | Record<string, unknown>;
-  parent: Container | null;
-  key: string | number;
-  depth: number;
-}
-
-function pathOf(container: Container | null, key?: string | number): (string | number)[] {
-  // The input itself (no container around it) has the empty path.
-  const path: (string | number)[] = container === null || key === undefined ? [] : [key];
-  for (let c = container; c?.parent; c = c.parent) path.unshift(c.key);
-  return path;
-}
-
-/**
- * Walks a procedure's raw input, whatever the transport brought it (REST, /trpc, an in-process
- * call), and lists what no schema should have to think about: strings and field names the
- * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity), a
- * field named `__proto__` (it cannot survive a round trip through a JavaScript object) and
- * nesting past MAX_INPUT_DEPTH. Iterative (no input can exhaust the stack), and it allocates
- * only per container, so a 1 MB body is walked in a few milliseconds.
- */
-export function inputIssues(input: unknown): Issue[] {
-  const issues: Issue[] = [];
-  const pending: Container[] = [];
-  let nodes = 0;
-  const visit = (value: unknown, parent: Container | null, key: string | number, depth: number) => {
-    nodes += 1;
-    if (typeof value === 'string') {
-      const problem = unstorableTextProblem(value);
-      if (problem) issues.push({ path: pathOf(parent, key), message: problem });
-    } else if (typeof value === 'number') {
-      if (!Number.isFinite(value))
-        issues.push({ path: pathOf(parent, key), message: 'must be a finite number' });
-    } else if (value instanceof File) {
-      const problem = unstorableTextProblem(value.name);
-      if (problem) issues.push({ path: pathOf(parent, key), message: `file name ${problem}` });
-    } else if (Array.isArray(value) || isPlainObject(value)) {
-      if (depth > MAX_INPUT_DEPTH) {
-        const message = `must not be nested more than ${MAX_INPUT_DEPTH} levels deep`;
-        issues.push({ path: pathOf(parent, key), message });
-      } else pending.push({ value, parent, key, depth });
-    }
-  };
-  visit(input, null, '', 1);
-  while (pending.length > 0 && issues.length < MAX_ISSUES) {
-    const container = pending.pop()!;
-    const { value, depth } = container;
-    const size = Array.isArray(value) ? value.length : Object.keys(value).length;
-    if (nodes + size > MAX_INPUT_NODES) {
-      return [{ path: [], message: `must hold at most ${MAX_INPUT_NODES} values in all` }];
-    }
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index, depth + 1);
-      continue;
-    }
-    if (size > MAX_OBJECT_MEMBERS) {
-      issues.push({ path: pathOf(container), message: `must have at most ${MAX_OBJECT_MEMBERS} fields` });
-      continue;
-    }
-    for (const key of Object.keys(value)) {
-      if (key.length > MAX_NAME_LENGTH) {
-        issues.push({
-          path: pathOf(container),
-          message: `field names must be at most ${MAX_NAME_LENGTH} characters`,
-        });
-        continue;
-      }
-      const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
-      if (problem) {
-        const message = key === '__proto__' ? problem : `field name ${problem}`;
-        issues.push({ path: pathOf(container, key), message });
-      } else visit(value[key], container, key, depth + 1);
-    }
-  }
-  return issues.slice(0, MAX_ISSUES);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
-}

@@ -8,14 +8,16 @@ import {
   badRequest,
   type DomainError,
   INVALID_INPUT,
+  type Issue,
   UNEXPECTED_ERROR,
   unauthorized,
 } from '../domain/errors.ts';
 import { KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
+import { unstorableTextProblem } from '../domain/text.ts';
 import type { Context } from './context.ts';
 import { toTrpcError, trpcErrorFrom } from './errors.ts';
 import { cut, issuesOf } from './issues.ts';
-import { inputIssues } from './shared.schema.ts';
+import { MAX_ISSUES } from './shared.schema.ts';
 
 /**
  * Procedure metadata: the REST route (trpc-to-openapi) plus the success status the REST
@@ -77,6 +79,70 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+interface Container {
+  value: unknown[] | Record<string, unknown>;
+  parent: Container | null;
+  key: string | number;
+}
+
+function pathOf(container: Container | null, key?: string | number): (string | number)[] {
+  // The input itself (no container around it) has the empty path.
+  const path: (string | number)[] = container === null || key === undefined ? [] : [key];
+  for (let c = container; c?.parent; c = c.parent) path.unshift(c.key);
+  return path;
+}
+
+/**
+ * Walks a procedure's raw input, whatever the transport brought it (REST, /trpc, an in-process
+ * call), and lists what no schema should have to think about: strings and field names the
+ * database cannot store, numbers that are not finite (JSON's 1e400 parses as Infinity) and a
+ * field named `__proto__` (it cannot survive a round trip through a JavaScript object); at most
+ * MAX_ISSUES of them. Its size and shape were bounded before it was parsed (`checkJsonCost`); the
+ * walk is iterative all the same (no input can exhaust the stack), and allocates only per
+ * container, so a 1 MB body is walked in a few milliseconds.
+ */
+export function inputIssues(input: unknown): Issue[] {
+  const issues: Issue[] = [];
+  const pending: Container[] = [];
+  const visit = (value: unknown, parent: Container | null, key: string | number) => {
+    if (typeof value === 'string') {
+      const problem = unstorableTextProblem(value);
+      if (problem) issues.push({ path: pathOf(parent, key), message: problem });
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value))
+        issues.push({ path: pathOf(parent, key), message: 'must be a finite number' });
+    } else if (value instanceof File) {
+      const problem = unstorableTextProblem(value.name);
+      if (problem) issues.push({ path: pathOf(parent, key), message: `file name ${problem}` });
+    } else if (Array.isArray(value) || isPlainObject(value)) {
+      pending.push({ value, parent, key });
+    }
+  };
+  visit(input, null, '');
+  while (pending.length > 0 && issues.length < MAX_ISSUES) {
+    const container = pending.pop()!;
+    const { value } = container;
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index += 1) visit(value[index], container, index);
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      const problem = key === '__proto__' ? 'this field name is not allowed' : unstorableTextProblem(key);
+      if (problem) {
+        const message = key === '__proto__' ? problem : `field name ${problem}`;
+        issues.push({ path: pathOf(container, key), message });
+      } else visit(value[key], container, key);
+    }
+  }
+  return issues.slice(0, MAX_ISSUES);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
 /**
  * Every procedure's raw input, from any transport, before its schema sees it: text the
  * database cannot store, non-finite numbers and runaway nesting are a 400 with an issue on
@@ -97,17 +163,17 @@ function domainErrors<R extends { ok: boolean }>(result: R): R {
 }
 
 /**
- * The access decision for one call: the one its transport made for this request, when it made
- * one (`Context.accessDecisions`: REST decides before it reads the body, /trpc before it counts
- * the calls), else made now (in-process callers). Never made twice.
+ * The access decision of one call: the one made where its request was admitted (rest/admission.ts,
+ * `Context.admitted`, by the call's place in the request), else, for an in-process call, which no
+ * transport admitted, made now. Never made twice.
  */
 function decidedAccess(
   access: ProcedureAccess | undefined,
   context: Context,
-  path: string,
+  batchIndex: number,
 ): DomainError | null {
-  const decided = context.accessDecisions?.get(path);
-  return decided === undefined ? accessDenial(access, context) : decided;
+  const admitted = context.admitted?.[batchIndex];
+  return admitted === undefined ? accessDenial(access, context) : admitted;
 }
 
 // One middleware per kind of procedure, each enforcing the access its meta declares: each
@@ -117,7 +183,7 @@ function decidedAccess(
 export const publicProcedure = t.procedure.use(
   ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
     inBatchOrder(ctx, type, batchIndex, signal, async () => {
-      const denied = decidedAccess(meta?.access, ctx, path);
+      const denied = decidedAccess(meta?.access, ctx, batchIndex);
       if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
       await checkStorableInput(getRawInput);
       return domainErrors(await inProcedureSpan(path, () => next()));
@@ -134,7 +200,7 @@ export const authedProcedure = t.procedure.use(
   ({ ctx, meta, path, getRawInput, next, type, batchIndex, signal }) =>
     inBatchOrder(ctx, type, batchIndex, signal, async () => {
       const denied =
-        decidedAccess(meta?.access, ctx, path) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
+        decidedAccess(meta?.access, ctx, batchIndex) ?? (ctx.auth ? null : unauthorized(SIGN_IN_FIRST));
       if (denied) throw trpcErrorFrom(await refusalOf(denied, ctx, getRawInput));
       await checkStorableInput(getRawInput);
       return domainErrors(await inProcedureSpan(path, () => next({ ctx: { auth: ctx.auth as Auth } })));

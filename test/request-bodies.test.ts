@@ -15,7 +15,7 @@ import { startTestApp, type TestApp, uploadBudgetEnv } from './helpers/test-app.
  */
 const KiB = 1024;
 const MiB = 1024 * KiB;
-/** What sign-in's body may be (rest/request-input.ts, PUBLIC_BODY_LIMIT_BYTES). */
+/** What sign-in's body may be (rest/admission.ts, PUBLIC_BODY_LIMIT_BYTES). */
 const PUBLIC_LIMIT = 16 * KiB;
 /** IMAGE_MAX_BYTES here; an image's body may be that and 64 KiB of multipart framing. */
 const IMAGE_LIMIT = 1024;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessCaller } from '../app/in-process.ts';
 import { findAuth } from '../domain/auth/callers.ts';
+import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
 import { actionConfig, productData, tier } from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -247,6 +248,27 @@ describe('nesting', () => {
     expect(trpc.status, trpc.text).toBe(400);
     expect(trpc.body.error.data.issues[0].message).toMatch(/nested/);
     expect(await eventCount()).toBe(before);
+  });
+
+  it('the depth limit is the same on REST and on a /trpc call, one level more in a /trpc batch (the object around its inputs)', async () => {
+    // `{"name":…,"x":[[…]]}` nested `levels` deep, the input itself being level 1.
+    const input = (levels: number) =>
+      `{"name":"Deep","x":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    for (const levels of [MAX_INPUT_DEPTH, MAX_INPUT_DEPTH + 1]) {
+      for (const [path, body] of [
+        ['/api/decks', input(levels)],
+        ['/trpc/decks.createDeck', input(levels)],
+        ['/trpc/decks.createDeck?batch=1', `{"0":${input(levels)}}`],
+      ]) {
+        const response = await send('POST', path!, body!);
+        // Too deep: refused before any schema. At the limit: the schema refuses the unknown field.
+        expect(response.status, `${path} ${levels}`).toBe(400);
+        // (A batch's text counts the object around its inputs: its detail says one level more.)
+        const tooDeep = /nested more than \d+ levels deep/;
+        if (levels > MAX_INPUT_DEPTH) expect(response.text, path).toMatch(tooDeep);
+        else expect(response.text, path).not.toMatch(tooDeep);
+      }
+    }
   });
 
   it('nesting up to the limit is fine', async () => {
