@@ -4,8 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Router from '@koa/router';
 import Koa from 'koa';
 import { createCommitSignals } from '../adapters/database/commit-signals.ts';
+import { CommitListener, EVENT_CHANNEL } from '../adapters/events/commit-listener.ts';
+import { LiveEventHub } from '../adapters/events/live-hub.ts';
 import { deleteExpiredSessions } from '../domain/auth/callers.ts';
-import { LiveEvents } from '../domain/events/live-events.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import { announceCommittedWork } from '../domain/queued-work.ts';
 import type { Services } from '../domain/services.ts';
@@ -33,8 +34,8 @@ import { createWorkers } from './workers/workers.ts';
 export interface RunningApp {
   config: AppConfig;
   services: Services;
-  /** The facade's own per-request limits (rate limiter, upload budget). */
-  edge: Edge;
+  /** The facade's own per-request limits (rate limiter, upload budget), and the instance's live streams. */
+  edge: Edge & { liveEvents: LiveEventHub };
   database: Database;
   server: Server;
   /** e.g. http://127.0.0.1:3000 */
@@ -132,11 +133,15 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   const database = await openDatabase(config, logger, secrets);
   let url = '';
   const services = await createServices(config, logger, secrets, () => url);
-  // The instance's live streams and their one reader, woken by LISTEN on a connection of its own
-  // (opened with the first stream).
-  const liveEvents = new LiveEvents({
+  // The instance's LISTEN, on a connection of its own (opened with its first subscriber), and its
+  // live streams with their one reader.
+  const commits = new CommitListener(
+    createCommitSignals(database.url, logger, config.database.timeouts.connectMs),
+    logger,
+  );
+  const liveEvents = new LiveEventHub({
     em: () => database.orm.em.fork(),
-    signals: createCommitSignals(database.url, logger, config.database.timeouts.connectMs),
+    commits,
     settings: config.liveEvents,
     logger,
   });
@@ -163,7 +168,16 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
   });
   const workers = createWorkers(database.orm, services, config, { exportSeconds: metrics?.observeExport });
   for (const worker of workers) worker.start();
-  // Commits that wrote events or queued jobs wake the workers whose work that is, at once.
+  // A commit that recorded events, whatever wrote them (the unit of work, plain SQL, psql), wakes
+  // the workers whose work is events: the event table's trigger notifies at commit (decision 079).
+  const eventWorkers = workers.filter((worker) => worker.wokenByEvents);
+  if (eventWorkers.length > 0) {
+    const nudge = () => {
+      for (const worker of eventWorkers) worker.nudge?.();
+    };
+    await commits.subscribe({ onSignal: (channel) => channel === EVENT_CHANNEL && nudge(), onGap: nudge });
+  }
+  // Commits that created jobs or queued work wake the workers whose work that is, at once.
   database.orm.em.getEventManager().registerSubscriber(
     announceCommittedWork((work) => {
       for (const worker of workers) if (worker.wokenBy?.some((what) => work.has(what))) worker.nudge?.();
@@ -191,6 +205,7 @@ export async function startApp(config: AppConfig, logger: Logger): Promise<Runni
         // terminator, and their clients reconnect elsewhere.
         for (const response of inFlight.responses) endEventStream(response);
         await liveEvents.close();
+        await commits.close();
         // Requests in flight and claimed background jobs share the one timeout; jobs not
         // finished by then are aborted and their leases released for another instance.
         await Promise.all([

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import { openEventStreams } from '../domain/events/live-events.ts';
+import { openEventStreams } from '../adapters/events/live-hub.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import type { Services } from '../domain/services.ts';
 import { EXPORT_STATUSES } from '../entities/ExportJob.ts';

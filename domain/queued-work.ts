@@ -2,7 +2,6 @@ import {
   ChangeSetType,
   type EntityManager,
   type EventSubscriber,
-  EventType,
   type FlushEventArgs,
   type TransactionEventArgs,
 } from '@mikro-orm/postgresql';
@@ -14,7 +13,7 @@ import {
  */
 export type QueuedWork = 'deliveries' | 'exports';
 
-/** What a transaction marked: queued work, or the entity classes a write outside the unit of work created. */
+/** The queued work each transaction marked. */
 const marked = new WeakMap<object, Set<unknown>>();
 
 /** Inside a transaction: once it commits, the worker of `work` should look at once. */
@@ -24,16 +23,6 @@ export function markQueued(em: EntityManager, work: QueuedWork): void {
   const works = marked.get(transaction) ?? new Set();
   works.add(work);
   marked.set(transaction, works);
-}
-
-/**
- * After a commit made outside the unit of work (a one-trip write, `inOneTrip`), which created rows
- * of the `created` entity classes (an `Event`): announced as a flush's creations are.
- */
-export async function announceCommitted(em: EntityManager, created: object[]): Promise<void> {
-  const transaction = {};
-  marked.set(transaction, new Set(created));
-  await em.getEventManager().dispatchEvent(EventType.afterTransactionCommit, { em, transaction });
 }
 
 /** The work a transaction marked (read once, when it commits). */

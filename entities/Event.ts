@@ -33,7 +33,8 @@ const EventSchema = defineEntity({
   // truncate trigger are in the migration `event-counts`. Declared here so that a generated
   // migration knows them (and does not drop them).
   triggers: [
-    // Every commit that wrote events wakes each instance's stream reader (domain/events/live-events.ts).
+    // Every commit that wrote events, whatever wrote them, wakes each instance's stream reader and
+    // notification worker (adapters/events/commit-listener.ts, decision 079).
     {
       name: 'event_log_notify',
       timing: 'after',

@@ -1,7 +1,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 
 /**
- * One live stream open on some instance (domain/events/live-events.ts; decision 063): what the
+ * One live stream open on some instance (adapters/events/live-hub.ts; decision 063): what the
  * organization-wide and per-caller stream caps count, on every instance alike. Written only by
  * the stream registry's own statements, never through the unit of work. Its instance renews
  * `leaseUntil` while it runs; a row whose lease has lapsed (its instance was killed) counts no

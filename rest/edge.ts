@@ -1,4 +1,4 @@
-import type { LiveEvents } from '../domain/events/live-events.ts';
+import type { LiveEvents } from '../domain/ports/live-events.ts';
 import type { Context } from '../routers/context.ts';
 import type { BodyFingerprint } from './body-fingerprint.ts';
 import type { RateLimiter, RateLimits } from './rate-limit.ts';

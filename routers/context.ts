@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Auth } from '../domain/context.ts';
 import type { DomainError } from '../domain/errors.ts';
-import type { LiveEvents } from '../domain/events/live-events.ts';
+import type { LiveEvents } from '../domain/ports/live-events.ts';
 import type { Services } from '../domain/services.ts';
 import type { BatchOrder } from './batch-order.ts';
 

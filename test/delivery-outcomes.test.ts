@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCK_GROUPS_OF } from '../domain/notifications/delivery-order.ts';
+import { LOCK_GROUPS_OF, wakeWaitingDeliveries } from '../domain/notifications/delivery-order.ts';
 import {
   claimDueDeliveries,
   finishDeliveries,
   finishDelivery,
   renewDeliveryLeases,
-  wakeWaitingDeliveries,
 } from '../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../domain/notifications/dispatch-events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../domain/ports/notifier.ts';

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { statementsDuring } from './helpers/statements.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -41,6 +43,44 @@ it('a committed event is delivered at once, not at the next poll; then the insta
   // used to nudge them again, and an idle instance ran rounds back to back.
   const statements = await statementsDuring(t, () => sleep(1000));
   expect(statements.length).toBeLessThan(10);
+});
+
+it('an event written by plain SQL in a transaction of its own is delivered at once; a rolled-back one wakes nothing', async () => {
+  const user = await t.signedInClient();
+  const subscription = await subscribe(user, receiver.url);
+  receiver.useSecret(subscription.secret);
+  // No service code writes: the event table's trigger is what wakes the worker (decision 079).
+  const listener = new pg.Client({ connectionString: t.databaseUrl });
+  const writer = new pg.Client({ connectionString: t.databaseUrl });
+  const notified: string[] = [];
+  listener.on('notification', (message) => notified.push(message.payload ?? ''));
+  await Promise.all([listener.connect(), writer.connect()]);
+  try {
+    await listener.query('listen event_log');
+    const insertEvent = (aggregateId: string) =>
+      writer.query(
+        `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, payload)
+         values ($1, $2, 'slide.updated', 'slide', $3, $4)`,
+        [randomUUID(), user.organizationId, aggregateId, { id: aggregateId, actor: { type: 'system' } }],
+      );
+    const rolledBack = randomUUID();
+    await writer.query('begin');
+    await insertEvent(rolledBack);
+    await writer.query('rollback');
+    const committed = randomUUID();
+    await writer.query('begin');
+    await insertEvent(committed);
+    const [{ tx }] = (await writer.query('select pg_current_xact_id()::text as tx')).rows;
+    await writer.query('commit');
+
+    await eventually(() => receiver.delivered().some((r) => r.body.data?.aggregateId === committed), 10_000);
+    // One connection gets its notifications in commit order: the rolled-back insert's would be first.
+    await eventually(() => notified.includes(tx));
+    expect(notified).toEqual([tx]);
+    expect(receiver.received.some((r) => r.body.data?.aggregateId === rolledBack)).toBe(false);
+  } finally {
+    await Promise.all([listener.end(), writer.end()]);
+  }
 });
 
 it('a queued narration job starts at once, not at the next poll', async () => {

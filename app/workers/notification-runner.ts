@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { groupCommit } from '../../domain/group-commit.ts';
+import { wakeWaitingDeliveries } from '../../domain/notifications/delivery-order.ts';
 import {
   claimDueDeliveries,
   finishDeliveries,
   releaseDeliveries,
   renewDeliveryLeases,
-  wakeWaitingDeliveries,
 } from '../../domain/notifications/delivery-queue.ts';
 import { dispatchEvents } from '../../domain/notifications/dispatch-events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../../domain/ports/notifier.ts';

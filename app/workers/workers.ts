@@ -1,7 +1,6 @@
 import type { EntityClass, MikroORM } from '@mikro-orm/postgresql';
 import type { QueuedWork } from '../../domain/queued-work.ts';
 import type { Services } from '../../domain/services.ts';
-import { Event } from '../../entities/Event.ts';
 import { ExportJob } from '../../entities/ExportJob.ts';
 import { GenerationJob } from '../../entities/GenerationJob.ts';
 import type { AppConfig } from '../config.ts';
@@ -23,6 +22,11 @@ export interface BackgroundWorker {
    * marks as queued (`domain/queued-work.ts`). Such a commit nudges it.
    */
   wokenBy?: (EntityClass<object> | QueuedWork)[];
+  /**
+   * Its work is events: every commit that recorded some nudges it, whatever wrote them (the event
+   * table's trigger notifies at commit; decision 079), on every instance.
+   */
+  wokenByEvents?: boolean;
   /** Stops within `timeoutMs`; unfinished claimed work is released for another instance. */
   stop(timeoutMs: number): Promise<void>;
 }
@@ -30,7 +34,8 @@ export interface BackgroundWorker {
 /**
  * Every background worker, in one list: a new worker is added here (and its settings to
  * `app/config.ts`). `app/app.ts` starts them after the server listens, nudges them after
- * commits that create their work (domain/queued-work.ts, `announceCommittedWork`), and stops them at shutdown.
+ * commits that create their work (domain/queued-work.ts, `announceCommittedWork`; events: the
+ * NOTIFY of their trigger), and stops them at shutdown.
  */
 export function createWorkers(
   orm: MikroORM,
@@ -40,7 +45,13 @@ export function createWorkers(
 ): BackgroundWorker[] {
   return [
     ...(config.notifications.enabled
-      ? [{ ...createNotificationRunner(orm, services, config), wokenBy: [Event, 'deliveries' as const] }]
+      ? [
+          {
+            ...createNotificationRunner(orm, services, config),
+            wokenBy: ['deliveries' as const],
+            wokenByEvents: true,
+          },
+        ]
       : []),
     ...(config.generation.enabled
       ? [{ ...createGenerationRunner(orm, services, config), wokenBy: [GenerationJob] }]

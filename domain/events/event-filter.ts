@@ -1,6 +1,6 @@
 /**
  * The event log's filters, one implementation for the log (`event-log.ts`) and its live stream
- * (`live-events.ts`): as SQL conditions on `event` (the log's page and total, the stream's
+ * (adapters/events/): as SQL conditions on `event` (the log's page and total, the stream's
  * backlog) and as a test of one event (what the stream's reader offers). api.md, "The event log's
  * filters, and query strings".
  */

@@ -124,8 +124,8 @@ export function recordEvent<T extends EventType>(
  * <source>)`, that writes the event of the one row of `source` (none when it has none), a CTE of
  * the same statement whose row is the changed resource in its answer's shape, with its `id` and `deckId`. The payload is
  * that row as JSON with `actor` added, and its time the insert's, as `recordEvent` writes them. Only for event types whose
- * payload is the resource itself (a slide's create or delete). The caller announces the commit
- * (`announceCommitted`, domain/queued-work.ts): no flush does it.
+ * payload is the resource itself (a slide's create or delete). Its commit wakes the workers and
+ * the streams as any event's does: the event table's trigger notifies (decision 079).
  */
 export function eventFromRows(
   scope: EventScope,

@@ -1,4 +1,4 @@
-import { EXPORT_CHANNEL, endOnAbort, liveEventsOf, type StreamContext } from '../events/live-events.ts';
+import { endOnAbort, liveEventsOf, type StreamContext } from '../events/live-events.ts';
 import type { ExportOutput } from './export-output.ts';
 import { getExport } from './exports.ts';
 
@@ -18,8 +18,8 @@ export async function followExport(
   // Following before the first read: a change between the two is not missed.
   const follower = await liveEventsOf(ctx).openProgress(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
+    'export',
     exportId,
-    EXPORT_CHANNEL,
   );
   // A fresh unit of work for each read: the export is read again, not taken from an identity map.
   const read = () => getExport({ ...ctx, em: ctx.em.fork() }, exportId);

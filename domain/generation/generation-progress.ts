@@ -17,6 +17,7 @@ export async function followProgress(
   // Following before the first read: a change between the two is not missed.
   const follower = await liveEventsOf(ctx).openProgress(
     { auth: ctx.auth, sessionTokenHash: ctx.sessionTokenHash, disconnect: ctx.disconnect },
+    'generation',
     deckId,
   );
   // A fresh unit of work for each read: the job is read again, not taken from an identity map.

@@ -4,7 +4,7 @@ import { NotificationSubscription } from '../../entities/NotificationSubscriptio
 import { applyChanges } from '../changes.ts';
 import { recordEvent, SYSTEM_ACTOR } from '../events/events.ts';
 import type { AttemptOutcome, DeliveryJob } from '../ports/notifier.ts';
-import { earlierPending, LOCK_GROUPS_OF } from './delivery-order.ts';
+import { earlierPending, uuidArray, wakeNextOfAggregates } from './delivery-order.ts';
 import { ATTEMPT_LOG_KEPT } from './delivery-output.ts';
 import { retryDelaySeconds } from './retry-policy.ts';
 import { SUBSCRIPTION_MAY_READ_EVENT } from './subscription-filter.ts';
@@ -297,50 +297,6 @@ async function recordAttempts(
 }
 
 /**
- * Makes due the first pending delivery of each given delivery's subscription and aggregate when
- * it was waiting (`next_attempt_at` infinity): called as deliveries finish, in their transaction.
- * A delivery still pending (to be retried) is its aggregate's first itself: nothing changes.
- */
-async function wakeNextOfAggregates(tx: EntityManager, deliveryIds: string[]): Promise<void> {
-  await tx.execute(LOCK_GROUPS_OF, [uuidArray(deliveryIds)]);
-  await tx.execute(
-    `update notification_delivery w set next_attempt_at = now()
-      where w.next_attempt_at = 'infinity'
-        and w.id in (
-          select (select h.id from notification_delivery h
-                   where h.subscription_id = f.subscription_id and h.aggregate_key = f.aggregate_key
-                     and h.completed_at is null
-                   order by h.event_occurred_at, h.event_id limit 1)
-            from notification_delivery f where f.id = any(cast(? as uuid[])))`,
-    [uuidArray(deliveryIds)],
-  );
-}
-
-/**
- * The backstop of `wakeNextOfAggregates`: a delivery made while the one before it was finishing
- * in another transaction may see it pending and wait, while that finish could not see the new
- * one to wake it. Wakes every waiting delivery made since `since` (all of them when null) that
- * no earlier pending one precedes. Cheap: waiting deliveries are indexed by age. Answers how
- * many it woke and the database's time when it looked (`since` for the next sweep: made on the
- * database's clock, as `created_at` is).
- */
-export async function wakeWaitingDeliveries(
-  em: EntityManager,
-  since: Date | null,
-): Promise<{ woken: number; at: Date }> {
-  const [row] = await em.execute<{ woken: number; at: Date | string }[]>(
-    `with woken as (
-       update notification_delivery w set next_attempt_at = now()
-        where w.next_attempt_at = 'infinity' and w.created_at >= cast(? as timestamptz)
-          and not ${earlierPending('w')}
-        returning 1)
-     select (select count(*)::int from woken) as woken, now() as at`,
-    [since ? since.toISOString() : '-infinity'],
-  );
-  return { woken: row!.woken, at: new Date(row!.at) };
-}
-
-/**
  * Auto-disable (api.md): a success clears the subscription's failure clock; the first failure
  * after a success starts it; a failure once it has run `disableAfterHours` switches the
  * subscription off with the reason. A success writes only when the clock was running. The
@@ -453,6 +409,3 @@ const heldParameters = (claims: Pick<DeliveryJob, 'deliveryId' | 'claimToken'>[]
   uuidArray(claims.map((claim) => claim.deliveryId)),
   uuidArray(claims.map((claim) => claim.claimToken)),
 ];
-
-/** A PostgreSQL array literal of uuids read from the database: nothing needs quoting. */
-const uuidArray = (ids: string[]) => `{${ids.join(',')}}`;

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Event } from '../../entities/Event.ts';
 import { newId } from '../../entities/ids.ts';
 import { Slide, type SlideType } from '../../entities/Slide.ts';
 import { applyChanges } from '../changes.ts';
@@ -10,7 +9,6 @@ import { eventFromRows, recordEvent } from '../events/events.ts';
 import { changeOne } from '../mutation.ts';
 import { checkOwnObjectKeys, downloadUrlFor } from '../object-keys.ts';
 import { inOneTrip, readRows } from '../prepared-statements.ts';
-import { announceCommitted } from '../queued-work.ts';
 import { findSlide } from './find-slide.ts';
 import type { ProductData } from './product-data.ts';
 import { type SlideOutput, slideOutputColumns, toSlideOutput } from './slide-output.ts';
@@ -67,7 +65,6 @@ export async function createSlide(
   }
   // Only a given id can be taken: a generated one is past the highest.
   if (taken) throw conflict(`The deck already has a slide ${slideId}`);
-  await announceCommitted(em, [Event]);
   return output as SlideOutput;
 }
 
@@ -240,7 +237,6 @@ export async function deleteSlide({ em, auth }: DomainContext, slideId: string):
     ],
   ]);
   if (!deleted) throw notFound('Slide', slideId);
-  await announceCommitted(em, [Event]);
   return { success: true as const };
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Auth } from '../context.ts';
-import { tooManyRequests } from '../errors.ts';
-import { groupCommit } from '../group-commit.ts';
-import { inOneTrip } from '../prepared-statements.ts';
+import type { Auth } from '../../domain/context.ts';
+import { tooManyRequests } from '../../domain/errors.ts';
+import { groupCommit } from '../../domain/group-commit.ts';
+import { inOneTrip } from '../../domain/prepared-statements.ts';
 
 /**
  * The open streams of every instance, counted in PostgreSQL (table `open_stream`; decision 063):
