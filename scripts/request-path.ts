@@ -46,8 +46,12 @@ try {
   }
 
   const routes: Record<string, () => Promise<unknown>> = {
+    // First: it names every slide of the deck, before the others add theirs.
     'PUT /api/decks/{deckId}/slides/reorder': () =>
       call('PUT', `/api/decks/${deck.id}/slides/reorder`, { slideIds: slideIds.reverse() }),
+    'POST /api/decks/{deckId}/slides': () => call('POST', `/api/decks/${deck.id}/slides`, { title: 'REST' }),
+    'POST /trpc/slides.createSlide': () =>
+      call('POST', '/trpc/slides.createSlide', { deckId: deck.id, title: 'tRPC' }),
     'GET /api/auth/me': () => call('GET', '/api/auth/me'),
   };
   const paths: Record<string, string[]> = {};
