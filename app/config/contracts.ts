@@ -1,35 +1,25 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** How many contracts are read at once, how long and how large a reading may be, and the optional AI that names their variables. */
 export const contracts = configSection({
   title: 'Contract reading',
   variables: {
-    DOCUMENT_CONCURRENCY: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(16)
+    DOCUMENT_CONCURRENCY: integer(1, 16)
       .default(2)
       .meta({ description: 'Contracts read at once (worker threads)' }),
-    DOCUMENT_QUEUE_MAX: z.coerce.number().int().min(0).max(1000).default(8).meta({
+    DOCUMENT_QUEUE_MAX: integer(0, 1000).default(8).meta({
       description:
         "Contracts waiting to be read while every reader is busy; past it 503 with `Retry-After`. One organization's contracts hold at most half the readers and half the places (rounded up); past that share 429 with `Retry-After`",
     }),
-    DOCUMENT_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
+    DOCUMENT_TIMEOUT_MS: integer(100)
       .default(60_000)
       .meta({ description: 'Longest reading of one contract (422 past it)' }),
-    DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(64).max(8192).default(512).meta({
+    DOCUMENT_WORKER_MEMORY_MB: integer(64, 8192).default(512).meta({
       description:
         'Memory of one reading worker: its heap and the buffers it allocates (413 when a document outgrows it)',
     }),
-    CONTRACT_MAX_TEXT_CHARS: z.coerce
-      .number()
-      .int()
-      .min(1000)
+    CONTRACT_MAX_TEXT_CHARS: integer(1000)
       .default(2_000_000)
       .meta({ description: 'Most text a contract may yield (413 past it)' }),
     CONTRACT_AI_URL: z.url().optional().meta({
@@ -42,7 +32,7 @@ export const contracts = configSection({
       .optional()
       .meta({ description: 'Its bearer token, when it needs one' }),
     CONTRACT_AI_MODEL: z.string().min(1).default('gpt-4o-mini').meta({ description: 'The model asked' }),
-    CONTRACT_AI_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000).meta({
+    CONTRACT_AI_TIMEOUT_MS: integer(100).default(20_000).meta({
       description: 'Longest wait for its answer; past it (or on any error) offline detection answers',
     }),
   },

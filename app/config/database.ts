@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** The PostgreSQL the service uses: a real server, or one it starts itself under `DATA_DIR`. */
 export const database = configSection({
@@ -10,36 +10,17 @@ export const database = configSection({
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection URL')
       .optional()
       .meta({ description: '`postgres://…` of a real server; when set, nothing embedded is started' }),
-    DATABASE_POOL_MAX: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(200)
-      .default(10)
-      .meta({ description: 'Connection pool size' }),
-    EMBEDDED_POSTGRES_PORT: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(65535)
+    DATABASE_POOL_MAX: integer(1, 200).default(10).meta({ description: 'Connection pool size' }),
+    EMBEDDED_POSTGRES_PORT: integer(1, 65535)
       .optional()
       .meta({ description: 'Embedded PostgreSQL port; unset: a free one, kept in `DATA_DIR`' }),
-    DATABASE_CONNECT_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
+    DATABASE_CONNECT_TIMEOUT_MS: integer(100)
       .default(2000)
       .meta({ description: 'Opening a database connection' }),
-    DATABASE_ACQUIRE_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
+    DATABASE_ACQUIRE_TIMEOUT_MS: integer(100)
       .default(2000)
       .meta({ description: 'Waiting for a pooled connection (503 with `Retry-After` past it)' }),
-    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
+    DATABASE_STATEMENT_TIMEOUT_MS: integer(0)
       .default(2000)
       .meta({ description: 'One SQL statement (`statement_timeout`; `0`: none; migrations: none)' }),
   },

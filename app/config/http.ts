@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { booleanFlag, configSection } from './section.ts';
+import { booleanFlag, configSection, integer } from './section.ts';
 
 /** Whether a listen address is every address of the machine (`0.0.0.0`, `::`, `[::]`). */
 function listensEverywhere(host: string): boolean {
@@ -13,13 +13,7 @@ function listensEverywhere(host: string): boolean {
 export const http = configSection({
   title: 'HTTP',
   variables: {
-    PORT: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(65535)
-      .default(3000)
-      .meta({ description: 'HTTP port (`0`: any free port)' }),
+    PORT: integer(0, 65535).default(3000).meta({ description: 'HTTP port (`0`: any free port)' }),
     HOST: z.string().min(1).default('0.0.0.0').meta({ description: 'Listen address' }),
     PUBLIC_URL: z.url().optional().meta({
       description:
@@ -33,26 +27,17 @@ export const http = configSection({
       description:
         'Allow `TRUST_PROXY` while `HOST` listens on every address (`0.0.0.0`, `::`): say so only where the network lets nothing but the balancer reach the port (a private container network)',
     }),
-    HTTP_HEADERS_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
+    HTTP_HEADERS_TIMEOUT_MS: integer(1000)
       .default(20_000)
       .meta({ description: "A client's request line and headers must arrive within this (408)" }),
-    HTTP_REQUEST_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(1000)
+    HTTP_REQUEST_TIMEOUT_MS: integer(1000)
       .default(300_000)
       .meta({ description: '…and its whole request, uploads included' }),
-    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(5000).meta({
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: integer(1000, 3_600_000).default(5000).meta({
       description:
         'How long an idle connection stays open. Behind a load balancer, longer than it keeps its idle connections to an instance (`npm run cluster`: 120000): one the instance closes as the balancer reuses it cuts that request',
     }),
-    JSON_BODY_LIMIT_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
+    JSON_BODY_LIMIT_BYTES: integer(1024)
       .default(1024 * 1024)
       .meta({ description: 'Largest JSON body (413 past it)' }),
   },

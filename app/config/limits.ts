@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** What one caller and one organization may ask per minute, and how long an idempotency key holds. */
 export const limits = configSection({
   title: 'Request limits and idempotency',
   variables: {
-    RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600).meta({
+    RATE_LIMIT_PER_MINUTE: integer(1).default(600).meta({
       description: 'Requests (and `/trpc` calls) per caller per minute, all instances together (429)',
     }),
-    HEAVY_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30).meta({
+    HEAVY_LIMIT_PER_MINUTE: integer(1).default(30).meta({
       description:
         'Heavy requests (contract import, FAQ create and edit, generation start, export start, image upload, adding a user) per organization per minute, all instances together (429)',
     }),
@@ -16,13 +16,10 @@ export const limits = configSection({
       description:
         '`postgres`: the counts live in the database every instance shares (each instance counts alone, and logs a warning, while it cannot reach it); `memory`: each instance counts alone (one instance only)',
     }),
-    IDEMPOTENCY_TAKEOVER_SECONDS: z.coerce.number().int().min(1).default(600).meta({
+    IDEMPOTENCY_TAKEOVER_SECONDS: integer(1).default(600).meta({
       description: 'A request with an `Idempotency-Key` still running after this is taken over by a retry',
     }),
-    IDEMPOTENCY_SWEEP_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(10)
+    IDEMPOTENCY_SWEEP_INTERVAL_MS: integer(10)
       .default(600_000)
       .meta({ description: 'How often each instance removes idempotency keys past their 24 hours' }),
   },

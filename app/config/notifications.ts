@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, configSection } from './section.ts';
+import { booleanFlag, configSection, integer } from './section.ts';
 
 /** The worker that delivers events to webhooks and e-mail: its pace, its retries, the mail server. */
 export const notifications = configSection({
@@ -8,25 +8,18 @@ export const notifications = configSection({
     NOTIFICATIONS_ENABLED: booleanFlag
       .default(true)
       .meta({ description: 'Whether this instance dispatches events and sends notifications' }),
-    NOTIFICATIONS_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000).meta({
+    NOTIFICATIONS_POLL_INTERVAL_MS: integer(10).default(1000).meta({
       description:
         'How often the notification worker looks for work it was not nudged about (events and retries of other instances, retries coming due)',
     }),
-    NOTIFICATIONS_CONCURRENCY: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
+    NOTIFICATIONS_CONCURRENCY: integer(1, 100)
       .default(32)
       .meta({ description: 'Notifications one instance sends at once (each waits on a receiver)' }),
-    NOTIFICATIONS_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(15).meta({
+    NOTIFICATIONS_LEASE_SECONDS: integer(1, 3600).default(15).meta({
       description:
         "A claimed delivery's lease, renewed while held: how long a dead instance's deliveries wait",
     }),
-    WEBHOOK_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
+    WEBHOOK_TIMEOUT_MS: integer(100)
       .default(10_000)
       .meta({ description: 'One webhook attempt (no redirects followed)' }),
     WEBHOOK_RETRY_SCHEDULE_SECONDS: z
@@ -45,14 +38,10 @@ export const notifications = configSection({
       .max(8760)
       .default(120)
       .meta({ description: 'A webhook whose deliveries all failed this long is switched off' }),
-    WEBHOOK_REPLAY_MAX_DAYS: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(3650)
+    WEBHOOK_REPLAY_MAX_DAYS: integer(1, 3650)
       .default(30)
       .meta({ description: 'How far back a replay may reach (400 past it)' }),
-    WEBHOOK_REPLAY_MAX_EVENTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000).meta({
+    WEBHOOK_REPLAY_MAX_EVENTS: integer(1, 1_000_000).default(10_000).meta({
       description:
         'Most events one replay may queue (400 past it), and most deliveries a subscription may have pending for a replay to start (409)',
     }),

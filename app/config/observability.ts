@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** What the service logs, and where it offers metrics and sends traces. */
 export const observability = configSection({
@@ -13,7 +13,7 @@ export const observability = configSection({
       description: '`json` or `pretty`',
       defaultText: 'pretty on a terminal outside production, else `json`',
     }),
-    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional().meta({
+    METRICS_PORT: integer(0, 65535).optional().meta({
       description:
         'Port of a second listener answering `GET /metrics` (Prometheus text format); unset: no listener, nothing measured',
     }),

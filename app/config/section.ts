@@ -33,3 +33,9 @@ export function configSection<Shape extends z.ZodRawShape, Settings>(
 ): ConfigSection<Shape, Settings> {
   return section;
 }
+
+/** A whole number, at least `min` (and at most `max`), from an environment variable's text. */
+export function integer(min: number, max?: number) {
+  const atLeast = z.coerce.number().int().min(min);
+  return max === undefined ? atLeast : atLeast.max(max);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, configSection } from './section.ts';
+import { booleanFlag, configSection, integer } from './section.ts';
 
 /** What the service is and where it keeps its files: its mode, its data directory, its demo data, how it stops. */
 export const service = configSection({
@@ -29,14 +29,11 @@ export const service = configSection({
     API_CONTACT_URL: z.url().optional().meta({
       description: "Where integrators find help: the OpenAPI document's `info.contact.url`",
     }),
-    SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0).meta({
+    SHUTDOWN_DRAIN_MS: integer(0, 120_000).default(0).meta({
       description:
         'Behind a load balancer: how long SIGTERM keeps serving with `/readyz` answering 503 before it stops accepting, so the balancer sends new requests elsewhere first (a little over its health-check interval × fall count)',
     }),
-    SHUTDOWN_TIMEOUT_MS: z.coerce
-      .number()
-      .int()
-      .min(0)
+    SHUTDOWN_TIMEOUT_MS: integer(0)
       .default(10_000)
       .meta({ description: 'How long SIGTERM waits for requests and background jobs in flight' }),
   },

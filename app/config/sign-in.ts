@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** The keys the service signs and encrypts with, its sessions, and the throttle on failed sign-ins. */
 export const signIn = configSection({
@@ -36,27 +36,21 @@ export const signIn = configSection({
       .meta({ description: 'Session lifetime, renewed (sliding) at most once an hour while used' }),
     // Sign-in throttling (domain/auth/login-throttle.ts): what refuses an address, what refuses
     // an address for one e-mail, and past how many failures from anywhere an e-mail slows down.
-    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(30).meta({
+    LOGIN_MAX_FAILURES_PER_ADDRESS: integer(1).default(30).meta({
       description:
         'Failed sign-ins from one client address, any e-mail, per window before that address gets 429',
     }),
-    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: z.coerce.number().int().min(1).default(5).meta({
+    LOGIN_MAX_FAILURES_PER_EMAIL_AND_ADDRESS: integer(1).default(5).meta({
       description: 'Failed sign-ins for one e-mail from one address per window before 429 for that pair',
     }),
-    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: z.coerce.number().int().min(1).default(10).meta({
+    LOGIN_BACKOFF_AFTER_FAILURES_PER_EMAIL: integer(1).default(10).meta({
       description:
         "An e-mail's failures (any address) per window past which an address that failed for it waits between tries (1 s, doubling); never refuses an address without failures",
     }),
-    LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(1)
+    LOGIN_THROTTLE_WINDOW_SECONDS: integer(1)
       .default(15 * 60)
       .meta({ description: 'Sign-in throttle window' }),
-    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(10)
+    LOGIN_THROTTLE_SWEEP_INTERVAL_MS: integer(10)
       .default(600_000)
       .meta({ description: 'How often each instance removes throttle counts whose window has ended' }),
     // Its meaning changed (it locked the e-mail for everyone): a deployment that set it must

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, configSection } from './section.ts';
+import { booleanFlag, configSection, integer } from './section.ts';
 
 /** Which engine speaks (espeak-ng or ElevenLabs), its bounds, and the worker that narrates decks. */
 export const speech = configSection({
@@ -24,42 +24,35 @@ export const speech = configSection({
       .min(1)
       .default('21m00Tcm4TlvDq8ikWAM')
       .meta({ description: 'ElevenLabs voice of decks and intros that name none' }),
-    SPEECH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).meta({
+    SPEECH_TIMEOUT_MS: integer(100).default(15_000).meta({
       description:
         'Longest synthesis of one text: past it a FAQ is saved without audio and a narration job fails',
     }),
-    SPEECH_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2).meta({
+    SPEECH_CONCURRENCY: integer(1, 32).default(2).meta({
       description:
         'Syntheses at once: espeak-ng worker threads, or requests to ElevenLabs (at most its plan allows at once). Shared among organizations in turn; one organization holds at most all but one (with 1, that one: the others wait their turn)',
     }),
-    SPEECH_MAX_AUDIO_BYTES: z.coerce
-      .number()
-      .int()
-      .min(16_384)
+    SPEECH_MAX_AUDIO_BYTES: integer(16_384)
       .default(6 * 1024 * 1024)
       .meta({
         description:
           'Largest MP3 one FAQ answer, slide script or intro may make (6 MiB: 13 minutes of espeak-ng, 6.5 of ElevenLabs); a longer text is not spoken: the FAQ is saved without audio, with a warning, and a narration job fails',
       }),
-    VOICES_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600).meta({
+    VOICES_CACHE_SECONDS: integer(0).default(3600).meta({
       description:
         'How long the voice list is kept before the engine is asked again (when it fails, the last list is served)',
     }),
     GENERATION_ENABLED: booleanFlag
       .default(true)
       .meta({ description: 'Whether this instance runs the narration worker' }),
-    GENERATION_POLL_INTERVAL_MS: z.coerce.number().int().min(10).default(1000).meta({
+    GENERATION_POLL_INTERVAL_MS: integer(10).default(1000).meta({
       description:
         "How often the narration worker looks for jobs it was not nudged about (another instance's, or left by a dead one)",
     }),
-    GENERATION_CONCURRENCY: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(16)
+    GENERATION_CONCURRENCY: integer(1, 16)
       .default(2)
       .meta({ description: 'Narration jobs one instance runs at once' }),
-    GENERATION_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120).meta({
+    GENERATION_LEASE_SECONDS: integer(1, 3600).default(120).meta({
       description:
         'How long a narration job stays claimed without news from its instance (renewed after every slide): after it, a dead instance’s job goes on elsewhere',
     }),

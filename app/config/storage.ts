@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { booleanFlag, configSection } from './section.ts';
+import { booleanFlag, configSection, integer } from './section.ts';
 
 /** Where files live (local disk or an S3-compatible store) and how long the addresses it signs stay valid. */
 export const storage = configSection({
@@ -33,18 +33,10 @@ export const storage = configSection({
       description:
         'Name the bucket in the path (`endpoint/bucket/key`) rather than the host name, as many S3-compatible stores need',
     }),
-    UPLOAD_URL_EXPIRES_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(10)
-      .max(7 * 24 * 3600)
+    UPLOAD_URL_EXPIRES_SECONDS: integer(10, 7 * 24 * 3600)
       .default(900)
       .meta({ description: 'How long a signed upload address stays valid' }),
-    DOWNLOAD_URL_EXPIRES_SECONDS: z.coerce
-      .number()
-      .int()
-      .min(10)
-      .max(7 * 24 * 3600)
+    DOWNLOAD_URL_EXPIRES_SECONDS: integer(10, 7 * 24 * 3600)
       .default(3600)
       .meta({ description: 'How long a signed download address stays valid (list again for fresh ones)' }),
   },

@@ -1,30 +1,27 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** The SSE and tRPC subscription streams: each caller's, organization's and instance's share, and how they are kept. */
 export const streams = configSection({
   title: 'Live event streams',
   variables: {
-    STREAMS_PER_CALLER: z.coerce.number().int().min(1).max(1000).default(5).meta({
+    STREAMS_PER_CALLER: integer(1, 1000).default(5).meta({
       description:
         'Live streams (SSE and tRPC subscriptions, `generation.onProgress` included) one user or API key may hold open, counted across every instance (429 past it)',
     }),
-    STREAMS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(10_000).default(100).meta({
+    STREAMS_PER_ORGANIZATION: integer(1, 10_000).default(100).meta({
       description:
         'Live streams all the users and API keys of one organization may hold open, counted across every instance (429 past it); below STREAMS_PER_INSTANCE, so that one organization never fills an instance',
     }),
-    STREAMS_PER_INSTANCE: z.coerce.number().int().min(2).max(10_000).default(192).meta({
+    STREAMS_PER_INSTANCE: integer(2, 10_000).default(192).meta({
       description:
         "Live streams one instance holds, whoever's (503 past it): keep it well below the connections the load balancer opens to one instance (`maxconn 256` in deploy/haproxy.cfg), so ordinary requests always find room",
     }),
-    STREAM_LEASE_SECONDS: z.coerce.number().int().min(1).max(300).default(15).meta({
+    STREAM_LEASE_SECONDS: integer(1, 300).default(15).meta({
       description:
         "How long an instance's open streams count after it last renewed them (it does every third of this): the streams of an instance killed without a stop stop counting against their organization's cap by then",
     }),
-    STREAM_BUFFER_BYTES: z.coerce
-      .number()
-      .int()
-      .min(16 * 1024)
+    STREAM_BUFFER_BYTES: integer(16 * 1024)
       .default(256 * 1024)
       .meta({
         description:
@@ -34,7 +31,7 @@ export const streams = configSection({
       description:
         "How often each instance checks its open streams' sessions and API keys: a revoked one's streams end by then (at most 50, so that they end within a minute)",
     }),
-    STREAM_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000).meta({
+    STREAM_POLL_INTERVAL_MS: integer(10, 60_000).default(1000).meta({
       description:
         'While streams are open, how often the instance reads the event log even without a notification (a lost one)',
     }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { configSection } from './section.ts';
+import { configSection, integer } from './section.ts';
 
 /** The interface's limit for contract import. */
 const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
@@ -8,16 +8,10 @@ const CONTRACT_MAX_BYTES = 10 * 1024 * 1024;
 export const uploads = configSection({
   title: 'Uploads',
   variables: {
-    IMAGE_MAX_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
+    IMAGE_MAX_BYTES: integer(1024)
       .default(10 * 1024 * 1024)
       .meta({ description: 'Largest image upload (413 past it)' }),
-    KB_MAX_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1)
+    KB_MAX_BYTES: integer(1)
       .default(50 * 1024 * 1024)
       .meta({ description: 'Largest knowledge-base document a client may declare (400 past it)' }),
     KB_PENDING_TTL_HOURS: z.coerce
@@ -25,10 +19,7 @@ export const uploads = configSection({
       .positive()
       .default(24)
       .meta({ description: 'Knowledge-base uploads never completed are removed after this' }),
-    KB_SWEEP_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(10)
+    KB_SWEEP_INTERVAL_MS: integer(10)
       .default(600_000)
       .meta({ description: 'How often each instance looks for them' }),
     KB_ALLOWED_TYPES: z
@@ -52,28 +43,19 @@ export const uploads = configSection({
       .meta({
         description: 'Media types a knowledge-base document may declare, comma-separated (400 otherwise)',
       }),
-    UPLOAD_MEMORY_BUDGET_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024 * 1024)
+    UPLOAD_MEMORY_BUDGET_BYTES: integer(1024 * 1024)
       .default(100 * 1024 * 1024)
       .meta({
         description:
           'Request-body bytes all uploads and signed-in JSON bodies in flight may hold; past it 503 with `Retry-After`',
       }),
-    UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024 * 1024)
+    UPLOAD_MEMORY_PER_ORGANIZATION_BYTES: integer(1024 * 1024)
       .default(25 * 1024 * 1024)
       .meta({ description: "…of which one organization's may hold; past it 429 with `Retry-After`" }),
-    UPLOAD_MEMORY_PER_CALLER_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024 * 1024)
+    UPLOAD_MEMORY_PER_CALLER_BYTES: integer(1024 * 1024)
       .default(16 * 1024 * 1024)
       .meta({ description: "…and one caller's (user or API key); past it 429 with `Retry-After`" }),
-    UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000).meta({
+    UPLOAD_IDLE_TIMEOUT_MS: integer(100).default(10_000).meta({
       description:
         'A request body (upload or JSON, `/api` and `/trpc`) from which no byte arrives for this long is cut off (408)',
     }),
