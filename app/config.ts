@@ -1,19 +1,9 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { contracts } from './config/contracts.ts';
-import { database } from './config/database.ts';
-import { exports } from './config/exports.ts';
-import { http } from './config/http.ts';
-import { limits } from './config/limits.ts';
-import { notifications } from './config/notifications.ts';
-import { observability } from './config/observability.ts';
+import { limits, signIn, storage, streams, uploads } from './config/requests.ts';
 import type { SharedSettings } from './config/section.ts';
-import { service } from './config/service.ts';
-import { signIn } from './config/sign-in.ts';
-import { speech } from './config/speech.ts';
-import { storage } from './config/storage.ts';
-import { streams } from './config/streams.ts';
-import { uploads } from './config/uploads.ts';
+import { database, http, observability, service } from './config/server.ts';
+import { contracts, exports, notifications, speech } from './config/workers.ts';
 
 /**
  * Every setting of the service, read once from the environment at start. Each section of
@@ -39,54 +29,35 @@ export const configSections = [
   observability,
 ] as const;
 
-const variables = {
-  ...service.variables,
-  ...http.variables,
-  ...database.variables,
-  ...signIn.variables,
-  ...limits.variables,
-  ...uploads.variables,
-  ...storage.variables,
-  ...contracts.variables,
-  ...speech.variables,
-  ...exports.variables,
-  ...notifications.variables,
-  ...streams.variables,
-  ...observability.variables,
-};
+type Section = (typeof configSections)[number];
+/** `A | B` → `A & B`: what the sections give together. */
+type All<Union> = (Union extends unknown ? (whole: Union) => void : never) extends (
+  whole: infer Every,
+) => void
+  ? Every
+  : never;
+
+const variables = Object.assign({}, ...configSections.map((section) => section.variables)) as All<
+  Section['variables']
+>;
 
 // A name in two sections would silently take the later one's rules.
 const named = configSections.flatMap((section) => Object.keys(section.variables));
-if (new Set(named).size !== named.length || named.length !== Object.keys(variables).length) {
-  throw new Error('app/config: a variable is named by two sections, or a section is left out of the schema');
+if (new Set(named).size !== named.length) {
+  throw new Error('app/config: a variable is named by two sections');
 }
 
 /** The environment variables, each with its meaning (`description`): the sections' together. */
 export const environmentSchema = z.object(variables).superRefine((env, ctx) => {
-  for (const section of configSections) section.check?.(env, ctx);
+  // `as never`: each section takes its own variables, a part of `env` TypeScript cannot match to a union.
+  for (const section of configSections) section.check?.(env as never, ctx);
 });
 
-type Environment = z.output<typeof environmentSchema>;
+export type AppConfig = All<ReturnType<Section['settings']>>;
 
-export type AppConfig = ReturnType<typeof toConfig>;
-
-function toConfig(env: Environment) {
+function toConfig(env: z.output<typeof environmentSchema>): AppConfig {
   const shared: SharedSettings = { dataDir: path.resolve(env.DATA_DIR) };
-  return {
-    ...service.settings(env, shared),
-    ...http.settings(env, shared),
-    ...database.settings(env, shared),
-    ...signIn.settings(env, shared),
-    ...limits.settings(env, shared),
-    ...uploads.settings(env, shared),
-    ...storage.settings(env, shared),
-    ...contracts.settings(env, shared),
-    ...speech.settings(env, shared),
-    ...exports.settings(env, shared),
-    ...notifications.settings(env, shared),
-    ...streams.settings(env, shared),
-    ...observability.settings(env, shared),
-  };
+  return Object.assign({}, ...configSections.map((section) => section.settings(env as never, shared)));
 }
 
 export class ConfigError extends Error {
@@ -98,7 +69,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
 /**
  * Whether tracing is asked for (OTEL_EXPORTER_OTLP_ENDPOINT), read before anything else is loaded
  * (app/main.ts): the tracing SDK must hook the modules it instruments before they are imported.
@@ -107,6 +77,7 @@ export function tracingRequested(source: NodeJS.ProcessEnv = process.env): boole
   return Boolean(source.OTEL_EXPORTER_OTLP_ENDPOINT);
 }
 
+/** Parses the environment; empty strings count as unset so `FOO=` in a .env file means "default". */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined && value !== ''),
