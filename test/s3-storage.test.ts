@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage, type S3Settings } from '../adapters/storage/s3-storage.ts';
 import { png, svg } from './helpers/files.ts';
 import { expectProblem } from './helpers/http-client.ts';
-import { startSwiftS3 } from './helpers/swift-s3.ts';
+import { startSwiftS3 } from '../scripts/swift-s3.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 

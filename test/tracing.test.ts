@@ -6,7 +6,7 @@ import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
 import { png } from './helpers/files.ts';
 import { HttpClient } from './helpers/http-client.ts';
 import { startServerProcess } from './helpers/processes.ts';
-import { startSwiftS3 } from './helpers/swift-s3.ts';
+import { startSwiftS3 } from '../scripts/swift-s3.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
 import { subscribe } from './helpers/webhook-scenario.ts';
