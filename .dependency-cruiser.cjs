@@ -45,7 +45,9 @@ module.exports = {
       comment: 'A procedure is transport-neutral: no Koa, no REST facade, no adapters.',
       severity: 'error',
       from: { path: '^routers/' },
-      to: { path: [above('rest', 'adapters', 'app', 'scripts', 'bench', 'test'), 'node_modules/(koa|@koa/)'] },
+      to: {
+        path: [above('rest', 'adapters', 'app', 'scripts', 'bench', 'test'), 'node_modules/(koa|@koa/)'],
+      },
     },
     {
       name: 'rest-imports-no-composition',

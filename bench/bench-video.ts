@@ -5,13 +5,12 @@
  * time, the audio's length and the real-time factor. Last line, for scripts:
  * `video: 10 pages <s> s of video, median <ms> ms`.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { renderMp4 } from '../adapters/export/render-mp4.ts';
-import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
-import type { DeckSnapshot, ExportSlide } from '../domain/ports/deck-exporter.ts';
+import type { DeckSnapshot } from '../domain/ports/deck-exporter.ts';
+import { acmeSnapshotBranding, exportSlide, speakAll, videoSeconds } from '../test/helpers/export-deck.ts';
 import { png } from '../test/helpers/files.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -20,66 +19,32 @@ const SCRIPT =
 
 const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-video-'));
 try {
-  const engine = createLocalSpeechEngine({ concurrency: 1, timeoutMs: 60_000, previewUrl: () => '' });
-  const mp3s: string[] = [];
-  try {
-    for (let i = 0; i < 9; i++) {
-      const bytes = await engine.synthesize(`Page ${i + 1}. ${SCRIPT}`, engine.defaultVoiceId, {
-        organizationId: 'bench',
-        maxBytes: 8 << 20,
-      });
-      mp3s.push(path.join(dir, `page-${i}.mp3`));
-      await writeFile(mp3s[i]!, bytes);
-    }
-  } finally {
-    await engine.close();
-  }
+  const texts = Object.fromEntries(
+    Array.from({ length: 9 }, (_, i) => [`page-${i}`, `Page ${i + 1}. ${SCRIPT}`]),
+  );
+  const mp3 = await speakAll(dir, texts, 8 << 20);
   const hero = path.join(dir, 'hero.png');
   await writeFile(hero, png(1280, 720));
-  const slides: ExportSlide[] = Array.from({ length: 8 }, (_, i) => ({
-    id: String(i + 1),
-    slideId: `slide-${i + 1}`,
-    title: `Why teams choose us, reason ${i + 1}`,
-    bullets: ['Decks ready in minutes', 'Narration in every voice', 'Answers while you sleep'],
-    slideContext: 'Customers ship twice as fast.',
-    narrationScript: `Page ${i + 2}. ${SCRIPT}`,
-    slideType: 'standard',
-    productData: null,
-    heroImagePath: hero,
-    audioPath: mp3s[i + 1]!,
-  }));
+  const slides = Array.from({ length: 8 }, (_, i) =>
+    exportSlide(i + 1, {
+      title: `Why teams choose us, reason ${i + 1}`,
+      bullets: ['Decks ready in minutes', 'Narration in every voice', 'Answers while you sleep'],
+      slideContext: 'Customers ship twice as fast.',
+      narrationScript: `Page ${i + 2}. ${SCRIPT}`,
+      heroImagePath: hero,
+      audioPath: mp3[`page-${i + 1}`]!,
+    }),
+  );
   const snapshot: DeckSnapshot = {
     deckName: 'Benchmark deck',
-    branding: {
-      name: 'Acme',
-      palette: {
-        primary: '#0B5FFF',
-        primaryLight: '#E6EEFF',
-        accent: '#FFB000',
-        neutral: '#F2F4F7',
-        text: '#1D2939',
-      },
-      cta: {
-        headline: 'Start today',
-        body: 'Thirty days free.',
-        buttonText: 'Book a demo',
-        buttonUrl: 'https://acme.example',
-      },
-      logo: null,
-      avatar: null,
-      chatName: null,
-      chatGreeting: null,
-      fonts: null,
-      contact: { email: 'sales@acme.example' },
-      updatedAt: new Date().toISOString(),
-    },
+    branding: acmeSnapshotBranding(),
     logoPath: null,
-    intro: { title: 'Welcome', script: `Page 1. ${SCRIPT}`, audioPath: mp3s[0]! },
+    intro: { title: 'Welcome', script: `Page 1. ${SCRIPT}`, audioPath: mp3['page-0']! },
     slides,
     faqs: [],
   };
   const timings: number[] = [];
-  let videoSeconds = 0;
+  let seconds = 0;
   for (let run = 0; run < RUNS; run++) {
     const workDir = await mkdtemp(path.join(dir, 'run-'));
     const started = performance.now();
@@ -96,27 +61,15 @@ try {
     });
     const ms = performance.now() - started;
     timings.push(ms);
-    // The video's length (ffprobe, Debian's ffmpeg package): the narration plus 5 s for the closing page.
-    videoSeconds = Number(
-      execFileSync('ffprobe', [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'csv=p=0',
-        video.filePath,
-      ])
-        .toString()
-        .trim(),
-    );
+    // The narration plus 5 s for the closing page.
+    seconds = videoSeconds(video.filePath);
     console.log(
-      `run ${run + 1}: ${ms.toFixed(0)} ms (pages drawn and narration decoded: ${drawn.toFixed(0)} ms), ${videoSeconds.toFixed(1)} s of video, ${(videoSeconds / (ms / 1000)).toFixed(1)}× real time`,
+      `run ${run + 1}: ${ms.toFixed(0)} ms (pages drawn and narration decoded: ${drawn.toFixed(0)} ms), ${seconds.toFixed(1)} s of video, ${(seconds / (ms / 1000)).toFixed(1)}× real time`,
     );
     await rm(workDir, { recursive: true, force: true });
   }
   const median = [...timings].sort((a, b) => a - b)[Math.floor(timings.length / 2)]!;
-  console.log(`video: 10 pages ${videoSeconds.toFixed(1)} s of video, median ${median.toFixed(0)} ms`);
+  console.log(`video: 10 pages ${seconds.toFixed(1)} s of video, median ${median.toFixed(0)} ms`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }

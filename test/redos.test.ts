@@ -194,7 +194,16 @@ describe('regular expressions (ReDoS)', () => {
     const unreadable = found.flatMap((f) => f.unreadable);
 
     // The scan reaches every part of the code base and sees the patterns known to be there.
-    for (const folder of ['domain/', 'app/', 'adapters/', 'routers/', 'rest/', 'scripts/', 'bench/', 'test/']) {
+    for (const folder of [
+      'domain/',
+      'app/',
+      'adapters/',
+      'routers/',
+      'rest/',
+      'scripts/',
+      'bench/',
+      'test/',
+    ]) {
       expect(
         files.some((file) => file.startsWith(folder)),
         folder,
