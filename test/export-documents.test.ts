@@ -10,7 +10,7 @@ import { renderPdf } from '../adapters/export/render-pdf.ts';
 import { renderPptx } from '../adapters/export/render-pptx.ts';
 import type { DeckSnapshot, RenderedExport, RenderRequest } from '../domain/ports/deck-exporter.ts';
 import type { ProductData } from '../domain/slides/product-data.ts';
-import { acmeSnapshotBranding, exportSlide, speakAll, whyUsSlide } from './helpers/export-deck.ts';
+import { acmeSnapshotBranding, exportSlide, q4Pitch, speakAll } from './helpers/export-deck.ts';
 import { png } from './helpers/files.ts';
 
 /**
@@ -114,13 +114,10 @@ beforeAll(async () => {
   await writeFile(broken, png(640, 360).subarray(0, 200));
   const logo = path.join(dir, 'logo');
   await writeFile(logo, png(200, 80));
-  deck = {
-    deckName: 'Q4 pitch',
+  deck = q4Pitch({ scripts, mp3 }, hero, {
     branding: acmeSnapshotBranding('logo.png'),
     logoPath: logo,
-    intro: { title: 'Welcome to Acme', script: scripts.intro, audioPath: mp3.intro },
-    slides: [
-      whyUsSlide({ script: scripts.slide, audioPath: mp3.slide }, hero),
+    moreSlides: [
       exportSlide(2, {
         title: 'Broken picture',
         bullets: ['Docs at https://acme.example/docs today'],
@@ -132,7 +129,7 @@ beforeAll(async () => {
       { question: 'Is there a free trial?', answer: scripts.faq, audioPath: mp3.faq },
       { question: 'Can we keep our own domain?', answer: 'Yes: point a CNAME at us.', audioPath: null },
     ],
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegFailed, FfmpegOutputTooLarge, runFfmpeg } from '../adapters/export/ffmpeg-process.ts';
 import { renderMp4, SILENT_PAGE_SECONDS, VIDEO_LIMITS } from '../adapters/export/render-mp4.ts';
 import type { DeckSnapshot, RenderedExport, RenderRequest } from '../domain/ports/deck-exporter.ts';
-import { exportSlide, speakAll, whyUsSlide } from './helpers/export-deck.ts';
+import { exportSlide, q4Pitch, speakAll } from './helpers/export-deck.ts';
 import { png } from './helpers/files.ts';
 
 /**
@@ -69,13 +69,10 @@ beforeAll(async () => {
   mp3 = await speakAll(dir, scripts);
   const hero = path.join(dir, 'hero');
   await writeFile(hero, png(640, 360));
-  deck = {
-    deckName: 'Q4 pitch',
+  deck = q4Pitch({ scripts, mp3 }, hero, {
     branding: null,
     logoPath: null,
-    intro: { title: 'Welcome to Acme', script: scripts.intro, audioPath: mp3.intro },
-    slides: [
-      whyUsSlide({ script: scripts.slide, audioPath: mp3.slide }, hero),
+    moreSlides: [
       exportSlide(2, {
         title: 'A quiet slide',
         bullets: ['Read, not heard'],
@@ -83,7 +80,7 @@ beforeAll(async () => {
       }),
     ],
     faqs: [{ question: 'Is there a free trial?', answer: scripts.faq, audioPath: mp3.faq }],
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

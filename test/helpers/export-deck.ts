@@ -58,19 +58,34 @@ export function exportSlide(n: number, fields: Partial<ExportSlide>): ExportSlid
   };
 }
 
-/** The first slide: a title, two bullets, a context line, a hero image and its narration. */
-export function whyUsSlide(
-  narration: { script: string; audioPath: string },
+/**
+ * The tests' deck, "Q4 pitch": its intro and first slide ("Why us", with a hero image) narrated,
+ * then the slides and FAQs each test adds.
+ */
+export function q4Pitch(
+  narration: { scripts: { intro: string; slide: string }; mp3: { intro: string; slide: string } },
   heroImagePath: string,
-): ExportSlide {
-  return exportSlide(1, {
-    title: 'Why us',
-    bullets: ['Fast delivery in days', 'Support that answers within the hour'],
-    slideContext: 'Our customers ship twice as fast.',
-    narrationScript: narration.script,
-    heroImagePath,
-    audioPath: narration.audioPath,
-  });
+  rest: Pick<DeckSnapshot, 'branding' | 'logoPath' | 'faqs'> & { moreSlides: ExportSlide[] },
+): DeckSnapshot {
+  const { scripts, mp3 } = narration;
+  return {
+    deckName: 'Q4 pitch',
+    branding: rest.branding,
+    logoPath: rest.logoPath,
+    intro: { title: 'Welcome to Acme', script: scripts.intro, audioPath: mp3.intro },
+    slides: [
+      exportSlide(1, {
+        title: 'Why us',
+        bullets: ['Fast delivery in days', 'Support that answers within the hour'],
+        slideContext: 'Our customers ship twice as fast.',
+        narrationScript: scripts.slide,
+        heroImagePath,
+        audioPath: mp3.slide,
+      }),
+      ...rest.moreSlides,
+    ],
+    faqs: rest.faqs,
+  };
 }
 
 /** Each text spoken by espeak-ng into `dir` (`<name>.mp3`): what a narration job leaves. */
