@@ -213,7 +213,7 @@ describe('regular expressions (ReDoS)', () => {
     expect(patterns.length).toBeGreaterThan(100);
     const known = (file: string, source: string) =>
       patterns.some((p) => p.file === file && p.source === source);
-    expect(known('app/config.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
+    expect(known('app/config/server.ts', '^postgres(ql)?:\\/\\/')).toBe(true);
     // The placeholder scan's patterns (issue 30): names, descriptions, blanks, directives.
     expect(known('adapters/documents/placeholders/names.ts', '([a-z0-9])([A-Z])')).toBe(true);
     expect(known('adapters/documents/placeholders/blanks.ts', '[_＿]{3,}')).toBe(true);
