@@ -21,14 +21,14 @@ module.exports = {
       comment: 'Entities are the bottom layer.',
       severity: 'error',
       from: { path: '^entities/' },
-      to: { path: above('domain', 'routers', 'rest', 'adapters', 'app', 'scripts', 'test') },
+      to: { path: above('domain', 'routers', 'rest', 'adapters', 'app', 'scripts', 'bench', 'test') },
     },
     {
       name: 'domain-imports-entities-only',
       comment: 'The domain declares the ports it needs (domain/ports/); adapters implement them.',
       severity: 'error',
       from: { path: '^domain/' },
-      to: { path: above('routers', 'rest', 'adapters', 'app', 'scripts', 'test') },
+      to: { path: above('routers', 'rest', 'adapters', 'app', 'scripts', 'bench', 'test') },
     },
     {
       name: 'domain-knows-no-transport',
@@ -58,14 +58,16 @@ module.exports = {
       comment: 'A procedure is transport-neutral: no Koa, no REST facade, no adapters.',
       severity: 'error',
       from: { path: '^routers/' },
-      to: { path: [above('rest', 'adapters', 'app', 'scripts', 'test'), 'node_modules/(koa|@koa/)'] },
+      to: {
+        path: [above('rest', 'adapters', 'app', 'scripts', 'bench', 'test'), 'node_modules/(koa|@koa/)'],
+      },
     },
     {
       name: 'rest-imports-no-composition',
       comment: 'The facade gets its adapters from the composition root, as arguments.',
       severity: 'error',
       from: { path: '^rest/' },
-      to: { path: above('adapters', 'app', 'scripts', 'test') },
+      to: { path: above('adapters', 'app', 'scripts', 'bench', 'test') },
     },
     {
       name: 'adapters-import-domain-only',
@@ -73,7 +75,7 @@ module.exports = {
         'An adapter implements a port of the domain and knows nothing of the transport or the composition.',
       severity: 'error',
       from: { path: '^adapters/' },
-      to: { path: above('routers', 'rest', 'app', 'scripts', 'test') },
+      to: { path: above('routers', 'rest', 'app', 'scripts', 'bench', 'test') },
     },
     {
       name: 'no-trpc-internals',

@@ -271,7 +271,7 @@ async function main() {
   }
   // One object store for all: with STORAGE_DRIVER=s3 and no endpoint, Swift's s3api as the tests run it.
   if (process.env.STORAGE_DRIVER === 's3' && !process.env.S3_ENDPOINT) {
-    const { startSwiftS3 } = await import('../test/helpers/swift-s3.ts');
+    const { startSwiftS3 } = await import('./swift-s3.ts');
     const swift = await startSwiftS3();
     cleanups.push(() => swift.stop());
     const bucket = process.env.S3_BUCKET ?? 'deck-objects';

@@ -1,9 +1,9 @@
 /**
- * The configuration table of docs/configuration.md, written from the environment schema of
- * `app/config.ts`: every variable, its default (read from the schema, or its `defaultText` where
- * the default depends on NODE_ENV or is made at start) and its `description`.
+ * The configuration tables of docs/configuration.md, one per section of app/config/ (under the
+ * section's title), written from the schema: every variable, its default (read from the schema, or
+ * its `defaultText` where the default depends on NODE_ENV or is made at start) and its `description`.
  *
- *   node scripts/config-table.ts            # prints the table
+ *   node scripts/config-table.ts            # prints the tables
  *   npm run docs:config                     # rewrites it in docs/configuration.md
  *
  * test/config-table.test.ts fails when the file and the schema disagree.
@@ -11,11 +11,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
-import { environmentSchema } from '../app/config.ts';
+import { configSections } from '../app/config.ts';
 
 export const CONFIGURATION_FILE = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
-export const TABLE_START =
-  '<!-- config-table:start — written by `npm run docs:config` from app/config.ts -->';
+export const TABLE_START = '<!-- config-table:start — written by `npm run docs:config` from app/config/ -->';
 export const TABLE_END = '<!-- config-table:end -->';
 
 /** A default longer than this is written below the table, so the column stays narrow. */
@@ -48,13 +47,16 @@ function cell(text: string): string {
     .replaceAll('|', '\\|');
 }
 
-function rowsOf(): { rows: VariableRow[]; longDefaults: [name: string, value: string][] } {
+function rowsOf(variables: Record<string, z.ZodType>): {
+  rows: VariableRow[];
+  longDefaults: [name: string, value: string][];
+} {
   const rows: VariableRow[] = [];
   const longDefaults: [string, string][] = [];
-  for (const [name, schema] of Object.entries(environmentSchema.shape) as [string, z.ZodType][]) {
+  for (const [name, schema] of Object.entries(variables)) {
     const meta = schema.meta() as { description?: string; defaultText?: string } | undefined;
     if (!meta?.description)
-      throw new Error(`${name} has no description in app/config.ts (.meta({ description }))`);
+      throw new Error(`${name} has no description in app/config/ (.meta({ description }))`);
     const value = schemaDefault(schema);
     let defaultText = meta.defaultText ?? (value === undefined ? '—' : code(String(value)));
     if (
@@ -70,9 +72,9 @@ function rowsOf(): { rows: VariableRow[]; longDefaults: [name: string, value: st
   return { rows, longDefaults };
 }
 
-/** The table, its columns padded so that it reads as a table in a terminal too. */
-export function configTable(): string {
-  const { rows, longDefaults } = rowsOf();
+/** One section's table, its columns padded so that it reads as a table in a terminal too. */
+function sectionTable(variables: Record<string, z.ZodType>): string {
+  const { rows, longDefaults } = rowsOf(variables);
   const header: VariableRow = { name: 'Variable', defaultText: 'Default', meaning: 'Meaning' };
   const columns = ['name', 'defaultText', 'meaning'] as const;
   const widths = columns.map((column) => Math.max(...[header, ...rows].map((row) => row[column].length)));
@@ -81,6 +83,13 @@ export function configTable(): string {
   const rule = `| ${widths.map((width) => '-'.repeat(width)).join(' | ')} |`;
   const below = longDefaults.map(([name, value]) => `Default of ${code(name)}: ${code(value)}.`);
   return [line(header), rule, ...rows.map(line), ...(below.length > 0 ? ['', ...below] : [])].join('\n');
+}
+
+/** Every section's table under its title, in the order of app/config.ts. */
+export function configTable(): string {
+  return configSections
+    .map((section) => `## ${section.title}\n\n${sectionTable(section.variables)}`)
+    .join('\n\n');
 }
 
 /** `markdown` with the text between the two markers replaced by the table of today's schema. */
@@ -101,7 +110,7 @@ if (import.meta.main) {
       console.log('docs/configuration.md is up to date');
     } else {
       await writeFile(CONFIGURATION_FILE, after);
-      console.log('docs/configuration.md: table rewritten from app/config.ts');
+      console.log('docs/configuration.md: tables rewritten from app/config/');
     }
   } else {
     console.log(configTable());

@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInProcessCaller } from '../app/in-process.ts';
-import { startScratchApp } from './bench-setup.ts';
+import { startScratchApp } from '../bench/bench-setup.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 /** The service's own code: what a request can cross (tests, scripts and packages are not it). */

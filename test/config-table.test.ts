@@ -6,15 +6,15 @@ import { CONFIGURATION_FILE, configTable, withConfigTable } from '../scripts/con
 import { projectRoot } from './helpers/processes.ts';
 
 /**
- * docs/configuration.md's table is written from app/config.ts (`npm run docs:config`): these
+ * docs/configuration.md's tables are written from app/config/ (`npm run docs:config`): these
  * fail when the two disagree, or when the service reads a variable the schema does not list.
  */
 describe('the configuration table (docs/configuration.md)', () => {
-  it('is what `npm run docs:config` writes from app/config.ts', () => {
+  it('is what `npm run docs:config` writes from app/config/', () => {
     const written = readFileSync(CONFIGURATION_FILE, 'utf8');
     expect(
       written === withConfigTable(written),
-      'docs/configuration.md differs from app/config.ts: run `npm run docs:config` and commit the result',
+      'docs/configuration.md differs from app/config/: run `npm run docs:config` and commit the result',
     ).toBe(true);
   });
 
@@ -38,6 +38,9 @@ describe('the configuration table (docs/configuration.md)', () => {
       }
     };
     for (const folder of ['app', 'adapters', 'domain', 'rest', 'routers', 'entities']) walk(folder);
-    expect(readers, 'read the variable in app/config.ts (with a description) and pass it on').toEqual([]);
+    expect(
+      readers,
+      'read the variable in a section of app/config/ (with a description) and pass it on',
+    ).toEqual([]);
   });
 });

@@ -8,9 +8,9 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPdf } from '../adapters/export/render-pdf.ts';
 import { renderPptx } from '../adapters/export/render-pptx.ts';
-import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import type { DeckSnapshot, RenderedExport, RenderRequest } from '../domain/ports/deck-exporter.ts';
 import type { ProductData } from '../domain/slides/product-data.ts';
+import { acmeSnapshotBranding, exportSlide, q4Pitch, speakAll } from './helpers/export-deck.ts';
 import { png } from './helpers/files.ts';
 
 /**
@@ -107,103 +107,29 @@ function request(
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'export-documents-'));
-  const engine = createLocalSpeechEngine({ concurrency: 1, timeoutMs: 60_000, previewUrl: () => '' });
-  const speak = async (name: string, text: string) => {
-    const mp3 = await engine.synthesize(text, engine.defaultVoiceId, {
-      organizationId: 'test',
-      maxBytes: 1 << 20,
-    });
-    await writeFile(path.join(dir, name), mp3);
-    return path.join(dir, name);
-  };
-  let intro: string;
-  let slide: string;
-  let faq: string;
-  try {
-    [intro, slide, faq] = [
-      await speak('intro.mp3', scripts.intro),
-      await speak('slide.mp3', scripts.slide),
-      await speak('faq.mp3', scripts.faq),
-    ];
-  } finally {
-    await engine.close();
-  }
+  const mp3 = await speakAll(dir, scripts);
   const hero = path.join(dir, 'hero');
   await writeFile(hero, png(640, 360));
   const broken = path.join(dir, 'broken');
   await writeFile(broken, png(640, 360).subarray(0, 200));
   const logo = path.join(dir, 'logo');
   await writeFile(logo, png(200, 80));
-  deck = {
-    deckName: 'Q4 pitch',
-    branding: {
-      name: 'Acme',
-      palette: {
-        primary: '#0B5FFF',
-        primaryLight: '#E6EEFF',
-        accent: '#FFB000',
-        neutral: '#F2F4F7',
-        text: '#1D2939',
-      },
-      cta: {
-        headline: 'Start your trial today',
-        body: 'Thirty days, every feature.',
-        buttonText: 'Book a demo',
-        buttonUrl: 'https://acme.example/demo',
-      },
-      logo: 'logo.png',
-      avatar: null,
-      chatName: null,
-      chatGreeting: null,
-      fonts: null,
-      contact: { email: 'sales@acme.example', phone: '+1 555 0100' },
-      updatedAt: new Date().toISOString(),
-    },
+  deck = q4Pitch({ scripts, mp3 }, hero, {
+    branding: acmeSnapshotBranding('logo.png'),
     logoPath: logo,
-    intro: { title: 'Welcome to Acme', script: scripts.intro, audioPath: intro },
-    slides: [
-      {
-        id: '1',
-        slideId: 'slide-1',
-        title: 'Why us',
-        bullets: ['Fast delivery in days', 'Support that answers within the hour'],
-        slideContext: 'Our customers ship twice as fast.',
-        narrationScript: scripts.slide,
-        slideType: 'standard',
-        productData: null,
-        heroImagePath: hero,
-        audioPath: slide,
-      },
-      {
-        id: '2',
-        slideId: 'slide-2',
+    moreSlides: [
+      exportSlide(2, {
         title: 'Broken picture',
         bullets: ['Docs at https://acme.example/docs today'],
-        slideContext: null,
-        narrationScript: null,
-        slideType: 'standard',
-        productData: null,
         heroImagePath: broken,
-        audioPath: null,
-      },
-      {
-        id: '3',
-        slideId: 'slide-3',
-        title: 'Pricing',
-        bullets: [],
-        slideContext: null,
-        narrationScript: null,
-        slideType: 'product_pricing_v1',
-        productData: pricing,
-        heroImagePath: null,
-        audioPath: null,
-      },
+      }),
+      exportSlide(3, { title: 'Pricing', slideType: 'product_pricing_v1', productData: pricing }),
     ],
     faqs: [
-      { question: 'Is there a free trial?', answer: scripts.faq, audioPath: faq },
+      { question: 'Is there a free trial?', answer: scripts.faq, audioPath: mp3.faq },
       { question: 'Can we keep our own domain?', answer: 'Yes: point a CNAME at us.', audioPath: null },
     ],
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

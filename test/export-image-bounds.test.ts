@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layoutDeck, MAX_IMAGE_PIXELS } from '../adapters/export/layout.ts';
+import { MAX_IMAGE_PIXELS } from '../adapters/export/layout/image.ts';
+import { layoutDeck } from '../adapters/export/layout.ts';
 import type { DeckSnapshot } from '../domain/ports/deck-exporter.ts';
 import { png } from './helpers/files.ts';
 

@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegFailed, FfmpegOutputTooLarge, runFfmpeg } from '../adapters/export/ffmpeg-process.ts';
 import { renderMp4, SILENT_PAGE_SECONDS, VIDEO_LIMITS } from '../adapters/export/render-mp4.ts';
-import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import type { DeckSnapshot, RenderedExport, RenderRequest } from '../domain/ports/deck-exporter.ts';
+import { exportSlide, q4Pitch, speakAll } from './helpers/export-deck.ts';
 import { png } from './helpers/files.ts';
 
 /**
@@ -66,59 +66,21 @@ async function workDir(name: string): Promise<string> {
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'export-video-'));
-  const engine = createLocalSpeechEngine({ concurrency: 1, timeoutMs: 60_000, previewUrl: () => '' });
-  const speak = async (name: string, text: string) => {
-    const bytes = await engine.synthesize(text, engine.defaultVoiceId, {
-      organizationId: 'test',
-      maxBytes: 1 << 20,
-    });
-    await writeFile(path.join(dir, name), bytes);
-    return path.join(dir, name);
-  };
-  try {
-    mp3 = {
-      intro: await speak('intro.mp3', scripts.intro),
-      slide: await speak('slide.mp3', scripts.slide),
-      faq: await speak('faq.mp3', scripts.faq),
-    };
-  } finally {
-    await engine.close();
-  }
+  mp3 = await speakAll(dir, scripts);
   const hero = path.join(dir, 'hero');
   await writeFile(hero, png(640, 360));
-  deck = {
-    deckName: 'Q4 pitch',
+  deck = q4Pitch({ scripts, mp3 }, hero, {
     branding: null,
     logoPath: null,
-    intro: { title: 'Welcome to Acme', script: scripts.intro, audioPath: mp3.intro },
-    slides: [
-      {
-        id: '1',
-        slideId: 'slide-1',
-        title: 'Why us',
-        bullets: ['Fast delivery in days', 'Support that answers within the hour'],
-        slideContext: 'Our customers ship twice as fast.',
-        narrationScript: scripts.slide,
-        slideType: 'standard',
-        productData: null,
-        heroImagePath: hero,
-        audioPath: mp3.slide,
-      },
-      {
-        id: '2',
-        slideId: 'slide-2',
+    moreSlides: [
+      exportSlide(2, {
         title: 'A quiet slide',
         bullets: ['Read, not heard'],
-        slideContext: null,
         narrationScript: 'A script whose audio was never made.',
-        slideType: 'standard',
-        productData: null,
-        heroImagePath: null,
-        audioPath: null,
-      },
+      }),
     ],
     faqs: [{ question: 'Is there a free trial?', answer: scripts.faq, audioPath: mp3.faq }],
-  };
+  });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,8 +3,8 @@ import { Writable } from 'node:stream';
 import { stripVTControlCharacters } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSecretBox } from '../adapters/secret-box.ts';
+import { startProgress } from '../bench/progress.ts';
 import { migrationsFor } from '../migrations/index.ts';
-import { startProgress } from '../scripts/progress.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 // Only their names and order are read here; the box is never asked to seal.

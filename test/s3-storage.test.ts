@@ -5,9 +5,9 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage, type S3Settings } from '../adapters/storage/s3-storage.ts';
+import { startSwiftS3 } from '../scripts/swift-s3.ts';
 import { png, svg } from './helpers/files.ts';
 import { expectProblem } from './helpers/http-client.ts';
-import { startSwiftS3 } from './helpers/swift-s3.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 

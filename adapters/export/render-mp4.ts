@@ -2,7 +2,8 @@ import { rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExportFailed, type RenderedExport, type RenderRequest } from '../../domain/ports/deck-exporter.ts';
 import { FfmpegFailed, FfmpegOutputTooLarge, runFfmpeg } from './ffmpeg-process.ts';
-import { type LayoutPage, layoutDeck } from './layout.ts';
+import type { LayoutPage } from './layout/boxes.ts';
+import { layoutDeck } from './layout.ts';
 import { type Cue, captionCues, chaptersMetadata, webVtt } from './video-captions.ts';
 import { drawFrame, FrameImages } from './video-frame.ts';
 

@@ -4,16 +4,9 @@ import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { ExportFailed, type RenderedExport, type RenderRequest } from '../../domain/ports/deck-exporter.ts';
 import { FAMILIES, type FontWeight, fontRuns } from './fonts.ts';
-import {
-  baselineOf,
-  type ImageBox,
-  imageLabel,
-  type LayoutPage,
-  layoutDeck,
-  lineStartOf,
-  PAGE,
-  type TextBox,
-} from './layout.ts';
+import { type ImageBox, imageLabel, type LayoutPage, PAGE, type TextBox } from './layout/boxes.ts';
+import { baselineOf, lineStartOf } from './layout/text.ts';
+import { layoutDeck } from './layout.ts';
 
 /** Page pixels (1920 wide) to PDF points: a 960 × 540 pt page, PowerPoint's 13.33 × 7.5 in. */
 const S = 0.5;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import * as pptxgenjs from 'pptxgenjs';
 import { ExportFailed, type RenderedExport, type RenderRequest } from '../../domain/ports/deck-exporter.ts';
-import { imageLabel, type LayoutPage, layoutDeck, type Palette, type TextBox } from './layout.ts';
+import { imageLabel, type LayoutPage, type Palette, type TextBox } from './layout/boxes.ts';
+import { layoutDeck } from './layout.ts';
 
 /** Page pixels (1920 wide) to inches: PowerPoint's wide layout, 13.33 × 7.5 in. */
 const IN = 1 / 144;

@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { FAMILIES, type FontRun, type FontWeight, fontRuns, openFont, textWidth } from './fonts.ts';
-import {
-  baselineOf,
-  type ImageBox,
-  imageLabel,
-  type LayoutPage,
-  lineStartOf,
-  PAGE,
-  type TextBox,
-} from './layout.ts';
+import { type ImageBox, imageLabel, type LayoutPage, PAGE, type TextBox } from './layout/boxes.ts';
+import { baselineOf, lineStartOf } from './layout/text.ts';
 
 /**
  * One page of the layout drawn as a 1920×1080 PNG, for the video (decision 076): the page's boxes

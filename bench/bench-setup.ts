@@ -93,6 +93,7 @@ export async function startScratchApp(env: Record<string, string> = {}): Promise
     SEED_DEMO: 'false',
     NOTIFICATIONS_ENABLED: 'false',
     GENERATION_ENABLED: 'false',
+    EXPORTS_ENABLED: 'false',
     ...(process.env.DATABASE_URL ? {} : { EMBEDDED_POSTGRES_PORT: '' }),
     ...env,
   });

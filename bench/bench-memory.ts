@@ -1,6 +1,6 @@
 /**
  * `npm run bench:memory`: the service's memory, started as `npm start` starts it (the command of
- * package.json's `start` script, with a probe: scripts/bench-memory-probe.mjs), on a database of
+ * package.json's `start` script, with a probe: bench/bench-memory-probe.mjs), on a database of
  * the script's own. Prints the resident set size (RSS, as the operating system counts it) and
  * the heap after a forced full collection at each step: right after start, after each of two
  * identical rounds of BENCH_REQUESTS (1,000) mixed requests (me, a 20-slide list, the event
@@ -55,7 +55,7 @@ try {
   const command = await startCommand();
   service = spawn(
     process.execPath,
-    ['--expose-gc', '--import', './scripts/bench-memory-probe.mjs', ...command],
+    ['--expose-gc', '--import', './bench/bench-memory-probe.mjs', ...command],
     {
       cwd: ROOT,
       env: { ...workspace.serviceEnv, PORT: String(port), LOG_LEVEL: 'error' },

@@ -45,7 +45,7 @@ const THREADS = Number(process.env.BENCH_THREADS ?? 2);
 const MIX_ROUNDS = Math.max(1, ROUNDS);
 const WRK = '/usr/bin/wrk';
 /** Both servers report their garbage-collection pauses (young collections decide the tail). */
-const GC_PROBE = ['--import', './scripts/bench-gc-probe.ts'];
+const GC_PROBE = ['--import', './bench/bench-gc-probe.ts'];
 
 if (!existsSync(WRK)) {
   console.error(
@@ -100,7 +100,7 @@ try {
   const bareProfile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir, 'bare')}`] : [];
   // The service's V8 settings too, so that the two differ in code only.
   const bareFlags = [...GC_PROBE, ...V8_FLAGS, ...bareProfile];
-  const bare = spawn(process.execPath, [...bareFlags, 'scripts/bench-http-bare.ts'], {
+  const bare = spawn(process.execPath, [...bareFlags, 'bench/bench-http-bare.ts'], {
     cwd: ROOT,
     env: { ...childEnv, PORT: String(barePort) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -237,7 +237,7 @@ async function measuredRun(
   return { result, cpu, gc };
 }
 
-/** The server's garbage-collection pauses since it was last asked (scripts/bench-gc-probe.ts). */
+/** The server's garbage-collection pauses since it was last asked (bench/bench-gc-probe.ts). */
 function gcPauses(server: ChildProcess): Promise<GcPauses> {
   return new Promise((resolve, reject) => {
     if (!server.connected || server.exitCode !== null) {

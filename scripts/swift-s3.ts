@@ -4,10 +4,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { freePort } from './free-port.ts';
+import { freeLoopbackPort as freePort } from '../adapters/database/embedded-postgres.ts';
 
 /**
- * A real S3 implementation on loopback: OpenStack Swift (Debian packages) with its s3api
+ * A real S3 implementation on loopback (`npm run cluster` with `STORAGE_DRIVER=s3` and no
+ * `S3_ENDPOINT`, and the tests of the S3 store): OpenStack Swift (Debian packages) with its s3api
  * middleware and tempauth, one node, one replica. It checks SigV4 signatures, presigned
  * URLs and their expiry for real. Credentials: `test:tester` / `testing`.
  */

@@ -15,10 +15,11 @@
  * EXPORT_CONCURRENCY=3 and EXPORTS_PER_ORGANIZATION=3 (unless set), so that three can run at once.
  * Last line, for scripts: `export: pptx <ms> ms, pdf <ms> ms, mp4 <ms> ms (p95), peak +<MB> MB`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { residentBytes, treeResidentBytes } from '../adapters/process-memory.ts';
+import { ACME_BRANDING, videoSeconds } from '../test/helpers/export-deck.ts';
 import { png } from '../test/helpers/files.ts';
 import {
   createUser,
@@ -172,24 +173,7 @@ async function narratedDeck(api: Api): Promise<string> {
     await api.upload('hero-2.png', png(1920, 1080)),
   ];
   const deck = await api.call('POST', '/decks', { name: 'Export benchmark' });
-  await api.call('PUT', `/decks/${deck.id}/branding`, {
-    name: 'Acme',
-    logo,
-    palette: {
-      primary: '#0B5FFF',
-      primaryLight: '#E6EEFF',
-      accent: '#FFB000',
-      neutral: '#F2F4F7',
-      text: '#1D2939',
-    },
-    cta: {
-      headline: 'Start today',
-      body: 'Thirty days free.',
-      buttonText: 'Book a demo',
-      buttonUrl: 'https://acme.example',
-    },
-    contact: { email: 'sales@acme.example' },
-  });
+  await api.call('PUT', `/decks/${deck.id}/branding`, { ...ACME_BRANDING, logo });
   const heroAt = new Map([
     [1, heroes[0]],
     [Math.floor(SLIDES / 2) + 1, heroes[1]],
@@ -235,16 +219,7 @@ async function check(done: Export, format: Format): Promise<void> {
     const file = path.join(workspace.work, 'bench.mp4');
     writeFileSync(file, bytes);
     try {
-      const seconds = execFileSync('ffprobe', [
-        '-v',
-        'error',
-        '-show_entries',
-        'format=duration',
-        '-of',
-        'csv=p=0',
-        file,
-      ]);
-      length = `, ${Number(seconds.toString()).toFixed(1)} s of video`;
+      length = `, ${videoSeconds(file).toFixed(1)} s of video`;
     } catch {
       length = ' (no ffprobe here to read its length)';
     }

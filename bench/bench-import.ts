@@ -9,7 +9,7 @@
  *   npm run bench:import -- --corpus DIR --json result.json   # every figure, with what was missed
  *
  * The service measured is the one of the current directory's checkout (the script may be run
- * from another worktree: `cd ../wt-x && npx node ../wt-corpus/scripts/bench-import.ts`, Node 24); the corpus
+ * from another worktree: `cd ../wt-x && npx node ../wt-corpus/bench/bench-import.ts`, Node 24); the corpus
  * defaults to the one beside this script.
  *
  * Scoring (per document, then micro-averaged over all documents and both formats):
@@ -219,13 +219,15 @@ const pdfs = printPdfs(documents.map(docxOf), cacheDir);
 
 // The service of the checkout we are run from, not necessarily the one beside this script.
 const root = process.cwd();
-if (!existsSync(path.join(root, 'scripts/bench-setup.ts'))) {
+// bench/ since issue 40; an older checkout keeps its benchmarks in scripts/.
+const setup = ['bench/bench-setup.ts', 'scripts/bench-setup.ts']
+  .map((file) => path.join(root, file))
+  .find((file) => existsSync(file));
+if (!setup) {
   console.error(`run bench:import from the root of a deck-service checkout (${root} is not one)`);
   process.exit(2);
 }
-const { startScratchApp } = (await import(
-  pathToFileURL(path.join(root, 'scripts/bench-setup.ts')).href
-)) as typeof import('./bench-setup.ts');
+const { startScratchApp } = (await import(pathToFileURL(setup).href)) as typeof import('./bench-setup.ts');
 const { createInProcessCaller } = (await import(
   pathToFileURL(path.join(root, 'app/in-process.ts')).href
 )) as typeof import('../app/in-process.ts');
