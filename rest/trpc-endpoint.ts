@@ -195,7 +195,7 @@ function retryAfterOf({ errors }: { errors: TRPCError[] }) {
 /**
  * tRPC's answer as the Koa response (headers set earlier, such as RateLimit-*, stay). A
  * subscription's Server-Sent Events are piped as tRPC writes them, pulled only as fast as the
- * client reads (the stream's own buffer is bounded: live-events.ts).
+ * client reads (the stream's own buffer is bounded: adapters/events/event-stream.ts).
  */
 async function answerWith(ctx: KoaContext, response: Response): Promise<void> {
   ctx.status = response.status;

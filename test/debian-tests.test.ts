@@ -10,7 +10,7 @@ import { projectRoot } from './helpers/processes.ts';
  * `'ffprobe'`), imports a helper that starts one, drives a browser, or the REST client tools.
  */
 const HELPERS_THAT_RUN_PROGRAMS = [
-  /helpers\/swift-s3\.ts/,
+  /swift-s3\.ts/,
   /helpers\/prometheus\.ts/,
   /printedByLibreOffice/,
   /from 'playwright-core'/,

@@ -341,7 +341,7 @@ export const streams = configSection({
     }
   },
   settings: (env) => ({
-    /** The live event streams of this instance (domain/events/live-events.ts). */
+    /** The live event streams of this instance (adapters/events/live-hub.ts). */
     liveEvents: {
       streamsPerCaller: env.STREAMS_PER_CALLER,
       streamsPerOrganization: env.STREAMS_PER_ORGANIZATION,

@@ -215,7 +215,7 @@ export const notifications = configSection({
       .meta({ description: 'Whether this instance dispatches events and sends notifications' }),
     NOTIFICATIONS_POLL_INTERVAL_MS: integer(10).default(1000).meta({
       description:
-        'How often the notification worker looks for work it was not nudged about (events and retries of other instances, retries coming due)',
+        'How often the notification worker looks for work it was not woken for (every recorded event, on any instance, wakes it at commit): retries coming due, deliveries whose lease lapsed',
     }),
     NOTIFICATIONS_CONCURRENCY: integer(1, 100)
       .default(32)
