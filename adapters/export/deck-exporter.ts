@@ -58,6 +58,11 @@ export function createDeckExporter(options: DeckExporterOptions): DeckExporter {
         detached: true,
       });
       running.add(child);
+      // Ended (and its pipes closed): nothing of the render runs any more. (No pid: it never started.)
+      const closed =
+        child.pid === undefined
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => child.once('close', () => resolve()));
       const send = (command: ProcessCommand) => {
         if (child.connected) child.send(command, () => {});
       };
@@ -72,9 +77,12 @@ export function createDeckExporter(options: DeckExporterOptions): DeckExporter {
           clearTimeout(watch);
           clearTimeout(stopTimer);
           signal.removeEventListener('abort', onAbort);
-          running.delete(child);
           killGroup(child);
-          outcome();
+          // The export ends once its process has: its work directory is then the caller's alone.
+          void closed.then(() => {
+            running.delete(child);
+            outcome();
+          });
         };
         const fail = (message: string) => settle(() => reject(new ExportFailed(message)));
         const timer = setTimeout(
@@ -130,7 +138,6 @@ export function createDeckExporter(options: DeckExporterOptions): DeckExporter {
           : undefined,
       );
       for (const child of running) killGroup(child);
-      running.clear();
       await Promise.all(exits);
     },
   };
