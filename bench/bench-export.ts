@@ -21,15 +21,7 @@ import path from 'node:path';
 import { residentBytes, treeResidentBytes } from '../adapters/process-memory.ts';
 import { ACME_BRANDING, videoSeconds } from '../test/helpers/export-deck.ts';
 import { png } from '../test/helpers/files.ts';
-import {
-  createUser,
-  freePort,
-  login,
-  openBenchWorkspace,
-  ROOT,
-  startCommand,
-  waitForHttp,
-} from './bench-service.ts';
+import { freePort, openBenchWorkspace, ROOT, signUp, startCommand, waitForHttp } from './bench-service.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SLIDES = Number(process.env.BENCH_SLIDES ?? 20);
@@ -81,12 +73,12 @@ try {
     `bench:export — \`node ${command.join(' ')}\` (npm start), ${SLIDES} slides, ${RUNS} runs a format, EXPORT_CONCURRENCY=${env.EXPORT_CONCURRENCY}, EXPORTS_PER_ORGANIZATION=${env.EXPORTS_PER_ORGANIZATION}`,
   );
   const email = 'export@bench.test';
-  await createUser(workspace.serviceEnv, {
+  const cookie = await signUp(workspace.serviceEnv, url, {
     organization: 'Export',
     email: email,
     password: 'bench-password',
   });
-  const api = client(url, await login(url, email, 'bench-password'));
+  const api = client(url, cookie);
 
   let started = performance.now();
   const deckId = await narratedDeck(api);

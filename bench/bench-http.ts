@@ -27,12 +27,11 @@ import { V8_FLAGS } from '../app/v8-tuning.ts';
 import type { GcPauses } from './bench-gc-probe.ts';
 import {
   cpuTimes,
-  createUser,
   freePort,
-  login,
   openBenchWorkspace,
   ROOT,
   run,
+  signUp,
   startCommand,
   waitForHttp,
 } from './bench-service.ts';
@@ -88,12 +87,11 @@ try {
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   await waitForHttp(`${serviceUrl}/healthz`, service);
 
-  await createUser(childEnv, {
+  const cookie = await signUp(childEnv, serviceUrl, {
     organization: 'Bench',
     email: 'bench@bench.test',
     password: 'bench-password',
   });
-  const cookie = await login(serviceUrl, 'bench@bench.test', 'bench-password');
   const setup = await createData(serviceUrl, cookie);
 
   const barePort = await freePort();

@@ -11,15 +11,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  createUser,
-  freePort,
-  login,
-  openBenchWorkspace,
-  ROOT,
-  startCommand,
-  waitForHttp,
-} from './bench-service.ts';
+import { freePort, openBenchWorkspace, ROOT, signUp, startCommand, waitForHttp } from './bench-service.ts';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const SPOKEN = Number(process.env.BENCH_SPOKEN ?? 50);
@@ -70,12 +62,11 @@ try {
   const idle = await measure(service);
   report('after start', idle);
 
-  await createUser(workspace.serviceEnv, {
+  const cookie = await signUp(workspace.serviceEnv, url, {
     organization: 'Memory',
     email: 'memory@bench.test',
     password: 'bench-password',
   });
-  const cookie = await login(url, 'memory@bench.test', 'bench-password');
   const call = async (method: string, route: string, body?: unknown, expected = [200, 201]) => {
     const response = await fetch(`${url}/api${route}`, {
       method,

@@ -158,6 +158,16 @@ export async function login(url: string, email: string, password: string): Promi
   return session!.split(';')[0]!;
 }
 
+/** Creates the user with the admin CLI and signs them in over HTTP; returns the `session=…` cookie pair. */
+export async function signUp(
+  env: NodeJS.ProcessEnv,
+  url: string,
+  user: { organization: string; email: string; password: string },
+): Promise<string> {
+  await createUser(env, user);
+  return login(url, user.email, user.password);
+}
+
 /** CPU time (ms) of every process, by pid and command name, from /proc (Linux); undefined elsewhere. */
 export function cpuTimes(): Map<number, { name: string; ms: number; parent: number }> | undefined {
   if (!existsSync('/proc/self/stat')) return undefined;

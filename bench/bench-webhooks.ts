@@ -31,15 +31,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import {
-  cpuTimes,
-  createUser,
-  freePort,
-  login,
-  openBenchWorkspace,
-  ROOT,
-  waitForHttp,
-} from './bench-service.ts';
+import { cpuTimes, freePort, openBenchWorkspace, ROOT, signUp, waitForHttp } from './bench-service.ts';
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_SUBSCRIPTIONS ?? 10);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2000);
@@ -153,12 +145,11 @@ try {
     tally = newTally();
     const email = `bench-${label}-${SUFFIX}@bench.test`;
     const password = 'bench-password';
-    await createUser(childEnv, {
+    const cookie = await signUp(childEnv, serviceUrl, {
       organization: `Bench ${label} ${SUFFIX}`,
       email: email,
       password: password,
     });
-    const cookie = await login(serviceUrl, email, password);
     const post = async (route: string, body: unknown) => {
       const response = await fetch(`${serviceUrl}/api${route}`, {
         method: 'POST',
