@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
 import { docxWithText } from './helpers/documents.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 import { uploadFromAnotherThread } from './helpers/upload-thread.ts';
 
 /**
@@ -21,10 +22,7 @@ import { uploadFromAnotherThread } from './helpers/upload-thread.ts';
 let t: TestApp;
 let user: HttpClient;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-});
+beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
 const STALL_LIMIT_MS = 100;

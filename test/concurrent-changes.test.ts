@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTransaction, waitForLockWaiters } from './helpers/blocking-transaction.ts';
-import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
 import { png } from './helpers/files.ts';
 import { actionConfig, branding, intro, productData } from './helpers/fixtures.ts';
 import type { HttpClient, HttpResponse } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { type ElevenLabsStandIn, startSpeakingApp } from './helpers/speaking-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Requests that meet a concurrent change end in a 2xx or 4xx, never a 500, and never write
@@ -12,25 +12,17 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  * request held at a row by a transaction of the test that commits the change "meanwhile".
  */
 const KEY = 'test-elevenlabs-key';
-let eleven: Awaited<ReturnType<typeof startElevenLabsStandIn>>;
+let eleven: ElevenLabsStandIn;
 let t: TestApp;
+let close: (() => Promise<void>) | undefined;
 let client: HttpClient & { organizationId: string };
 
 beforeAll(async () => {
-  eleven = await startElevenLabsStandIn(KEY);
-  t = await startTestApp({
-    ELEVENLABS_API_KEY: KEY,
-    ELEVENLABS_BASE_URL: eleven.url,
-    ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
-    GENERATION_ENABLED: 'false',
-  });
+  ({ eleven, t, close } = await startSpeakingApp(KEY, { GENERATION_ENABLED: 'false' }));
   client = await t.signedInClient();
 });
 
-afterAll(async () => {
-  await t?.close();
-  await eleven?.close();
-});
+afterAll(() => close?.());
 
 const newDeck = async () => (await client.post('/api/decks', { name: 'Race' })).body.id as string;
 const newSlide = async (deckId: string) =>

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
 import { docxWithBody, pdf, wp } from './helpers/documents.ts';
 import type { HttpClient } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
 let user: HttpClient;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-});
+beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
 /** A real Word document with one paragraph per line of `lines`. */

@@ -5,6 +5,7 @@ import { docxFields, MAX_WALK } from '../adapters/documents/form-fields.ts';
 import { type PdfStreamBounds, pdfPastBounds } from '../adapters/documents/pdf-streams.ts';
 import type { WorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
 import type { TextExtractor } from '../domain/ports/text-extractor.ts';
+import { startSignedIn } from './helpers/app-setup.ts';
 import {
   deflateBomb,
   docxWithBody,
@@ -31,10 +32,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 let t: TestApp;
 let user: HttpClient;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-});
+beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
 const MiB = 1024 * 1024;

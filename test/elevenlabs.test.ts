@@ -1,31 +1,25 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isMp3 } from './helpers/audio.ts';
-import { startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { type ElevenLabsStandIn, startSpeakingApp } from './helpers/speaking-app.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 
 const KEY = 'sk_test_elevenlabs_key';
-let eleven: Awaited<ReturnType<typeof startElevenLabsStandIn>>;
+let eleven: ElevenLabsStandIn;
 let t: TestApp;
+let close: () => Promise<void>;
 let user: HttpClient & { organizationId: string };
 
 beforeAll(async () => {
-  eleven = await startElevenLabsStandIn(KEY);
-  t = await startTestApp({
-    ELEVENLABS_API_KEY: KEY,
-    ELEVENLABS_BASE_URL: eleven.url,
-    ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
+  ({ eleven, t, close } = await startSpeakingApp(KEY, {
     SPEECH_TIMEOUT_MS: '400',
     VOICES_CACHE_SECONDS: '0',
     GENERATION_POLL_INTERVAL_MS: '50',
-  });
+  }));
   user = await t.signedInClient();
 });
-afterAll(async () => {
-  await t.close();
-  await eleven.close();
-});
+afterAll(() => close());
 afterEach(() => {
   eleven.state.voices = 'ok';
   eleven.state.tts = 'ok';

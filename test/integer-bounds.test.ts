@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createInProcessCaller } from '../app/in-process.ts';
-import { findAuth } from '../domain/auth/callers.ts';
 import { appRouter } from '../routers/app-router.ts';
 import { PG_INTEGER_MAX, PG_INTEGER_MIN } from '../routers/shared.schema.ts';
+import { inProcessCallerOf, startWithDeck } from './helpers/app-setup.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Issue 38, finding 7: `orderIndex: 2147483648` reached PostgreSQL's `integer` column and was a
@@ -16,11 +15,7 @@ let t: TestApp;
 let user: HttpClient & { organizationId: string; userId: string };
 let deckId: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-  deckId = (await user.post('/api/decks', { name: 'Bounds' })).body.id;
-});
+beforeAll(async () => ({ t, user, deckId } = await startWithDeck('Bounds')));
 afterAll(() => t.close());
 
 /** Inputs stored in a `bigint` column: bounded by JSON's exact integers (±2^53−1) instead. */
@@ -100,11 +95,7 @@ describe('integer inputs are bounded by their column', () => {
     });
     expect(trpc.status, trpc.text).toBe(400);
     expect(trpc.body.error.data.issues).toContainEqual({ path: ['orderIndex'], message: expect.any(String) });
-    const caller = createInProcessCaller(
-      t.app.database.orm,
-      t.app.services,
-      await findAuth(t.app.database.orm.em.fork(), user.userId),
-    );
+    const caller = await inProcessCallerOf(t, user.userId);
     await expect(
       caller.slides.createSlide({ deckId, title: 'Far', orderIndex: 2 ** 31 }),
     ).rejects.toMatchObject({

@@ -1,6 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startWithDatabaseClient } from './helpers/app-setup.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Sign-in takes no Idempotency-Key (docs/decisions/046-login-idempotency.md): a key sent there is
@@ -9,15 +10,9 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  */
 let t: TestApp;
 let db: pg.Client;
-beforeAll(async () => {
-  t = await startTestApp();
-  db = new pg.Client({ connectionString: t.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db.end();
-  await t.close();
-});
+let close: () => Promise<void>;
+beforeAll(async () => ({ t, db, close } = await startWithDatabaseClient()));
+afterAll(() => close());
 
 async function count(sql: string, params: unknown[] = []): Promise<number> {
   const { rows } = await db.query(`select count(*)::int as n from ${sql}`, params);

@@ -1,8 +1,9 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECOY_PASSWORD_HASH } from '../domain/auth/passwords.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import { startWithDatabaseClient } from './helpers/app-setup.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Issue 29, finding 10: passwords are hashed with argon2id at OWASP's parameters or above, in the
@@ -11,16 +12,10 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  */
 let t: TestApp;
 let db: pg.Client;
+let close: () => Promise<void>;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  db = new pg.Client({ connectionString: t.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db.end();
-  await t.close();
-});
+beforeAll(async () => ({ t, db, close } = await startWithDatabaseClient()));
+afterAll(() => close());
 
 /** `$argon2id$v=19$m=<KiB>,t=<passes>,p=<lanes>$<salt>$<hash>`, base64 without padding. */
 const PHC_ARGON2ID = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([A-Za-z0-9+/]+)\$([A-Za-z0-9+/]+)$/;

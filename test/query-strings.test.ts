@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWithDeck } from './helpers/app-setup.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * A query string is checked like a body on every /api route (api.md, "The event log's filters,
@@ -13,11 +14,7 @@ let t: TestApp;
 let client: HttpClient;
 let deckId: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  client = await t.signedInClient();
-  deckId = (await client.post('/api/decks', { name: 'Query strings' })).body.id;
-});
+beforeAll(async () => ({ t, user: client, deckId } = await startWithDeck('Query strings')));
 afterAll(() => t.close());
 
 function expectIssues(response: HttpResponse, issues: { path: (string | number)[]; message: string }[]) {

@@ -1,30 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createInProcessCaller } from '../app/in-process.ts';
-import { findAuth } from '../domain/auth/callers.ts';
 import { MAX_INPUT_DEPTH } from '../routers/shared.schema.ts';
+import { eventCountOf, inProcessCallerOf, startWithDeck } from './helpers/app-setup.ts';
 import { actionConfig, productData, tier } from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
 let user: HttpClient & { organizationId: string; userId: string };
 let deckId: string;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-  deckId = (await user.post('/api/decks', { name: 'Input checks' })).body.id;
-});
+beforeAll(async () => ({ t, user, deckId } = await startWithDeck('Input checks')));
 afterAll(() => t.close());
 
-const eventCount = async () =>
-  (
-    await t.app.database.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>('select count(*)::int as n from event where organization_id = ?', [
-        user.organizationId,
-      ])
-  )[0]!.n;
+const eventCount = () => eventCountOf(t, user.organizationId);
 
 /** A raw body, sent as it is (the helper's `json` would re-serialise it). */
 const send = (method: string, path: string, body: string, contentType = 'application/json') =>
@@ -116,11 +104,7 @@ describe('JSON bodies are validated exactly as their schema says (no coercion)',
     expect(trpc.status, trpc.text).toBe(400);
     expect(trpc.body.error.data.issues).toContainEqual({ path: ['isActive'], message: expect.any(String) });
 
-    const caller = createInProcessCaller(
-      t.app.database.orm,
-      t.app.services,
-      await findAuth(t.app.database.orm.em.fork(), user.userId),
-    );
+    const caller = await inProcessCallerOf(t, user.userId);
     await expect(
       caller.notifications.createSubscription({ ...subscription, isActive: 'false' as unknown as boolean }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
@@ -143,11 +127,7 @@ describe('a missing required field', () => {
     const trpc = await user.request('POST', '/trpc/decks.createDeck', { json: {} });
     expect(trpc.status, trpc.text).toBe(400);
     expect(trpc.body.error.data.issues).toEqual([{ path: ['name'], message: 'is required' }]);
-    const caller = createInProcessCaller(
-      t.app.database.orm,
-      t.app.services,
-      await findAuth(t.app.database.orm.em.fork(), user.userId),
-    );
+    const caller = await inProcessCallerOf(t, user.userId);
     const refusal = await caller.decks.createDeck({} as { name: string }).catch((error: unknown) => error);
     expect((refusal as { cause: { issues: { message: string }[] } }).cause.issues[0]!.message).toBe(
       'is required',

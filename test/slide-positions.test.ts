@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
 import type { HttpClient } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Slide positions are unique per deck without a unique index on them (migration
@@ -10,10 +11,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 let t: TestApp;
 let user: HttpClient & { organizationId: string };
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-});
+beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
 const sql = <T>(query: string, params: unknown[] = []) =>

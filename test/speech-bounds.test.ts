@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FairPool } from '../adapters/fair-pool.ts';
 import { createLocalSpeechEngine } from '../adapters/speech/local-speech.ts';
 import { isMp3 } from './helpers/audio.ts';
-import { fakeMp3, startElevenLabsStandIn } from './helpers/elevenlabs-stand-in.ts';
+import { fakeMp3 } from './helpers/elevenlabs-stand-in.ts';
 import type { HttpClient, HttpResponse } from './helpers/http-client.ts';
+import { type ElevenLabsStandIn, startSpeakingApp } from './helpers/speaking-app.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 
@@ -201,23 +202,17 @@ describe('ElevenLabs', () => {
   const KEY = 'sk_test_elevenlabs_key';
   /** Forty frames of the stand-in's audio: the limit of this app. */
   const LIMIT = fakeMp3(40).length;
-  let eleven: Awaited<ReturnType<typeof startElevenLabsStandIn>>;
+  let eleven: ElevenLabsStandIn;
   let t: TestApp;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    eleven = await startElevenLabsStandIn(KEY);
-    t = await startTestApp({
-      ELEVENLABS_API_KEY: KEY,
-      ELEVENLABS_BASE_URL: eleven.url,
-      ELEVENLABS_DEFAULT_VOICE_ID: 'v-rachel',
+    ({ eleven, t, close } = await startSpeakingApp(KEY, {
       SPEECH_CONCURRENCY: '2',
       SPEECH_TIMEOUT_MS: '60000',
       SPEECH_MAX_AUDIO_BYTES: String(LIMIT),
-    });
+    }));
   });
-  afterAll(async () => {
-    await t.close();
-    await eleven.close();
-  });
+  afterAll(() => close());
 
   it("sends at most SPEECH_CONCURRENCY requests, one organization's backlog not ahead of another's", async () => {
     const [a, b] = [await t.signedInClient(), await t.signedInClient()];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventCountOf } from './helpers/app-setup.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startSmtpSink } from './helpers/smtp-sink.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
@@ -215,14 +216,7 @@ describe('e-mail and console delivery', () => {
 });
 
 describe('access to subscriptions (api.md: admin access)', () => {
-  const eventCount = async () => {
-    const [row] = await t.app.database.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>('select count(*)::int as n from event where organization_id = ?', [
-        user.organizationId,
-      ]);
-    return row!.n;
-  };
+  const eventCount = () => eventCountOf(t, user.organizationId);
 
   it('members read them but may not create, change or delete them: 403 naming admin access, nothing written', async () => {
     const subscription = (await create({ name: 'Owned' })).body;

@@ -1,8 +1,9 @@
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppRouter } from '../routers/app-router.ts';
+import { startSignedIn } from './helpers/app-setup.ts';
 import type { HttpClient } from './helpers/http-client.ts';
-import { startTestApp, type TestApp } from './helpers/test-app.ts';
+import type { TestApp } from './helpers/test-app.ts';
 
 /**
  * Issue 38, finding 10: two `slides.createSlide` of one /trpc batch were numbered in reverse
@@ -12,10 +13,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
 let t: TestApp;
 let user: HttpClient & { organizationId: string };
 
-beforeAll(async () => {
-  t = await startTestApp();
-  user = await t.signedInClient();
-});
+beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
 /** @trpc/client with its batch link, carrying the user's cookie; counts the HTTP requests it makes. */

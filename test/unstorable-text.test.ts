@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessCaller } from '../app/in-process.ts';
 import { findAuth } from '../domain/auth/callers.ts';
+import { eventCountOf } from './helpers/app-setup.ts';
 import { png } from './helpers/files.ts';
 import * as fixtures from './helpers/fixtures.ts';
 import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
@@ -146,14 +147,7 @@ function withValueAt(body: unknown, path: Path, value: string): unknown {
   return copy;
 }
 
-const eventCount = async () =>
-  (
-    await t.app.database.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>('select count(*)::int as n from event where organization_id = ?', [
-        user.organizationId,
-      ])
-  )[0]!.n;
+const eventCount = () => eventCountOf(t, user.organizationId);
 
 function expectIssueOn(response: HttpResponse, path: Path, what: string) {
   const problem = expectProblem(response, 400, 'BAD_REQUEST');
