@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docxFields, MAX_WALK } from '../adapters/documents/form-fields.ts';
 import { type PdfStreamBounds, pdfPastBounds } from '../adapters/documents/pdf-streams.ts';
 import type { WorkerTextExtractor } from '../adapters/documents/text-extractor.ts';
-import type { TextExtractor } from '../domain/ports/text-extractor.ts';
 import { startSignedIn } from './helpers/app-setup.ts';
 import {
   deflateBomb,
@@ -19,7 +18,9 @@ import {
   pdfWithStreams,
   rawPdf,
 } from './helpers/documents.ts';
+import { countExtractions } from './helpers/extractions.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { expectRetryLater } from './helpers/refusals.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -170,15 +171,7 @@ describe('each organization gets its share of the readers', () => {
   it('one organization keeps to half the readers and of the line (429 past it); another’s import is read meanwhile', async () => {
     // Two readers, two places in line: one of each per organization.
     const app = await startTestApp({ DOCUMENT_CONCURRENCY: '2', DOCUMENT_QUEUE_MAX: '2' });
-    const services = app.app.services as { textExtractor: TextExtractor };
-    const extractor = services.textExtractor;
-    let handed = 0;
-    services.textExtractor = {
-      extractText(bytes, owner) {
-        handed += 1;
-        return extractor.extractText(bytes, owner);
-      },
-    };
+    const extractions = countExtractions(app);
     try {
       const flooding = await app.signedInClient();
       const other = await app.signedInClient();
@@ -189,14 +182,13 @@ describe('each organization gets its share of the readers', () => {
         client.upload('/api/contracts/import', { name, bytes }).finally(() => settled.add(name));
 
       const reading = send(flooding, 'first.docx', slow());
-      await expect.poll(() => handed).toBe(1);
+      await expect.poll(extractions.count).toBe(1);
       const waiting = send(flooding, 'second.docx', slow());
-      await expect.poll(() => extractor.queued?.()).toBe(1);
+      await expect.poll(extractions.queued).toBe(1);
       const refused = await send(flooding, 'third.docx', docxWithText(TEXT));
-      expect(expectProblem(refused, 429, 'TOO_MANY_REQUESTS').detail).toBe(
+      expect(expectRetryLater(refused, 429, 'TOO_MANY_REQUESTS').detail).toBe(
         "Your organization's contracts being read hold as many contract readers as one organization may; send this one when one has finished",
       );
-      expect(refused.headers.get('retry-after')).toBe('5');
 
       const answer = await send(other, 'other.docx', docxWithText(TEXT));
       expect(answer.status, answer.text).toBe(200);
@@ -207,7 +199,7 @@ describe('each organization gets its share of the readers', () => {
       expect((await reading).status).toBe(200);
       expect((await waiting).status).toBe(200);
     } finally {
-      services.textExtractor = extractor;
+      extractions.restore();
       await app.close();
     }
   }, 120_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPED_IDS } from '../domain/auth/resource-scope.ts';
 import { restRoutes } from '../rest/route-table.ts';
 import * as fixtures from './helpers/fixtures.ts';
-import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { expectProblem, type HttpClient, type HttpResponse } from './helpers/http-client.ts';
 import { createResources, snapshot } from './helpers/resources.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
@@ -12,6 +12,18 @@ import { startTestApp, type TestApp } from './helpers/test-app.ts';
  * parameter, and another organization's resource is a 404 identical to a missing one —
  * and neither changes anything.
  */
+
+/** Both are 404s, alike but for the ids they name: nothing tells that the foreign resource exists. */
+function expectAlike404s(foreign: HttpResponse, absent: HttpResponse) {
+  expectProblem(foreign, 404, 'NOT_FOUND');
+  expectProblem(absent, 404, 'NOT_FOUND');
+  const normalise = (detail: string) => detail.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>');
+  expect({ ...foreign.body, detail: normalise(foreign.body.detail) }).toEqual({
+    ...absent.body,
+    detail: normalise(absent.body.detail),
+  });
+}
+
 let t: TestApp;
 let owner: HttpClient;
 let stranger: HttpClient;
@@ -77,13 +89,7 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
       const json = bodyFor(route.method, route.path);
       const foreign = await stranger.request(route.method, foreignPath, { json });
       const absent = await stranger.request(route.method, missingPath, { json });
-      expectProblem(foreign, 404, 'NOT_FOUND');
-      expectProblem(absent, 404, 'NOT_FOUND');
-      const normalise = (detail: string) => detail.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>');
-      expect({ ...foreign.body, detail: normalise(foreign.body.detail) }).toEqual({
-        ...absent.body,
-        detail: normalise(absent.body.detail),
-      });
+      expectAlike404s(foreign, absent);
       expect(await snapshot(t)).toEqual(before);
     });
 
@@ -98,13 +104,7 @@ describe.each(routesWithIds.map((p) => [`${p.route.method} ${p.route.path}`, p.r
       const absent = await asKey(`/api${route.path.replace(/\{(\w+)\}/g, randomUUID())}`);
       // An admin key may not use the owner's routes (API keys, users), but another organization's
       // resource stays a 404 whatever the access (api.md): never a 403 that tells it exists.
-      expectProblem(foreign, 404, 'NOT_FOUND');
-      expectProblem(absent, 404, 'NOT_FOUND');
-      const normalise = (detail: string) => detail.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<id>');
-      expect({ ...foreign.body, detail: normalise(foreign.body.detail) }).toEqual({
-        ...absent.body,
-        detail: normalise(absent.body.detail),
-      });
+      expectAlike404s(foreign, absent);
       expect(await snapshot(t)).toEqual(before);
     });
   },

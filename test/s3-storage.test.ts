@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Storage, type S3Settings } from '../adapters/storage/s3-storage.ts';
 import { startSwiftS3 } from '../scripts/swift-s3.ts';
 import { png, svg } from './helpers/files.ts';
-import { expectProblem } from './helpers/http-client.ts';
+import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 
@@ -27,6 +27,16 @@ beforeAll(async () => {
   await swift.createBucket(settings.bucket);
 });
 afterAll(() => swift?.stop());
+
+/** Begins the upload of a 12-byte text file to the knowledge base; its `uploadUrl`, `documentId`, `storageKey`. */
+const initTextUpload = async (user: HttpClient, filename: string) =>
+  (
+    await user.post('/api/company/kb/documents/upload-init', {
+      filename,
+      contentType: 'text/plain',
+      sizeBytes: 12,
+    })
+  ).body;
 
 describe('the S3 driver against a signature-checking S3 (Swift s3api)', () => {
   it('puts, heads and deletes objects', async () => {
@@ -270,13 +280,7 @@ describe('the service with STORAGE_DRIVER=s3', () => {
 
   it('enforces the declared size and keeps a completed document’s object unchanged', async () => {
     const user = await t.signedInClient();
-    const init = (
-      await user.post('/api/company/kb/documents/upload-init', {
-        filename: 'notes.txt',
-        contentType: 'text/plain',
-        sizeBytes: 12,
-      })
-    ).body;
+    const init = await initTextUpload(user, 'notes.txt');
     const put = (body: string) =>
       fetch(init.uploadUrl, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body });
     expect((await put('hello, world!')).status).toBe(403);
@@ -297,13 +301,7 @@ describe('the service with STORAGE_DRIVER=s3', () => {
 
   it('answers complete with 409 and deletes an object of the wrong size', async () => {
     const user = await t.signedInClient();
-    const init = (
-      await user.post('/api/company/kb/documents/upload-init', {
-        filename: 'notes.txt',
-        contentType: 'text/plain',
-        sizeBytes: 12,
-      })
-    ).body;
+    const init = await initTextUpload(user, 'notes.txt');
     const storage = t.app.services.storage;
     // As a store that did not check the signed length would have left it.
     await storage.put(`uploads/${init.storageKey}`, Buffer.alloc(5000, 'x'), 'text/plain');
@@ -321,13 +319,7 @@ describe('the service with STORAGE_DRIVER=s3', () => {
 
   it('runs the knowledge-base upload through a presigned PUT to the store', async () => {
     const user = await t.signedInClient();
-    const init = (
-      await user.post('/api/company/kb/documents/upload-init', {
-        filename: 'faq.txt',
-        contentType: 'text/plain',
-        sizeBytes: 12,
-      })
-    ).body;
+    const init = await initTextUpload(user, 'faq.txt');
     expect(init.uploadUrl).toContain('X-Amz-Signature=');
     expectProblem(await user.post(`/api/company/kb/documents/${init.documentId}/complete`), 409, 'CONFLICT');
     const put = await fetch(init.uploadUrl, {

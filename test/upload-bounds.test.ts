@@ -1,9 +1,10 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TextExtractor } from '../domain/ports/text-extractor.ts';
 import { docxWithText, enlargedDocx } from './helpers/documents.ts';
+import { countExtractions } from './helpers/extractions.ts';
 import { png } from './helpers/files.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { expectRetryLater } from './helpers/refusals.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 
 /**
@@ -43,28 +44,6 @@ async function imageRows(app: TestApp): Promise<{ filename: string; object_key: 
   return app.app.database.orm.em
     .getConnection()
     .execute('select filename, object_key from image order by created_at, id');
-}
-
-/**
- * Counts the documents handed to the app's text extractor, forwarding each unchanged: the
- * test's way to know that an import is being read before it sends the next one.
- */
-function countExtractions(app: TestApp) {
-  const services = app.app.services as { textExtractor: TextExtractor };
-  const extractor = services.textExtractor;
-  let started = 0;
-  services.textExtractor = {
-    extractText(bytes, owner) {
-      started += 1;
-      return extractor.extractText(bytes, owner);
-    },
-  };
-  return {
-    reached: (count: number) => expect.poll(() => started, { timeout: 10_000 }).toBeGreaterThanOrEqual(count),
-    restore: () => {
-      services.textExtractor = extractor;
-    },
-  };
 }
 
 describe('file names', () => {
@@ -143,13 +122,11 @@ describe('DOCUMENT_QUEUE_MAX', () => {
 
       // A third organization holds nothing: the line is full.
       const refused = await importContract(third, 'c.docx', docxWithText('Between {a} and {b}.'));
-      const problem = expectProblem(refused, 503, 'SERVICE_UNAVAILABLE');
+      const problem = expectRetryLater(refused, 503, 'SERVICE_UNAVAILABLE');
       expect(problem.detail).toBe('Every contract reader is busy; try again shortly');
-      expect(refused.headers.get('retry-after')).toBe('5');
       // The first organization holds its share: that is what refuses it.
       const again = await importContract(user, 'd.docx', docxWithText('Between {a} and {b}.'));
-      expectProblem(again, 429, 'TOO_MANY_REQUESTS');
-      expect(again.headers.get('retry-after')).toBe('5');
+      expectRetryLater(again, 429, 'TOO_MANY_REQUESTS');
 
       expect((await reading).status).toBe(200);
       expect((await waiting).status).toBe(200);
@@ -172,8 +149,7 @@ describe('DOCUMENT_QUEUE_MAX', () => {
       await extractions.reached(1);
       const other = await app.signedInClient();
       const refused = await importContract(other, 'two.docx', docxWithText('Between {a} and {b}.'));
-      expectProblem(refused, 503, 'SERVICE_UNAVAILABLE');
-      expect(refused.headers.get('retry-after')).toBe('5');
+      expectRetryLater(refused, 503, 'SERVICE_UNAVAILABLE');
       expect((await reading).status).toBe(200);
     } finally {
       await app.close();
@@ -221,12 +197,10 @@ describe('UPLOAD_MEMORY_BUDGET_BYTES', () => {
     await expect.poll(() => budget.used, { timeout: 10_000 }).toBe(BUDGET_BYTES - 1);
 
     const image = await user.upload('/api/images', { name: 'refused.png', bytes: png(2, 2) });
-    const problem = expectProblem(image, 503, 'SERVICE_UNAVAILABLE');
+    const problem = expectRetryLater(image, 503, 'SERVICE_UNAVAILABLE');
     expect(problem.detail).toBe('Too many uploads are in progress; try again shortly');
-    expect(image.headers.get('retry-after')).toBe('5');
     const contract = await importContract(user, 'refused.docx', docxWithText('Between {a} and {b}.'));
-    expectProblem(contract, 503, 'SERVICE_UNAVAILABLE');
-    expect(contract.headers.get('retry-after')).toBe('5');
+    expectRetryLater(contract, 503, 'SERVICE_UNAVAILABLE');
 
     expect((await imageRows(t)).length).toBe(imagesBefore);
     expect(await eventCount(user, 'image.uploaded')).toBe(uploadsBefore);

@@ -3,6 +3,7 @@ import { createWebhookAgent, sendWebhook } from '../adapters/notifications/webho
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
 import { startTestApp, type TestApp } from './helpers/test-app.ts';
 import { eventually, startWebhookReceiver } from './helpers/webhook-receiver.ts';
+import { subscribe as createSubscription } from './helpers/webhook-scenario.ts';
 
 let strict: TestApp;
 let user: HttpClient;
@@ -16,14 +17,7 @@ beforeAll(async () => {
     NOTIFICATIONS_POLL_INTERVAL_MS: '50',
   });
   user = await strict.signedInClient();
-  const created = await user.post('/api/notifications/subscriptions', {
-    name: 'Hook',
-    eventType: 'deck.*',
-    channel: 'webhook',
-    channelConfig: { url: GOOD },
-  });
-  expect(created.status, created.text).toBe(201);
-  hookId = created.body.id;
+  hookId = (await createSubscription(user, GOOD, { eventType: 'deck.*' })).id;
 });
 afterAll(() => strict.close());
 

@@ -37,15 +37,9 @@ describe('webhook URLs', () => {
     const hooks = await receiver();
     await subscribe(owner, hooks.url, { eventType: 'notification_subscription.*' });
 
-    const created = await owner.post('/api/notifications/subscriptions', {
-      name: 'Slack',
-      eventType: 'deck.*',
-      channel: 'webhook',
-      channelConfig: { url: SLACK },
-    });
-    expect(created.status, created.text).toBe(201);
-    expect(created.body.channelConfig).toEqual({ url: SLACK });
-    const id = created.body.id;
+    const created = await subscribe(owner, SLACK, { name: 'Slack', eventType: 'deck.*' });
+    expect(created.channelConfig).toEqual({ url: SLACK });
+    const id = created.id;
     const urlOf = async (client: HttpClient) => {
       const one = (await client.get(`/api/notifications/subscriptions/${id}`)).body.channelConfig.url;
       const listed = (await client.get('/api/notifications/subscriptions')).body.subscriptions.find(
