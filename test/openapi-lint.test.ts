@@ -47,17 +47,13 @@ async function report(command: string, args: string[]): Promise<string> {
   }
 }
 
+/** The `tool`'s lint of the served document, with its configuration file of the repository, as JSON. */
+const lint = (tool: string, configOption: string, config: string, ...more: string[]) =>
+  report(bin(tool), ['lint', file, configOption, path.join(root, config), '--format', 'json', ...more]);
+
 describe('the served OpenAPI document', () => {
   it('passes Spectral’s spectral:oas rules with no error and no warning', async () => {
-    const output = await report(bin('spectral'), [
-      'lint',
-      file,
-      '--ruleset',
-      path.join(root, '.spectral.yaml'),
-      '--format',
-      'json',
-      '--quiet',
-    ]);
+    const output = await lint('spectral', '--ruleset', '.spectral.yaml', '--quiet');
     const problems = JSON.parse(output.slice(output.indexOf('['))) as {
       code: string;
       message: string;
@@ -68,14 +64,7 @@ describe('the served OpenAPI document', () => {
   }, 60_000);
 
   it('passes Redocly’s recommended rules with no error and no warning', async () => {
-    const output = await report(bin('redocly'), [
-      'lint',
-      file,
-      '--config',
-      path.join(root, 'redocly.yaml'),
-      '--format',
-      'json',
-    ]);
+    const output = await lint('redocly', '--config', 'redocly.yaml');
     const result = JSON.parse(output.slice(output.indexOf('{'))) as {
       totals: { errors: number; warnings: number };
       problems: { ruleId: string; message: string; location: { pointer: string }[] }[];

@@ -10,7 +10,7 @@ import { createTestDatabase, type TestApp } from './helpers/test-app.ts';
 import { eventually, signedBy } from './helpers/webhook-receiver.ts';
 import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
 
-const { app, receiver } = webhookScenario();
+const { app, receiver, userAndReceiver } = webhookScenario();
 const newKey = () => randomBytes(32).toString('base64url');
 
 async function rotate(user: HttpClient, subscriptionId: string, body: Record<string, unknown> = {}) {
@@ -37,9 +37,7 @@ async function storedRow(t: TestApp, subscriptionId: string) {
 
 describe('secret rotation (api.md: webhook operations)', () => {
   it('signs with the new secret first and the old second during the grace period, then the new alone', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { t, user, hooks } = await userAndReceiver();
     const subscription = await subscribe(user, hooks.url);
     const old = subscription.secret as string;
 
@@ -77,9 +75,7 @@ describe('secret rotation (api.md: webhook operations)', () => {
   });
 
   it('with graceHours 0 the old secret stops at once; a rotation during a grace period replaces the older secret', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { user, hooks } = await userAndReceiver();
     const subscription = await subscribe(user, hooks.url);
     const first = subscription.secret as string;
 
@@ -101,9 +97,7 @@ describe('secret rotation (api.md: webhook operations)', () => {
   });
 
   it('records secret_rotated without the secret; two concurrent rotations leave one of their secrets signing, the other second', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { t, user, hooks } = await userAndReceiver();
     const subscription = await subscribe(user, hooks.url);
     const [a, b] = await Promise.all([rotate(user, subscription.id), rotate(user, subscription.id)]);
     expect([a.status, b.status]).toEqual([200, 200]);
@@ -168,9 +162,7 @@ describe('secret rotation (api.md: webhook operations)', () => {
 
 describe('secrets encrypted at rest (api.md: ENCRYPTION_KEY)', () => {
   it('stores only a sealed secret, bound to its row; a copy into another row does not open', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { t, user, hooks } = await userAndReceiver();
     const a = await subscribe(user, hooks.url);
     const b = await subscribe(user, hooks.url, { eventType: 'deck.*' });
     const row = await storedRow(t, a.id);

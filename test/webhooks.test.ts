@@ -10,13 +10,11 @@ import {
   webhookScenario,
 } from './helpers/webhook-scenario.ts';
 
-const { app, receiver } = webhookScenario();
+const { app, receiver, userAndReceiver } = webhookScenario();
 
 describe('webhook delivery', () => {
   it('delivers each slide event once, signed (Standard Webhooks), each slide’s events in order, matching the event log', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { user, hooks } = await userAndReceiver();
     const subscription = await subscribe(user, hooks.url);
     expect(subscription.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     hooks.useSecret(subscription.secret);
@@ -209,9 +207,7 @@ describe('webhook delivery', () => {
   });
 
   it('sends only the events of its deck when restricted to one', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { user, hooks } = await userAndReceiver();
     const watched = (await user.post('/api/decks', { name: 'Watched' })).body;
     const ignored = (await user.post('/api/decks', { name: 'Ignored' })).body;
     await subscribe(user, hooks.url, { eventType: '*', deckId: watched.id });
@@ -287,9 +283,7 @@ describe('crashes and restarts lose nothing', () => {
   });
 
   it('takes up again a delivery whose worker died holding it, once its lease has run out', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { t, user, hooks } = await userAndReceiver();
     const subscription = await subscribe(user, hooks.url);
     const deck = (await user.post('/api/decks', { name: 'Orphan' })).body;
     await user.post(`/api/decks/${deck.id}/slides`, {});
@@ -464,9 +458,7 @@ describe('test messages (api.md: webhook operations)', () => {
   };
 
   it('sends one signed notification.test to that subscription alone: no event, no delivery, no retry', async () => {
-    const t = await app();
-    const user = await t.signedInClient();
-    const hooks = await receiver();
+    const { t, user, hooks } = await userAndReceiver();
     const other = await receiver();
     const subscription = await subscribe(user, hooks.url, { eventType: '*' });
     await subscribe(user, other.url, { eventType: '*' });

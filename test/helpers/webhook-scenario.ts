@@ -19,18 +19,22 @@ export function webhookScenario() {
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
-  return {
-    async app(env: Record<string, string> = {}, databaseUrl?: string) {
-      const t = await startTestApp({ ...FAST_WEBHOOKS, ...env }, { databaseUrl });
-      cleanup.push(() => t.close());
-      return t;
-    },
-    async receiver(...args: Parameters<typeof startWebhookReceiver>) {
-      const r = await startWebhookReceiver(...args);
-      cleanup.push(() => r.close());
-      return r;
-    },
+  const app = async (env: Record<string, string> = {}, databaseUrl?: string) => {
+    const t = await startTestApp({ ...FAST_WEBHOOKS, ...env }, { databaseUrl });
+    cleanup.push(() => t.close());
+    return t;
   };
+  const receiver = async (...args: Parameters<typeof startWebhookReceiver>) => {
+    const r = await startWebhookReceiver(...args);
+    cleanup.push(() => r.close());
+    return r;
+  };
+  /** An app, a user signed in to a new organization of it, and a receiver: most tests' start. */
+  const userAndReceiver = async () => {
+    const t = await app();
+    return { t, user: await t.signedInClient(), hooks: await receiver() };
+  };
+  return { app, receiver, userAndReceiver };
 }
 
 export async function subscribe(user: HttpClient, url: string, extra: Record<string, unknown> = {}) {
