@@ -7,6 +7,7 @@ import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
 import type { HttpClient } from './helpers/http-client.ts';
+import { insertOrganization, migrateToJustBefore } from './helpers/older-database.ts';
 import { createTestDatabase, startTestApp, type TestApp } from './helpers/test-app.ts';
 
 // Only their names and order are read here; the box is never asked to seal.
@@ -262,16 +263,10 @@ describe('the event-counts migration', () => {
     const url = await createTestDatabase();
     const orm = await MikroORM.init(createOrmConfig(url, { debug: false }));
     try {
-      const index = migrations.findIndex((m) => m.name.endsWith('_event_counts'));
-      await orm.migrator.up({ to: migrations[index - 1]!.name });
+      await migrateToJustBefore(orm, migrations, '_event_counts');
       const organizations = [newId(), newId()];
       for (const [i, id] of organizations.entries()) {
-        await orm.em
-          .getConnection()
-          .execute('insert into organization (id, name, created_at) values (?, ?, now())', [
-            id,
-            `Before ${i}`,
-          ]);
+        await insertOrganization(orm, id, `Before ${i}`);
         await orm.em.getConnection().execute(
           `insert into event (id, organization_id, event_type, aggregate_type, aggregate_id, occurred_at, payload, dispatched_at)
            select gen_random_uuid(), ?, (array['deck.created','slide.created','slide.deleted'])[1 + g % 3],

@@ -6,6 +6,7 @@ import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
 import { expectProblem, type HttpClient } from './helpers/http-client.ts';
+import { insertOrganization, migrateToJustBefore } from './helpers/older-database.ts';
 import { createTestDatabase, type TestApp } from './helpers/test-app.ts';
 import { eventually, signedBy } from './helpers/webhook-receiver.ts';
 import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
@@ -240,13 +241,9 @@ describe('secrets encrypted at rest (api.md: ENCRYPTION_KEY)', () => {
     const organizationId = newId();
     const subscriptionId = newId();
     try {
-      const index = migrations.findIndex((m) => m.name.endsWith('_sealed_webhook_secrets'));
-      await orm.migrator.up({ to: migrations[index - 1]!.name });
+      await migrateToJustBefore(orm, migrations, '_sealed_webhook_secrets');
+      await insertOrganization(orm, organizationId, 'Before sealing');
       const sql = orm.em.getConnection();
-      await sql.execute('insert into organization (id, name, created_at) values (?, ?, now())', [
-        organizationId,
-        'Before sealing',
-      ]);
       await sql.execute(
         `insert into notification_subscription
            (id, organization_id, name, event_type, channel, channel_config, secret, is_active, created_at, updated_at)

@@ -5,6 +5,7 @@ import { newId } from '../entities/ids.ts';
 import { migrationsFor } from '../migrations/index.ts';
 import { createOrmConfig } from '../mikro-orm.config.ts';
 import { type HttpClient, keyClient } from './helpers/http-client.ts';
+import { insertOrganization, migrateToJustBefore } from './helpers/older-database.ts';
 import { createTestDatabase } from './helpers/test-app.ts';
 import { eventually } from './helpers/webhook-receiver.ts';
 import { subscribe, webhookScenario } from './helpers/webhook-scenario.ts';
@@ -125,13 +126,9 @@ describe('the migration', () => {
     const subscriptionId = newId();
     try {
       const migrations = migrationsFor(createSecretBox(newId()));
-      const index = migrations.findIndex((m) => m.name.endsWith('_subscription_event_access'));
-      await orm.migrator.up({ to: migrations[index - 1]!.name });
+      await migrateToJustBefore(orm, migrations, '_subscription_event_access');
+      await insertOrganization(orm, organizationId, 'Before masking');
       const sql = orm.em.getConnection();
-      await sql.execute('insert into organization (id, name, created_at) values (?, ?, now())', [
-        organizationId,
-        'Before masking',
-      ]);
       await sql.execute(
         `insert into notification_subscription
            (id, organization_id, name, event_type, channel, channel_config, is_active, created_at, updated_at)
