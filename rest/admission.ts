@@ -3,7 +3,7 @@ import getRawBody from 'raw-body';
 import { accessDenial, type ProcedureAccess } from '../domain/auth/access.ts';
 import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, type DomainError, payloadTooLarge } from '../domain/errors.ts';
+import { badRequest, type DomainError, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
 import {
   MAX_INPUT_DEPTH,
   MAX_INPUT_NODES,
@@ -21,7 +21,9 @@ import { type UploadBudget, UploadIntake } from './upload-budget.ts';
  * 2. may they, and how often: each call's access decided and the request counted against the
  *    rate limits (`admitCalls`); the decisions then go with the context to the procedures;
  * 3. how much they may send: the body's cap and whose upload budget it is charged to
- *    (`bodyLimits`, `readRawBody`), then its cost before it is parsed (`checkJsonCost`).
+ *    (`bodyLimits`, `readRawBody`), then its cost before it is parsed (`checkJsonCost`); a REST
+ *    body read as one JSON object (`readJsonObjectBody`), a query string in one bounded pass
+ *    (`readQuery`).
  * Each transport calls these at its own point (REST decides before it reads the body; /trpc reads
  * its body before tRPC names the calls) and answers their refusals in its own shape.
  */
@@ -157,6 +159,98 @@ export async function readRawBody(ctx: KoaContext, limits: BodyLimits): Promise<
     intake.stop();
     account?.release();
   }
+}
+
+/** True when the request carries a body at all (a length above 0, or chunked). */
+function hasBody(ctx: KoaContext): boolean {
+  const length = ctx.get('content-length');
+  return (length !== '' && Number(length) > 0) || ctx.get('transfer-encoding') !== '';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads a REST body: one JSON object, in UTF-8, under the size cap. No body reads as `{}`
+ * (so `curl -X POST` works on routes with nothing to send). 415 for any other media type
+ * or charset (`+json` types such as merge-patch mean something else); 413 past the cap (the
+ * stream is cut there, and past MAX_INPUT_NODES values); 408 when it stops arriving, 429 or
+ * 503 past its account's share (`readRawBody`); 400 for bytes that are not UTF-8, malformed
+ * JSON, a body that is not an object, a field named twice (no last-one-wins guessing), an
+ * object wider than MAX_OBJECT_MEMBERS or nesting past MAX_INPUT_DEPTH.
+ */
+export async function readJsonObjectBody(
+  ctx: KoaContext,
+  limits: BodyLimits,
+): Promise<Record<string, unknown>> {
+  if (!hasBody(ctx)) return {};
+  const type = ctx.get('content-type');
+  if (!isUtf8Json(type)) {
+    throw unsupportedMediaType(
+      type
+        ? `Content-Type ${type} is not supported here; send application/json (UTF-8)`
+        : 'Send the body as application/json',
+    );
+  }
+  const bytes = await readRawBody(ctx, limits);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw badRequest('The request body is not valid UTF-8');
+  }
+  checkJsonCost(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('The request body is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw badRequest('The request body must be a JSON object', [
+      { path: [], message: 'must be a JSON object' },
+    ]);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** `application/json`, with no charset or `charset=utf-8` (JSON is UTF-8; RFC 8259 §8.1). */
+function isUtf8Json(contentType: string): boolean {
+  const [mediaType, ...parameters] = contentType.split(';');
+  if (mediaType!.trim().toLowerCase() !== 'application/json') return false;
+  return parameters.every((parameter) => {
+    const [name, value = ''] = parameter.split('=');
+    if (name!.trim().toLowerCase() !== 'charset') return true;
+    const charset = value.trim().replaceAll('"', '').toLowerCase();
+    return charset === 'utf-8' || charset === 'utf8';
+  });
+}
+
+/** Most parameters a query string may hold (each value of a repeated name counts). */
+export const MAX_QUERY_PARAMETERS = 100;
+
+export type Query = Record<string, string | string[]>;
+
+/**
+ * A query string's parameters, in one linear pass: a repeated name gives a list. Used instead of
+ * Koa's `ctx.query`, which looks every name up again among all of them (8,000 repeats of one
+ * name held the event loop over a second). More than MAX_QUERY_PARAMETERS is a 400.
+ */
+export function readQuery(querystring: string): Query {
+  const query: Query = Object.create(null);
+  let count = 0;
+  for (const [name, value] of new URLSearchParams(querystring)) {
+    count += 1;
+    if (count > MAX_QUERY_PARAMETERS) {
+      throw badRequest(`The query string has more than ${MAX_QUERY_PARAMETERS} parameters`, [
+        { path: ['query'], message: `must have at most ${MAX_QUERY_PARAMETERS} parameters` },
+      ]);
+    }
+    const seen = query[name];
+    if (seen === undefined) query[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else query[name] = [seen, value];
+  }
+  return query;
 }
 
 interface Frame {

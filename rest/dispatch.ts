@@ -4,16 +4,30 @@ import type { Context as KoaContext, Middleware } from 'koa';
 import { refusalOf } from '../domain/auth/access.ts';
 import { byteSize } from '../domain/byte-size.ts';
 import type { Auth } from '../domain/context.ts';
-import { badRequest, INVALID_INPUT, payloadTooLarge, unsupportedMediaType } from '../domain/errors.ts';
+import {
+  badRequest,
+  INVALID_INPUT,
+  type Issue,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from '../domain/errors.ts';
 import { InMemoryFile } from '../domain/uploaded-file.ts';
 import { createCaller } from '../routers/app-router.ts';
+import { MAX_ISSUES } from '../routers/shared.schema.ts';
 import { inputIssues } from '../routers/trpc.ts';
-import { admitCalls, bodyLimits, type ContextFactory, requestContext } from './admission.ts';
+import {
+  admitCalls,
+  bodyLimits,
+  type ContextFactory,
+  type Query,
+  readJsonObjectBody,
+  readQuery,
+  requestContext,
+} from './admission.ts';
 import type { RequestContext as Context, Edge } from './edge.ts';
 import { streamRoute } from './event-stream.ts';
-import { idempotencyKeyOf, runIdempotently } from './idempotency.ts';
-import { coerceParameter, queryInput, readJsonObjectBody, readQuery } from './request-input.ts';
-import type { HandWrittenRoute, ProcedureRoute, RestRoute, StreamRoute } from './route.ts';
+import { checkedIdempotencyKey, runIdempotently } from './idempotency.ts';
+import type { HandWrittenRoute, ProcedureRoute, RestRoute, StreamRoute, TextForm } from './route.ts';
 import { UploadIntake } from './upload-budget.ts';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -41,7 +55,11 @@ export function createApiRouter(routes: readonly RestRoute[], options: DispatchO
       route.kind === 'hand-written'
         ? handWrittenRoute(route, options)
         : route.kind === 'stream'
-          ? streamRoute(route, { contextOf: (ctx) => contextOf(ctx, options), call: procedureCall(route) })
+          ? streamRoute({
+              contextOf: (ctx) => contextOf(ctx, options),
+              input: (ctx) => queryInput(readQuery(ctx.querystring), route.forms, route.pathParameters),
+              call: procedureCall(route),
+            })
           : route.kind === 'multipart'
             ? multipartRoute(route, options)
             : jsonRoute(route, options);
@@ -76,7 +94,8 @@ function admit(route: RestRoute, options: DispatchOptions): Middleware {
     if (decisions[0]) throw await refusalOf(decisions[0], context, async () => ctx.params);
     // The route's procedure takes the decision (a hand-written route calls none).
     if (route.kind !== 'hand-written') context.admitted = decisions;
-    if (takesKey) ctx.state.idempotencyKey = idempotencyKeyOf(ctx);
+    const key = ctx.req.headers['idempotency-key'];
+    if (takesKey && key !== undefined) ctx.state.idempotencyKey = checkedIdempotencyKey(key);
     await next();
   };
 }
@@ -123,11 +142,11 @@ function procedureCall(route: ProcedureRoute | StreamRoute): ProcedureCall {
 
 /**
  * A JSON route: the input is the body (one JSON object) or the query string, plus the path
- * parameters. Only path and query text is converted to what the schema wants
- * (`query-input.ts`); the schema itself is never touched, so every transport validates alike.
+ * parameters. Only path and query text is converted to what the schema wants (`fromText`); the
+ * schema itself is never touched, so every transport validates alike.
  */
 function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware {
-  const { shape, strict, pathParameters } = route;
+  const { shape, strict, pathParameters, forms } = route;
   const callProcedure = procedureCall(route);
   const usesBody = BODY_METHODS.has(route.route.method);
   const publicCall = route.access === 'public';
@@ -137,7 +156,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
     if (usesBody) queryInput(readQuery(ctx.querystring), {}, pathParameters);
     const input = usesBody
       ? await readJsonObjectBody(ctx, bodyLimits(context.edge, context.auth, publicCall))
-      : queryInput(readQuery(ctx.querystring), shape, pathParameters);
+      : queryInput(readQuery(ctx.querystring), forms, pathParameters);
     // The body as parsed: a retry may differ from the first request in whitespace only.
     const bodyParts = () => [JSON.stringify(input)];
     await withIdempotencyKey(ctx, context, route, bodyParts, async () => {
@@ -159,7 +178,7 @@ function jsonRoute(route: ProcedureRoute, options: DispatchOptions): Middleware 
           );
         }
       }
-      for (const name of pathParameters) input[name] = coerceParameter(ctx.params[name]!, shape[name]!);
+      for (const name of pathParameters) input[name] = fromText(ctx.params[name]!, forms[name]!);
       ctx.body = await callProcedure(context, input);
       ctx.status = route.successStatus;
       setLocation(ctx, route);
@@ -285,7 +304,7 @@ function handWrittenRoute(route: HandWrittenRoute, options: DispatchOptions): Mi
     for (const name of route.pathParameters) {
       const schema = route.parameters[name]!;
       const parsed = await (schema as import('zod').ZodType).safeParseAsync(
-        coerceParameter(ctx.params[name]!, schema),
+        fromText(ctx.params[name]!, route.forms[name]!),
       );
       if (parsed.success) parameters[name] = parsed.data;
       else issues.push(...parsed.error.issues.map((issue) => ({ path: [name], message: issue.message })));
@@ -319,4 +338,57 @@ function withIdempotencyKey(
     bodyParts,
     run,
   );
+}
+
+/**
+ * The input a query string gives, checked like a body (api.md): a parameter the route does not
+ * take (a path parameter's name included), or one given twice where one value is meant, is a
+ * 400 with an issue on it; a value of the wrong form is refused by the schema after this.
+ * `forms` empty: a route that takes no query parameter (a body's, an upload's).
+ */
+function queryInput(
+  query: Query,
+  forms: Record<string, TextForm>,
+  skip: readonly string[],
+): Record<string, unknown> {
+  const issues: Issue[] = [];
+  for (const name of Object.keys(query)) {
+    if (issues.length >= MAX_ISSUES) break;
+    if (skip.includes(name))
+      issues.push({ path: [name], message: 'Unknown parameter (it is a path parameter)' });
+    else if (!Object.hasOwn(forms, name)) issues.push({ path: [name], message: 'Unknown parameter' });
+  }
+  const input: Record<string, unknown> = {};
+  for (const [name, form] of Object.entries(forms)) {
+    const value = Object.hasOwn(query, name) ? query[name] : undefined;
+    if (value === undefined || skip.includes(name)) continue;
+    if (Array.isArray(value) && !form.list) {
+      issues.push({ path: [name], message: 'must be given once' });
+    } else input[name] = fromText(value, form);
+  }
+  if (issues.length > 0) throw badRequest(INVALID_INPUT, issues.slice(0, MAX_ISSUES));
+  return input;
+}
+
+/** Plain decimal notation only: `0x10`, ` 3`, `Infinity` and the empty string stay strings (and are refused). */
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * A path or query value (always text) as its form says (`TextForm`): numbers and booleans, a
+ * list (a single value becomes a one-element list). Text that does not parse stays text, so the
+ * schema refuses it with an issue on the field; a repeated value where one is expected stays a
+ * list, which the schema refuses.
+ */
+function fromText(value: string | string[], form: TextForm): unknown {
+  if (form.list) return (Array.isArray(value) ? value : [value]).map((item) => valueFromText(item, form));
+  return Array.isArray(value) ? value : valueFromText(value, form);
+}
+
+function valueFromText(value: string, form: TextForm): unknown {
+  if (form.value === 'number') {
+    const number = Number(value);
+    return DECIMAL.test(value) && Number.isFinite(number) ? number : value;
+  }
+  if (form.value === 'boolean') return value === 'true' ? true : value === 'false' ? false : value;
+  return value;
 }

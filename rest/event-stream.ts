@@ -6,8 +6,6 @@ import type { EventOutput } from '../domain/events/event-output.ts';
 import { eventJson, KEEP_ALIVE_MS } from '../domain/events/live-events.ts';
 import type { Logger } from '../domain/ports/logger.ts';
 import type { RequestContext } from './edge.ts';
-import { queryInput, readQuery } from './request-input.ts';
-import type { StreamRoute } from './route.ts';
 
 /**
  * A stream route (`meta.stream`): the subscription's own procedure, called through tRPC's caller as
@@ -20,16 +18,15 @@ import type { StreamRoute } from './route.ts';
  * a `: keep-alive` comment every 15 s. Written only as fast as the socket takes them: while the
  * client does not read, the stream's own bounded buffer fills, and past it the domain disconnects.
  */
-export function streamRoute(
-  route: StreamRoute,
-  deps: {
-    contextOf(ctx: KoaContext): Promise<RequestContext>;
-    call(context: RequestContext, input: unknown): Promise<unknown>;
-  },
-): Middleware {
+export function streamRoute(deps: {
+  contextOf(ctx: KoaContext): Promise<RequestContext>;
+  /** The input the query string gives (checked and converted by the dispatcher). */
+  input(ctx: KoaContext): Record<string, unknown>;
+  call(context: RequestContext, input: unknown): Promise<unknown>;
+}): Middleware {
   return async (ctx) => {
     const context = await deps.contextOf(ctx);
-    const input = queryInput(readQuery(ctx.querystring), route.shape, route.pathParameters);
+    const input = deps.input(ctx);
     const lastEventId = ctx.get('last-event-id');
     if (lastEventId) input.lastEventId = lastEventId;
     const sink = new EventSink(ctx.res, ctx.state);

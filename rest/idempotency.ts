@@ -21,12 +21,10 @@ const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 const KEPT_HEADERS = ['content-type', 'location', 'retry-after'];
 
 /**
- * The request's Idempotency-Key, checked before anything is read or written: undefined without
- * the header, a 400 with an issue on the header when it is not 1–255 printable ASCII characters.
+ * A request's Idempotency-Key header, checked before anything is read or written: a 400 with an
+ * issue on the header when it is not 1–255 printable ASCII characters.
  */
-export function idempotencyKeyOf(ctx: KoaContext): string | undefined {
-  const raw = ctx.req.headers['idempotency-key'];
-  if (raw === undefined) return undefined;
+export function checkedIdempotencyKey(raw: string | string[]): string {
   // Node joins a repeated header with ", ": that joined value is judged like any other.
   if (typeof raw !== 'string' || !VALID_KEY.test(raw)) {
     throw invalidField(

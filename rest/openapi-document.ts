@@ -192,7 +192,7 @@ export function buildOpenApiDocument(options: { contact?: ApiContact } = {}): Op
     if (takesKey) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
     // Sign-in needs no caller: an empty list says so (no list would mean "as the document says").
     if (access === 'public') operation.security = [];
-    // A JSON body the route reads as `{}` when none is sent is not required (rest/request-input.ts).
+    // A JSON body the route reads as `{}` when none is sent is not required (`readJsonObjectBody`, rest/admission.ts).
     if (operation.requestBody && entry.kind === 'json') operation.requestBody.required = bodyRequired(entry);
     // Who may call it (api.md, "Who may do what"): public, user, read, write, admin or owner.
     operation['x-access'] = access;

@@ -5,11 +5,22 @@ import { PROCEDURE_ACCESS } from '../domain/auth/access.ts';
 import { appRouter } from '../routers/app-router.ts';
 import type { Meta } from '../routers/trpc.ts';
 import type { Admissible } from './admission.ts';
-import type { HandWrittenRoute, ProcedureRoute, RestRoute, RouteInfo, Schema, StreamRoute } from './route.ts';
+import type {
+  HandWrittenRoute,
+  ProcedureRoute,
+  RestRoute,
+  RouteInfo,
+  Schema,
+  StreamRoute,
+  TextForm,
+} from './route.ts';
 import { voicePreviewRoute } from './voice-preview-route.ts';
 
 /** The routes written by hand (not procedures). Add new ones here, nowhere else. */
-const HAND_WRITTEN: HandWrittenRoute[] = [voicePreviewRoute];
+const HAND_WRITTEN: HandWrittenRoute[] = [voicePreviewRoute].map((route) => ({
+  ...route,
+  forms: textForms(route.parameters),
+}));
 
 /** What a built router adds to its record of procedures and nested routers. */
 const ROUTER_MEMBERS = new Set(['_def', 'createCaller']);
@@ -82,6 +93,7 @@ function procedureRoutes(): (ProcedureRoute | StreamRoute)[] {
         successStatus: meta.successStatus ?? 200,
         pathParameters: pathParametersOf(meta.openapi.path),
         parameters: def.shape,
+        forms: textForms(def.shape),
         procedurePath: path,
         shape: def.shape,
         strict: def.catchall?._zod.def.type === 'never',
@@ -123,11 +135,55 @@ function streamRoutes(procedures: Record<string, AnyTRPCProcedure>): StreamRoute
       successStatus: 200,
       pathParameters: pathParametersOf(meta.stream.path),
       parameters: shape.shape,
+      forms: textForms(shape.shape),
       procedurePath: path,
       shape: shape.shape,
     });
   }
   return routes;
+}
+
+/**
+ * How each parameter's text is read, from its schema (read here, once, not per request): the
+ * schema under optional/nullable/default/…, a list's element; as trpc-to-openapi did for query
+ * strings. Nothing is coerced inside the schema itself, and JSON bodies never are.
+ */
+function textForms(parameters: Record<string, Schema>): Record<string, TextForm> {
+  const forms: Record<string, TextForm> = {};
+  for (const [name, schema] of Object.entries(parameters)) {
+    const target = unwrap(schema);
+    const list = target._zod.def.type === 'array';
+    const value = list ? unwrap((target._zod.def as unknown as { element: Schema }).element) : target;
+    const type = value._zod.def.type;
+    forms[name] = { list, value: type === 'number' || type === 'boolean' ? type : 'text' };
+  }
+  return forms;
+}
+
+/** The schema under optional/nullable/default/…: what a present value must be. */
+function unwrap(schema: Schema): Schema {
+  for (;;) {
+    const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+    switch (def.type) {
+      case 'optional':
+      case 'nullable':
+      case 'default':
+      case 'prefault':
+      case 'readonly':
+      case 'catch':
+      case 'nonoptional':
+        schema = def.innerType as Schema;
+        continue;
+      case 'pipe': {
+        // `.transform()`: the input side says what is accepted; `z.preprocess()`: the output side.
+        const input = def.in as Schema;
+        schema = input._zod.def.type === 'transform' ? (def.out as Schema) : input;
+        continue;
+      }
+      default:
+        return schema;
+    }
+  }
 }
 
 export function pathParametersOf(path: string): string[] {

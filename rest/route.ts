@@ -33,6 +33,17 @@ interface RouteBase {
   pathParameters: string[];
   /** Each path and query parameter's schema (a path value is converted to what it wants). */
   parameters: Record<string, Schema>;
+  /** How each parameter's text is read (from its schema, once at start: rest/route-table.ts). */
+  forms: Record<string, TextForm>;
+}
+
+/**
+ * What a path or query parameter's text is read as before its schema judges it: numbers and
+ * booleans converted, anything else kept as text; a list parameter (`?id=a&id=b`) as a list.
+ */
+export interface TextForm {
+  list: boolean;
+  value: 'number' | 'boolean' | 'text';
 }
 
 /** A procedure served over REST: JSON in (body or query string), JSON out; or a multipart upload. */

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import { byteSize } from '../domain/byte-size.ts';
 import { isSafeKey, type LocalObjectAccess } from '../domain/ports/object-storage.ts';
+import { readQuery } from './admission.ts';
 import { problem, sendProblem } from './problem.ts';
-import { readQuery } from './request-input.ts';
 
 /**
  * The addresses the local storage driver signs: PUT uploads and GET downloads at

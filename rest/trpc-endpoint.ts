@@ -13,6 +13,7 @@ import {
   bodyLimits,
   type ContextFactory,
   checkJsonCost,
+  readQuery,
   readRawBody,
   requestContext,
 } from './admission.ts';
@@ -20,7 +21,6 @@ import type { RequestContext as Context, Edge } from './edge.ts';
 import { endsCleanly, STREAM_GOODBYE } from './event-stream.ts';
 import { IDEMPOTENCY_HEADER } from './idempotency.ts';
 import { domainErrorFrom } from './problem.ts';
-import { readQuery } from './request-input.ts';
 import { procedureInfo } from './route-table.ts';
 
 /** The most calls one batched request may carry (`@trpc/client`'s httpBatchLink `maxItems`). */

@@ -4,7 +4,8 @@ import * as voices from '../domain/voices/voices.ts';
 import type { HandWrittenRoute } from './route.ts';
 
 /** GET /api/voices/{voiceId}/preview: a short MP3 sample of a local voice (the list's preview_url). */
-export const voicePreviewRoute: HandWrittenRoute = {
+/** Declared without `forms`: the route table reads them from `parameters`. */
+export const voicePreviewRoute: Omit<HandWrittenRoute, 'forms'> = {
   kind: 'hand-written',
   route: {
     method: 'GET',
