@@ -36,7 +36,8 @@ describe('contracts corpus', () => {
     for (const rule of DERIVED) {
       const { text, expected } = rule.make();
       expect(readFileSync(path.join(corpus, 'sources', `${rule.id}.md`), 'utf8'), rule.id).toBe(text);
-      expect(documents.find((d) => d.id === rule.id)!.expected, rule.id).toEqual(expected);
+      const document = documents.find((d) => d.id === rule.id)!;
+      expect(document.kind === 'signed' ? null : document.expected, rule.id).toEqual(expected);
     }
   });
 
@@ -47,6 +48,14 @@ describe('contracts corpus', () => {
       expect(existsSync(file), `${file} (run node test/fixtures/contracts-corpus/build.ts)`).toBe(true);
       expect(existsSync(path.join(corpus, 'sources', `${document.id}.${document.format}`))).toBe(true);
       const text = docxText(readFileSync(file));
+      if (document.kind === 'signed') {
+        // People's labels are normalized, not spans: each party's first word and the date's year stand in it.
+        const upper = text.toUpperCase();
+        const absent = document.labels.parties.filter((p) => !upper.includes(p.split(' ')[0]!.toUpperCase()));
+        expect(absent).toEqual([]);
+        if (document.labels.date) expect(text).toContain(document.labels.date.slice(0, 4));
+        return;
+      }
       expect(document.expected.length).toBeGreaterThan(0);
       const texts = document.expected.flatMap((e) => [e.text, ...('also' in e ? (e.also ?? []) : [])]);
       expect(texts.filter((t) => !text.includes(t))).toEqual([]);
