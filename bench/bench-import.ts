@@ -17,8 +17,15 @@
  *   one matches an expected entry when their texts are equal once white space is collapsed, or
  *   when the expected entry has a name and the variable has that name;
  * - filled-in contracts: the answer's value variables against the expected values, by text (an
- *   expected value may list other spans that are as right, `also`);
+ *   expected value may list other spans that are as right, `also`); a draft (half filled in) also
+ *   has its placeholders scored, as a template's are, from the same answer;
+ * - signed contracts (people's labels, not spans; recall only): a labelled party is found when a
+ *   value variable's text equals it once case, punctuation, "&" and a leading "The" are set aside;
+ *   the date when a value variable states that calendar date (the bench's own reading of dates);
+ *   the governing law when a value variable named for the law or jurisdiction holds its name;
  * - an expected entry marked `optional` counts neither as missed nor, when reported, as wrong.
+ * Every figure is printed for the development set and the held-out set apart (the manifest's
+ * `set`): the held-out figure is the one that counts, and its values end the last line.
  * Times are the whole HTTP request, one import at a time. "Per 20 pages" holds each import to the
  * goal for a 20-page document: a document of up to 20 pages (by its PDF's page count) counts with
  * its own time, a longer one with its time scaled down to 20 pages.
@@ -51,11 +58,20 @@ interface Expected {
   /** Other spans that are as right. */
   also?: string[];
 }
+interface SignedLabels {
+  parties: string[];
+  date?: string;
+  law?: string;
+}
 interface CorpusDocument {
   id: string;
-  kind: 'template' | 'filled';
+  kind: 'template' | 'filled' | 'signed';
+  set: 'dev' | 'held-out';
   publisher: string;
-  expected: Expected[];
+  /** Templates' and filled-in documents' (a draft's: its values and its placeholders). */
+  expected?: Expected[];
+  /** Signed contracts': what people labelled. */
+  labels?: SignedLabels;
 }
 interface Variable {
   name: string;
@@ -73,16 +89,27 @@ interface Score {
   missed: string[];
   wrong: string[];
 }
+/** Per label of a signed contract: found (1) or not (0); absent when the contract has no such label. */
+interface LabelScore {
+  parties: { found: number; expected: number };
+  date?: number;
+  law?: number;
+}
 interface FormatResult {
   status: number;
   ms: number;
   variables: Variable[];
+  /** Templates: placeholders; filled-in documents: values; signed contracts: none (see `labels`). */
   score: Score;
+  /** A draft's placeholders (a filled-in document with placeholders expected). */
+  draft?: Score;
+  labels?: LabelScore;
   error?: string;
 }
 interface DocumentResult {
   id: string;
-  kind: 'template' | 'filled';
+  kind: 'template' | 'filled' | 'signed';
+  set: 'dev' | 'held-out';
   pages: number;
   docx: FormatResult;
   pdf: FormatResult;
@@ -104,20 +131,18 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Scores one answer of one document (see the header for the rules). */
-function score(document: CorpusDocument, variables: Variable[]): Score {
-  const template = document.kind === 'template';
-  const reported = variables.filter((v) => (template ? v.kind !== 'value' : v.kind === 'value'));
+/** Scores a list of reported variables against expected entries (see the header for the rules). */
+function scoreAgainst(expected: Expected[], reported: Variable[], byName: boolean): Score {
   const matches = (e: Expected, v: Variable) =>
     [e.text, ...(e.also ?? [])].some((t) => collapse(t) === collapse(v.text)) ||
-    (template && e.name !== undefined && e.name === v.name);
-  const required = document.expected.filter((e) => !e.optional);
+    (byName && e.name !== undefined && e.name === v.name);
+  const required = expected.filter((e) => !e.optional);
   const missed = required.filter((e) => !reported.some((v) => matches(e, v)));
   let correct = 0;
   let counted = 0;
   const wrong: string[] = [];
   for (const v of reported) {
-    const hits = document.expected.filter((e) => matches(e, v));
+    const hits = expected.filter((e) => matches(e, v));
     if (hits.length > 0 && hits.every((e) => e.optional)) continue;
     counted += 1;
     if (hits.length > 0) correct += 1;
@@ -131,6 +156,99 @@ function score(document: CorpusDocument, variables: Variable[]): Score {
     missed: missed.map((e) => e.text),
     wrong,
   };
+}
+
+const isValue = (v: Variable) => v.kind === 'value';
+const isPlaceholderEntry = (e: Expected) => e.kind !== undefined;
+
+/** Scores one answer of one document: its placeholders or values, a draft's both. */
+function score(document: CorpusDocument, variables: Variable[]): Pick<FormatResult, 'score' | 'draft'> {
+  const expected = document.expected ?? [];
+  if (document.kind === 'template') {
+    return {
+      score: scoreAgainst(
+        expected,
+        variables.filter((v) => !isValue(v)),
+        true,
+      ),
+    };
+  }
+  const values = scoreAgainst(
+    expected.filter((e) => !isPlaceholderEntry(e)),
+    variables.filter(isValue),
+    false,
+  );
+  const placeholders = expected.filter(isPlaceholderEntry);
+  if (placeholders.length === 0) return { score: values };
+  return {
+    score: values,
+    draft: scoreAgainst(
+      placeholders,
+      variables.filter((v) => !isValue(v)),
+      true,
+    ),
+  };
+}
+
+/** A name as labels and answers may spell it: case, punctuation, "&" and a leading "The" aside. */
+const normalName = (text: string) =>
+  text
+    .toUpperCase()
+    .replace(/&/g, ' AND ')
+    .replace(/[.,'"“”‘’()]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^THE /, '');
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * The calendar date a short text states, as `YYYY-MM-DD` (the bench's own reading, independent of
+ * the service's): `May 8, 2014`, `Dec. 8, 2005`, `the 8th day of May 2014`, `8 May 2014`,
+ * `5/8/14` (US order), `2014-05-08`; null for anything else.
+ */
+function dateOf(text: string): string | null {
+  if (text.length > 60) return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim());
+  if (iso) return `${iso[1]}-${iso[2]}-${iso[3]}`;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const numeric = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(text.trim());
+  if (numeric) {
+    const year =
+      numeric[3]!.length === 2
+        ? 2000 + Number(numeric[3]) - (Number(numeric[3]) > 40 ? 100 : 0)
+        : Number(numeric[3]);
+    return `${year}-${pad(Number(numeric[1]))}-${pad(Number(numeric[2]))}`;
+  }
+  const lower = text.toLowerCase();
+  const month = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?![a-z])/.exec(lower);
+  const year = /\b(1[89]\d{2}|20\d{2})\b/.exec(lower);
+  if (!month || !year) return null;
+  const day = /\b(\d{1,2})(?:st|nd|rd|th)?\b/.exec(lower.replace(year[0], ' '));
+  if (!day || Number(day[1]) < 1 || Number(day[1]) > 31) return null;
+  return `${year[1]}-${pad(MONTHS.indexOf(month[1]!) + 1)}-${pad(Number(day[1]))}`;
+}
+
+/** Scores a signed contract's answer against what people labelled (see the header). */
+function scoreLabels(labels: SignedLabels, variables: Variable[]): LabelScore {
+  const values = variables.filter(isValue);
+  const names = new Set(values.map((v) => normalName(v.text)));
+  const result: LabelScore = {
+    parties: {
+      found: labels.parties.filter((p) => names.has(normalName(p))).length,
+      expected: labels.parties.length,
+    },
+  };
+  if (labels.date) result.date = Number(values.some((v) => dateOf(v.text) === labels.date));
+  if (labels.law) {
+    const law = ` ${normalName(labels.law)} `;
+    result.law = Number(
+      values.some(
+        (v) => /law|jurisdiction|governing/i.test(v.name) && ` ${normalName(v.text)} `.includes(law),
+      ),
+    );
+  }
+  return result;
 }
 
 function pageCount(pdf: Buffer): number {
@@ -240,6 +358,7 @@ const printHeader = () =>
     [
       'document'.padEnd(52),
       'kind    ',
+      'set     ',
       'ph.rec',
       'ph.prec',
       'val.rec',
@@ -262,18 +381,33 @@ const sum = (list: Score[]): Score =>
     }),
     { found: 0, expected: 0, correct: 0, reported: 0, missed: [], wrong: [] },
   );
+/** A signed contract's labels found over both formats, as one score (parties, date and law alike). */
+const labelScore = (r: DocumentResult): Score => {
+  let found = 0;
+  let expected = 0;
+  for (const f of [r.docx, r.pdf]) {
+    const l = f.labels!;
+    found += l.parties.found + (l.date ?? 0) + (l.law ?? 0);
+    expected += l.parties.expected + (l.date === undefined ? 0 : 1) + (l.law === undefined ? 0 : 1);
+  }
+  return { found, expected, correct: 0, reported: 0, missed: [], wrong: [] };
+};
 function printRow(r: DocumentResult) {
   const both = sum([r.docx.score, r.pdf.score]);
   const template = r.kind === 'template';
+  const draft = r.docx.draft && r.pdf.draft ? sum([r.docx.draft, r.pdf.draft]) : null;
+  const placeholders = template ? both : draft;
+  const values = r.kind === 'signed' ? labelScore(r) : template ? null : both;
   const failed = [r.docx, r.pdf].filter((f) => f.status !== 200).map((f) => `${f.status} ${f.error ?? ''}`);
   log(
     [
       r.id.padEnd(52),
       r.kind.padEnd(8),
-      (template ? cell(both, 'recall') : '-').padStart(6),
-      (template ? cell(both, 'precision') : '-').padStart(7),
-      (template ? '-' : cell(both, 'recall')).padStart(7),
-      (template ? '-' : cell(both, 'precision')).padStart(8),
+      r.set.padEnd(8),
+      (placeholders ? cell(placeholders, 'recall') : '-').padStart(6),
+      (placeholders ? cell(placeholders, 'precision') : '-').padStart(7),
+      (values ? cell(values, 'recall') : '-').padStart(7),
+      (values && r.kind !== 'signed' ? cell(values, 'precision') : '-').padStart(8),
       (r.identical ? 'yes' : 'NO').padStart(4),
       r.docx.ms.toFixed(0).padStart(7),
       r.pdf.ms.toFixed(0).padStart(6),
@@ -324,7 +458,8 @@ try {
       status: response.status,
       ms,
       variables,
-      score: score(document, variables),
+      ...score(document, variables),
+      ...(document.labels ? { labels: scoreLabels(document.labels, variables) } : {}),
       ...(response.ok ? {} : { error: body.detail ?? response.statusText }),
     };
   };
@@ -341,6 +476,7 @@ try {
     const result: DocumentResult = {
       id: document.id,
       kind: document.kind,
+      set: document.set,
       pages: pageCount(readFileSync(pdfFile)),
       docx,
       pdf,
@@ -353,46 +489,115 @@ try {
   await close();
 }
 
-// Totals: micro-averages over both formats.
-const scoresOf = (kind: 'template' | 'filled') =>
-  sum(results.filter((r) => r.kind === kind).flatMap((r) => [r.docx.score, r.pdf.score]));
-const placeholders = scoresOf('template');
-const values = scoresOf('filled');
+// Totals: micro-averages over both formats (or over one, where it says), per set.
+type Format = 'docx' | 'pdf';
+const formatsOf = (r: DocumentResult, formats: readonly Format[]) => formats.map((f) => r[f]);
+const BOTH: readonly Format[] = ['docx', 'pdf'];
+const figure = (s: Score) => ({
+  recall: ratio(s.found, s.expected),
+  precision: ratio(s.correct, s.reported),
+  ...s,
+  missed: undefined,
+  wrong: undefined,
+});
+const labelRecall = (list: LabelScore[], field: 'parties' | 'date' | 'law') => {
+  let found = 0;
+  let expected = 0;
+  for (const l of list) {
+    if (field === 'parties') {
+      found += l.parties.found;
+      expected += l.parties.expected;
+    } else if (l[field] !== undefined) {
+      found += l[field]!;
+      expected += 1;
+    }
+  }
+  return { recall: ratio(found, expected), found, expected };
+};
+function totalsOf(rows: DocumentResult[]) {
+  const of = (kind: DocumentResult['kind'], formats: readonly Format[] = BOTH) =>
+    rows.filter((r) => r.kind === kind).flatMap((r) => formatsOf(r, formats));
+  const signed = (formats: readonly Format[]) => of('signed', formats).map((f) => f.labels!);
+  return {
+    documents: rows.length,
+    templates: rows.filter((r) => r.kind === 'template').length,
+    filled: rows.filter((r) => r.kind === 'filled').length,
+    drafts: rows.filter((r) => r.docx.draft).length,
+    signed: rows.filter((r) => r.kind === 'signed').length,
+    placeholders: figure(sum(of('template').map((f) => f.score))),
+    values: figure(sum(of('filled').map((f) => f.score))),
+    valuesDocx: figure(sum(of('filled', ['docx']).map((f) => f.score))),
+    valuesPdf: figure(sum(of('filled', ['pdf']).map((f) => f.score))),
+    draftPlaceholders: figure(sum(of('filled').flatMap((f) => (f.draft ? [f.draft] : [])))),
+    signedLabels: Object.fromEntries(
+      (['parties', 'date', 'law'] as const).map((field) => [
+        field,
+        {
+          ...labelRecall(signed(BOTH), field),
+          docx: labelRecall(signed(['docx']), field).recall,
+          pdf: labelRecall(signed(['pdf']), field).recall,
+        },
+      ]),
+    ) as Record<
+      'parties' | 'date' | 'law',
+      { recall: number; found: number; expected: number; docx: number; pdf: number }
+    >,
+  };
+}
 const times = results.flatMap((r) => [r.docx.ms, r.pdf.ms]);
 const per20Pages = results.flatMap((r) =>
   [r.docx.ms, r.pdf.ms].map((ms) => (ms * 20) / Math.max(20, r.pages)),
 );
 const agreement = (100 * results.filter((r) => r.identical).length) / results.length;
+const all = totalsOf(results);
+const bySet = {
+  dev: totalsOf(results.filter((r) => r.set === 'dev')),
+  'held-out': totalsOf(results.filter((r) => r.set === 'held-out')),
+};
 const totals = {
-  documents: results.length,
-  templates: results.filter((r) => r.kind === 'template').length,
-  filled: results.filter((r) => r.kind === 'filled').length,
-  placeholders: {
-    recall: ratio(placeholders.found, placeholders.expected),
-    precision: ratio(placeholders.correct, placeholders.reported),
-    ...placeholders,
-  },
-  values: {
-    recall: ratio(values.found, values.expected),
-    precision: ratio(values.correct, values.reported),
-    ...values,
-  },
+  ...all,
+  sets: bySet,
   agreementPercent: agreement,
   p50Ms: percentile(times, 0.5),
   p95Ms: percentile(times, 0.95),
   p95MsPer20Pages: percentile(per20Pages, 0.95),
   pages: results.reduce((n, r) => n + r.pages, 0),
 };
+const counted = (f: { found: number; expected: number }) => `(${f.found}/${f.expected})`;
+for (const [set, t] of Object.entries(bySet)) {
+  if (t.documents === 0) continue;
+  log('');
+  log(`${set} set: ${t.documents} documents`);
+  if (t.templates > 0) {
+    log(
+      `  placeholders (${t.templates} templates, both formats): recall ${fixed(t.placeholders.recall)} ` +
+        `${counted(t.placeholders)}, precision ${fixed(t.placeholders.precision)} (${t.placeholders.correct}/${t.placeholders.reported})`,
+    );
+  }
+  if (t.filled > 0) {
+    log(
+      `  values (${t.filled} filled-in documents, both formats): recall ${fixed(t.values.recall)} ` +
+        `${counted(t.values)}, precision ${fixed(t.values.precision)} (${t.values.correct}/${t.values.reported}); ` +
+        `DOCX recall ${fixed(t.valuesDocx.recall)}, PDF recall ${fixed(t.valuesPdf.recall)}`,
+    );
+  }
+  if (t.drafts > 0) {
+    log(
+      `  drafts' placeholders (${t.drafts} drafts, both formats): recall ${fixed(t.draftPlaceholders.recall)} ` +
+        `${counted(t.draftPlaceholders)}, precision ${fixed(t.draftPlaceholders.precision)}`,
+    );
+  }
+  if (t.signed > 0) {
+    const { parties, date, law } = t.signedLabels;
+    const line = (name: string, f: typeof parties) =>
+      `${name} ${fixed(f.recall)} ${counted(f)} (DOCX ${fixed(f.docx)}, PDF ${fixed(f.pdf)})`;
+    log(
+      `  signed contracts (${t.signed}, people's labels, recall): ${line('parties', parties)}, ` +
+        `${line('dates', date)}, ${line('governing law', law)}`,
+    );
+  }
+}
 log('');
-log(
-  `placeholders (${totals.templates} templates, both formats): recall ${fixed(totals.placeholders.recall)} ` +
-    `(${placeholders.found}/${placeholders.expected}), precision ${fixed(totals.placeholders.precision)} ` +
-    `(${placeholders.correct}/${placeholders.reported})`,
-);
-log(
-  `values (${totals.filled} filled-in contracts, both formats): recall ${fixed(totals.values.recall)} ` +
-    `(${values.found}/${values.expected}), precision ${fixed(totals.values.precision)} (${values.correct}/${values.reported})`,
-);
 log(`DOCX and PDF identical: ${agreement.toFixed(1)} % of documents`);
 log(
   `time per document: p50 ${totals.p50Ms.toFixed(0)} ms, p95 ${totals.p95Ms.toFixed(0)} ms; ` +
@@ -405,8 +610,12 @@ if (options.json) {
   );
   log(`every figure, per document and per format: ${path.resolve(options.json)}`);
 }
+const heldOut = bySet['held-out'].values;
 log(
   `import: recall ${fixed(totals.placeholders.recall)}, precision ${fixed(totals.placeholders.precision)}, ` +
     `values recall ${fixed(totals.values.recall)}, precision ${fixed(totals.values.precision)}, ` +
-    `${totals.p95Ms.toFixed(0)} ms per document`,
+    `${totals.p95Ms.toFixed(0)} ms per document, ` +
+    (heldOut.expected === 0
+      ? 'held-out values: none in the corpus'
+      : `held-out values recall ${fixed(heldOut.recall)}, precision ${fixed(heldOut.precision)}`),
 );
