@@ -122,6 +122,43 @@ describe('writing delivery outcomes', () => {
     expect(await delivery(jobB!.deliveryId)).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 
+  it('a lease renewal waits on no row: beside a batch that holds its deliveries, it renews the others and ends', async () => {
+    // The instance renews the leases of everything it holds while a batch of outcomes is being
+    // written; the batch locks its deliveries in id order, and a renewal that waited on one of them
+    // (locking the same rows in another order) could deadlock with it: the batch was lost and sent again.
+    const r = await subscribe('R');
+    await user.post('/api/decks', { name: 'One' });
+    await user.post('/api/decks', { name: 'Two' });
+    const jobs = (await dispatchAndClaim([r])).sort((a, b) => a.deliveryId.localeCompare(b.deliveryId));
+    expect(jobs).toHaveLength(2);
+    const [free, held] = jobs as [DeliveryJob, DeliveryJob];
+    const batch = await openTransaction(t.databaseUrl);
+    try {
+      await batch.query('select id from notification_delivery where id = $1 for update', [held.deliveryId]);
+      const before = await sql<{ id: string; until: Date }>(
+        'select id, locked_until as until from notification_delivery where id in (?, ?)',
+        [free.deliveryId, held.deliveryId],
+      );
+      const renewal = renewDeliveryLeases(em(), jobs, 3600).then(() => 'renewed');
+      const waited = waitForLockWaiters(t.databaseUrl, 1, 5_000).then(
+        () => 'waited on a lock',
+        () => 'never waited',
+      );
+      expect(await Promise.race([renewal, waited])).toBe('renewed');
+      const after = await sql<{ id: string; until: Date }>(
+        'select id, locked_until as until from notification_delivery where id in (?, ?)',
+        [free.deliveryId, held.deliveryId],
+      );
+      const untilOf = (rows: { id: string; until: Date }[], id: string) =>
+        new Date(rows.find((row) => row.id === id)!.until).getTime();
+      expect(untilOf(after, free.deliveryId)).toBeGreaterThan(untilOf(before, free.deliveryId));
+      // The row the batch holds is left to it: its outcome clears the lease anyway.
+      expect(untilOf(after, held.deliveryId)).toBe(untilOf(before, held.deliveryId));
+    } finally {
+      await batch.rollback();
+    }
+  });
+
   it('a claim whose lease lapsed and was taken over neither renews nor writes; the new claim does', async () => {
     const b = await subscribe('B');
     await user.post('/api/decks', { name: 'Announced' });

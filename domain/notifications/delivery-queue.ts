@@ -384,7 +384,10 @@ export async function releaseDeliveries(em: EntityManager, jobs: DeliveryJob[]):
 /**
  * Extends the leases of deliveries this instance still holds (queued, being sent, or their
  * outcome not yet written), so a lease can be short — what a dead instance's claims wait for —
- * whatever a send takes. Finished deliveries (lease cleared) are left alone.
+ * whatever a send takes. Finished deliveries (lease cleared) are left alone, and so is a row that
+ * a batch of outcomes holds (`SKIP LOCKED`): that batch clears its lease, and a renewal waiting on
+ * it, having locked other rows in another order, could deadlock with it (the batch was then lost
+ * and its webhooks sent again). A row skipped is renewed by the next round, well within the lease.
  */
 export async function renewDeliveryLeases(
   em: EntityManager,
@@ -392,8 +395,9 @@ export async function renewDeliveryLeases(
   leaseSeconds: number,
 ): Promise<void> {
   await em.execute(
-    `update notification_delivery d set locked_until = now() + make_interval(secs => ?)
-       from ${HELD} where ${HELD_BY_CLAIM}`,
+    `update notification_delivery set locked_until = now() + make_interval(secs => ?)
+      where id in (select d.id from notification_delivery d, ${HELD}
+                    where ${HELD_BY_CLAIM} for update of d skip locked)`,
     [leaseSeconds, ...heldParameters(claims)],
   );
 }
