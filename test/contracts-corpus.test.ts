@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DERIVED } from './fixtures/contracts-corpus/derive.ts';
 import { docxText } from './fixtures/contracts-corpus/docx-text.ts';
-import { type CorpusDocument, loadManifest } from './fixtures/contracts-corpus/manifest.ts';
+import { type CorpusDocument, loadManifest, splitOf } from './fixtures/contracts-corpus/manifest.ts';
 
 const corpus = path.join(import.meta.dirname, 'fixtures/contracts-corpus');
 const { documents } = loadManifest(corpus);
@@ -38,6 +38,19 @@ describe('contracts corpus', () => {
       expect(readFileSync(path.join(corpus, 'sources', `${rule.id}.md`), 'utf8'), rule.id).toBe(text);
       const document = documents.find((d) => d.id === rule.id)!;
       expect(document.kind === 'signed' ? null : document.expected, rule.id).toEqual(expected);
+    }
+  });
+
+  it('gives each draft both its values and the placeholders it still has, and each new document its set by splitOf', () => {
+    const drafts = documents.filter((d) => d.conventions?.includes('draft: values and placeholders'));
+    expect(drafts.length).toBeGreaterThan(0);
+    for (const draft of drafts) {
+      const expected = draft.kind === 'signed' ? [] : draft.expected;
+      expect(expected.filter((e) => 'type' in e).length, draft.id).toBeGreaterThan(0);
+      expect(expected.filter((e) => 'kind' in e && !e.optional).length, draft.id).toBeGreaterThan(0);
+    }
+    for (const rule of DERIVED.filter((r) => r.set !== undefined)) {
+      expect(rule.set, rule.id).toBe(splitOf(rule.id));
     }
   });
 
