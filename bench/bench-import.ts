@@ -583,7 +583,7 @@ for (const [set, t] of Object.entries(bySet)) {
   }
   if (t.drafts > 0) {
     log(
-      `  drafts' placeholders (${t.drafts} drafts, both formats): recall ${fixed(t.draftPlaceholders.recall)} ` +
+      `  placeholders left in filled-in documents (${t.drafts} documents, both formats): recall ${fixed(t.draftPlaceholders.recall)} ` +
         `${counted(t.draftPlaceholders)}, precision ${fixed(t.draftPlaceholders.precision)}`,
     );
   }

@@ -16,10 +16,15 @@ const corpus = path.join(import.meta.dirname, 'fixtures/contracts-corpus');
 const { documents } = loadManifest(corpus);
 
 describe('contracts corpus', () => {
-  it('has at least 40 templates and 20 filled-in contracts from at least four publishers', () => {
+  it('has at least 40 templates and 150 filled-in or signed contracts from at least eight publishers, some held out', () => {
     expect(documents.filter((d) => d.kind === 'template').length).toBeGreaterThanOrEqual(40);
-    expect(documents.filter((d) => d.kind === 'filled').length).toBeGreaterThanOrEqual(20);
-    expect(new Set(documents.map((d) => d.publisher)).size).toBeGreaterThanOrEqual(4);
+    const contracts = documents.filter((d) => d.kind !== 'template');
+    expect(contracts.length).toBeGreaterThanOrEqual(150);
+    expect(new Set(contracts.map((d) => d.publisher)).size).toBeGreaterThanOrEqual(8);
+    for (const kind of ['filled', 'signed'] as const) {
+      const heldOut = contracts.filter((d) => d.kind === kind && d.set === 'held-out');
+      expect(heldOut.length, kind).toBeGreaterThanOrEqual(20);
+    }
     expect(new Set(documents.map((d) => d.id)).size).toBe(documents.length);
   });
 
