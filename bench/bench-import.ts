@@ -6,6 +6,7 @@
  *
  *   npm run bench:import                       # the committed corpus
  *   npm run bench:import -- --only accord-saft # one document
+ *   npm run bench:import -- --set dev          # the development set alone (while writing rules)
  *   npm run bench:import -- --corpus DIR --json result.json   # every figure, with what was missed
  *
  * The service measured is the one of the current directory's checkout (the script may be run
@@ -123,6 +124,8 @@ const { values: options } = parseArgs({
       default: path.resolve(import.meta.dirname, '../test/fixtures/contracts-corpus'),
     },
     only: { type: 'string' },
+    /** `dev`: the development set alone (what rules may be written while looking at). */
+    set: { type: 'string' },
     json: { type: 'string' },
   },
 });
@@ -320,7 +323,13 @@ const fixed = (n: number) => n.toFixed(3);
 const manifest = JSON.parse(readFileSync(path.join(corpusDir, 'manifest.json'), 'utf8')) as {
   documents: CorpusDocument[];
 };
-const documents = manifest.documents.filter((d) => !options.only || d.id === options.only);
+if (options.set && options.set !== 'dev' && options.set !== 'held-out') {
+  console.error(`--set is dev or held-out, not ${options.set}`);
+  process.exit(2);
+}
+const documents = manifest.documents.filter(
+  (d) => (!options.only || d.id === options.only) && (!options.set || d.set === options.set),
+);
 if (documents.length === 0) {
   console.error(
     options.only ? `no document ${options.only} in ${corpusDir}` : `no documents in ${corpusDir}`,
