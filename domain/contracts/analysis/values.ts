@@ -25,7 +25,7 @@ import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
-import { linesOf, type Span, subSpan } from './values/lines.ts';
+import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
 import { titledSignatories } from './values/signatories.ts';
 import { typedValues } from './values/typed.ts';
@@ -73,7 +73,8 @@ export function detectValues(text: string): Finding[] {
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
   let signaturePage = false;
-  for (const line of lines) {
+  let lawSection = false;
+  for (const [i, line] of lines.entries()) {
     if (repeated.has(line.text)) continue;
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
@@ -84,13 +85,32 @@ export function detectValues(text: string): Finding[] {
       candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
     }
     candidates.push(...labelledValues(line, context));
-    candidates.push(...clauseValues(line));
+    // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
+    const sentence = withNextLine(lines, i);
+    candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
+    // The paragraph under a "Governing Law" heading names the law without a verb to say so.
+    lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
     candidates.push(...typed);
   }
   return resolve(candidates);
+}
+
+/**
+ * A heading of its own line for the choice of law ("GOVERNING LAW", "12. Applicable Law."): the
+ * paragraph after it is the clause.
+ */
+const LAW_HEADING = /^(?:\d{1,3}(?:\.\d{1,3})*\.?\s)?(?:governing law|applicable law|choice of law|law)\.?$/i;
+
+/**
+ * A candidate read on a run-on sentence (`withNextLine`) with its text as the document has it:
+ * across the break, the line break stands where the sentence has a space.
+ */
+function inText(text: string, candidate: Candidate): Candidate {
+  candidate.text = text.slice(candidate.index, candidate.index + candidate.text.length);
+  return candidate;
 }
 
 /**
