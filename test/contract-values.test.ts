@@ -392,7 +392,8 @@ describe('detectValues: what real signed contracts write', () => {
         'Made between Lindqvist B.V having an address at Keizersgracht 221, 1016 DV Amsterdam, the Netherlands, represented by Eva Lindqvist, and Maple Analytics Inc., with an address at 88 Queen Street West Suite 400 Toronto Ontario Canada (the "Company"); notices to Lindqvist B.V at its address.',
       ]),
     ).toEqual({
-      organization_name: 'Lindqvist B.V',
+      // Listed after "between" beside a defined party: a party of its own.
+      party_1_name: 'Lindqvist B.V',
       address: 'Keizersgracht 221, 1016 DV Amsterdam, the Netherlands',
       company_name: 'Maple Analytics Inc.',
       address_2: '88 Queen Street West Suite 400 Toronto Ontario Canada',

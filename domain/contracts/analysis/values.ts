@@ -68,7 +68,12 @@ export function detectValues(text: string): Finding[] {
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));
   if (preambleEnd < 0 || preambleEnd > MAX_PREAMBLE_LINES)
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
-  const { parties, candidates } = findParties(lines, preambleEnd);
+  // A preamble's sentence may run on to the next line ("an individual resident" / "of the State
+  // of Florida ("Executive")"): each preamble line is read with the line it runs on to.
+  const preamble = lines.map((line, i) => (i < preambleEnd ? withNextLine(lines, i) : line));
+  const found = findParties(preamble, preambleEnd);
+  const parties = found.parties;
+  const candidates = found.candidates.map((c) => inText(text, c));
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
