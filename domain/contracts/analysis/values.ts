@@ -26,7 +26,7 @@ import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
-import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
+import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
 import { titledSignatories } from './values/signatories.ts';
 import { typedValues } from './values/typed.ts';
 
@@ -74,6 +74,8 @@ export function detectValues(text: string): Finding[] {
   const found = findParties(preamble, preambleEnd);
   const parties = found.parties;
   const candidates = found.candidates.map((c) => inText(text, c));
+  const letterTo = addressee(lines.slice(0, MAX_PREAMBLE_LINES));
+  if (letterTo) candidates.push(letterTo);
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
@@ -89,6 +91,10 @@ export function detectValues(text: string): Finding[] {
       signaturePage = true;
       candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
     }
+    if (signaturePage) {
+      const signing = signingParty(line, lines[i + 1], parties);
+      if (signing) candidates.push(signing);
+    }
     candidates.push(...labelledValues(line, context));
     // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
     const sentence = withNextLine(lines, i);
@@ -97,6 +103,7 @@ export function detectValues(text: string): Finding[] {
     lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
     const typed = typedValues(line);
+    if (i < preambleEnd) nameByLead(line, typed);
     nameByDefinitions(line, typed);
     candidates.push(...typed);
   }
@@ -137,6 +144,8 @@ function quotedTerms(lines: Span[]): Set<string> {
   return terms;
 }
 
+const DATE_LINE = /^[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}$/;
+
 /**
  * Lines that stand unchanged more than once and hold no signature: running headers and footers
  * ("Source: ACME CORP, 8-K, 4/6/2018" on every page of a filed exhibit), not the deal's terms.
@@ -146,10 +155,32 @@ function repeatedLines(lines: Span[]): Set<string> {
   const repeated = new Set<string>();
   for (const { text } of lines) {
     if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
+    // A letter's date, which its continuation pages repeat in their heading ("March 17, 2010" /
+    // "Page 2"): the letter's date all the same.
+    if (DATE_LINE.test(text)) continue;
     if (seen.has(text)) repeated.add(text);
     seen.add(text);
   }
   return repeated;
+}
+
+/**
+ * What introduces the contract's own date in its preamble: "dated as of", "made and entered into
+ * as of", "entered into this", "effective as of" (the last, its effective date).
+ */
+const DATE_LEAD =
+  /\b(?:(?:is |are )?dated(?: as of)?|(?:made|entered into|executed)(?: and (?:entered into|executed))?(?: (?:as of|on|this|effective))?|(?:effective|made effective) (?:as of|on)|as of)(?: the)? $/i;
+
+/** A preamble's date after "dated as of", "made … as of", "effective as of": the agreement's or its effective date. */
+function nameByLead(line: Span, typed: Candidate[]): void {
+  for (const candidate of typed) {
+    if (candidate.type !== 'date') continue;
+    const at = candidate.index - line.index;
+    const lead = DATE_LEAD.exec(line.text.slice(Math.max(0, at - 50), at));
+    if (!lead) continue;
+    candidate.name = /effective/i.test(lead[0]) ? 'effective_date' : 'agreement_date';
+    candidate.named = true;
+  }
 }
 
 const DOCUMENT_TERM = /\b(?:Agreement|Contract|Amendment|Addendum|Schedule|Exhibit|Order Form|Note)$/i;

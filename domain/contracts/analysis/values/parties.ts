@@ -435,3 +435,58 @@ function trimOrganization(name: string): string {
   }
   return words.slice(first).join(' ');
 }
+
+/** A signature line: "By:", "By /s/ Jane Roe", "By: ________". */
+const BY_LINE = /^By\b/;
+
+/**
+ * The party a signature block signs for, named on the line above its "By:" line ("HYPERION
+ * MINING" / "By: /s/ Jane Roe"): a company signs through an officer, and the block names the
+ * company first, often in capitals and without the preamble's spelling. Read on a signature
+ * page only; a role label ("COMPANY:", "EXECUTIVE") or a defined term is not a name.
+ */
+export function signingParty(line: Span, next: Span | undefined, parties: readonly Party[]): Candidate | null {
+  if (!next || !BY_LINE.test(next.text) || line.text.length > 120 || line.text.endsWith(':')) return null;
+  const name = nameAt(line.text);
+  if (!name || name.start !== 0 || name.text.length !== line.text.replace(/[.,]$/, '').length) return null;
+  // Two words at least ("HYPERION MINING"), or a company's legal form ("Acme, Inc.").
+  if (!name.entity && name.words < 2) return null;
+  if (parties.some((p) => p.term === name.text || p.nickname === name.text)) return null;
+  if (NOT_PARTY_WORDS.has(name.text.split(' ').at(-1)!.toLowerCase())) return null;
+  const lower = name.text.toLowerCase();
+  const party = parties.find((p) => p.name.toLowerCase() === lower);
+  return {
+    type: 'party',
+    name: party ? `${party.role}_name` : 'organization_name',
+    named: party !== undefined,
+    text: name.text,
+    index: line.index,
+  };
+}
+
+/** A letter's salutation: "Dear Ed:", "Dear Mr. Monser,". */
+const SALUTATION = /^Dear\s\S/;
+/** How many lines above the salutation the addressee's block may start. */
+const ADDRESS_BLOCK_LINES = 6;
+
+/**
+ * The person a letter agreement is addressed to: the name that opens the address block above
+ * "Dear …:" ("Edward L. Monser" / "8000 West Florissant Ave." / "St. Louis, MO 63136" / "Dear
+ * Ed:"). Letter agreements (offer letters, NDAs signed as letters) name the other party there
+ * and nowhere else before the signature. Read in the first `lines` given.
+ */
+export function addressee(lines: readonly Span[]): Candidate | null {
+  const salutation = lines.findIndex((line) => SALUTATION.test(line.text));
+  if (salutation < 0) return null;
+  for (let i = Math.max(0, salutation - ADDRESS_BLOCK_LINES); i < salutation; i += 1) {
+    const line = lines[i]!;
+    const name = nameAt(line.text);
+    // The whole line a person's name of two to five words ("Eugene Wright, III", "Mr. John Roe").
+    const rest = name ? line.text.slice(name.start + name.text.length) : '';
+    if (!name || name.entity || name.words < 2 || name.words > 5 || !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest))
+      continue;
+    if (/\d/.test(line.text) || /^(?:Re|RE|Attention|Attn)\b/.test(line.text)) continue;
+    return { type: 'party', name: 'addressee_name', named: true, text: line.text, index: line.index };
+  }
+  return null;
+}
