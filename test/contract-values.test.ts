@@ -436,7 +436,8 @@ describe('detectValues: what real signed contracts write', () => {
         'This License Agreement is entered into as of June 2, 2021 (the "Agreement") by Lumen Labs, Inc. and, a Delaware corporation ("Lumen"), and a Nevada corporation (the "Licensee").',
         '"Affiliate Company" means any Affiliate Company of Lumen; each Affiliate Company is bound under the Foreign Investment Law (the "Investment Law").',
       ]),
-    ).toEqual({ date: 'June 2, 2021', party_1_name: 'Lumen Labs, Inc.' });
+      // Named by "entered into as of", not after the defined document ("Agreement").
+    ).toEqual({ agreement_date: 'June 2, 2021', party_1_name: 'Lumen Labs, Inc.' });
   });
 
   it('splits capitalised labels run into one line', () => {

@@ -50,7 +50,9 @@ export function cellsOf(line: Span): Span[] {
 
 /** Words a sentence does not end on: a line ending with one runs on. */
 const RUN_ON_WORDS = new Set(
-  'a an and or of the to by between among in at with for on as under from its this that such said than'.split(' '),
+  'a an and or of the to by between among in at with for on as under from its this that such said than'.split(
+    ' ',
+  ),
 );
 
 /**

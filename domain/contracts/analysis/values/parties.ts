@@ -136,7 +136,11 @@ const MAX_STRETCH = 400;
  */
 function isNamesAnd(line: string, at: number, separator: string): boolean {
   if (separator.trim() !== 'AND') return false;
-  const before = line.slice(Math.max(0, at - 40), at).split(' ').at(-1) ?? '';
+  const before =
+    line
+      .slice(Math.max(0, at - 40), at)
+      .split(' ')
+      .at(-1) ?? '';
   const after = /^\s*AND\s(\S*)/.exec(line.slice(at, at + 60))?.[1] ?? '';
   return /^[A-Z0-9&]{2,}$/.test(before) && !isEntitySuffix(before) && /^[A-Z]{2}/.test(after);
 }
@@ -285,7 +289,11 @@ function listedParties(line: Span): (Span & { entity: boolean })[] {
         found.push({ text: name.text, index: line.index + from + name.start, entity: name.entity });
     }
     // "Alpha Corp., Beta Holdings LLC": another company after a comma (a place after one is no party).
-    for (let comma = part.indexOf(', ', name ? name.start + name.text.length : 0), n = 0; comma >= 0 && n < 6; n += 1) {
+    for (
+      let comma = part.indexOf(', ', name ? name.start + name.text.length : 0), n = 0;
+      comma >= 0 && n < 6;
+      n += 1
+    ) {
       const next = nameAt(part.slice(comma + 2));
       if (next?.entity && next.start === 0)
         found.push({ text: next.text, index: line.index + from + comma + 2, entity: true });
@@ -302,7 +310,8 @@ function listedParties(line: Span): (Span & { entity: boolean })[] {
  * "doing business as", "a/k/a", "now known as". Filings name a renamed party by both names, and a
  * party trading under another name by both; each is a name a template would replace.
  */
-const ALIAS = /\b(?:f\/k\/a|n\/k\/a|a\/k\/a|d\/b\/a|formerly(?: known as)?|now known as|also known as|doing business as|trading as)\s/gi;
+const ALIAS =
+  /\b(?:f\/k\/a|n\/k\/a|a\/k\/a|d\/b\/a|formerly(?: known as)?|now known as|also known as|doing business as|trading as)\s/gi;
 
 interface Alias {
   marker: string;
@@ -323,7 +332,7 @@ function aliases(line: Span): Alias[] {
   for (const m of line.text.matchAll(ALIAS)) {
     const start = m.index + m[0].length;
     const after = nameAt(line.text.slice(start, start + 200));
-    if (!after || after.start !== 0 || after.words > 8) continue;
+    if (after?.start !== 0 || after.words > 8) continue;
     // The name before it, a comma or a parenthesis between them ("Acme Inc. (f/k/a …)").
     const base = Math.max(0, m.index - 200);
     let end = m.index;
@@ -347,7 +356,9 @@ function personBefore(stretch: string): NameRun | null {
   if (words.length - first < 2) return null;
   const offset = words.slice(0, first).join(' ').length + (first > 0 ? 1 : 0);
   const name = nameAt(stretch.slice(offset));
-  return name && offset + name.start + name.text.length === stretch.length ? { ...name, start: offset + name.start } : null;
+  return name && offset + name.start + name.text.length === stretch.length
+    ? { ...name, start: offset + name.start }
+    : null;
 }
 
 /**
@@ -445,10 +456,14 @@ const BY_LINE = /^By\b/;
  * company first, often in capitals and without the preamble's spelling. Read on a signature
  * page only; a role label ("COMPANY:", "EXECUTIVE") or a defined term is not a name.
  */
-export function signingParty(line: Span, next: Span | undefined, parties: readonly Party[]): Candidate | null {
+export function signingParty(
+  line: Span,
+  next: Span | undefined,
+  parties: readonly Party[],
+): Candidate | null {
   if (!next || !BY_LINE.test(next.text) || line.text.length > 120 || line.text.endsWith(':')) return null;
   const name = nameAt(line.text);
-  if (!name || name.start !== 0 || name.text.length !== line.text.replace(/[.,]$/, '').length) return null;
+  if (name?.start !== 0 || name.text.length !== line.text.replace(/[.,]$/, '').length) return null;
   // Two words at least ("HYPERION MINING"), or a company's legal form ("Acme, Inc.").
   if (!name.entity && name.words < 2) return null;
   if (parties.some((p) => p.term === name.text || p.nickname === name.text)) return null;
@@ -483,7 +498,13 @@ export function addressee(lines: readonly Span[]): Candidate | null {
     const name = nameAt(line.text);
     // The whole line a person's name of two to five words ("Eugene Wright, III", "Mr. John Roe").
     const rest = name ? line.text.slice(name.start + name.text.length) : '';
-    if (!name || name.entity || name.words < 2 || name.words > 5 || !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest))
+    if (
+      !name ||
+      name.entity ||
+      name.words < 2 ||
+      name.words > 5 ||
+      !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest)
+    )
       continue;
     if (/\d/.test(line.text) || /^(?:Re|RE|Attention|Attn)\b/.test(line.text)) continue;
     return { type: 'party', name: 'addressee_name', named: true, text: line.text, index: line.index };
