@@ -293,6 +293,14 @@ describe('POST /api/contracts/import: governing law as filings write it', () => 
       ],
       'State of\nOhio',
     ],
+    [
+      'a clause in capitals wrapped before "OF"',
+      [
+        'Governing Law. THIS AGREEMENT WILL BE GOVERNED BY THE LAWS OF THE STATE',
+        'OF TEXAS WITHOUT REGARD FOR CONFLICTS OF LAWS PRINCIPLES.',
+      ],
+      'STATE\nOF TEXAS',
+    ],
   ])('reads %s', async (_pattern, lines, law) => {
     await expectValues(lines, [{ name: 'governing_law', text: law }]);
   });

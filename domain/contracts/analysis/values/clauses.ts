@@ -50,6 +50,7 @@ const JURISDICTION = /^(?:State|Commonwealth|Province|Republic|Kingdom) of (?:th
 function placeAt(line: string, start: number): number {
   let end = start;
   let cursor = start;
+  let previous = '';
   const jurisdiction = JURISDICTION.exec(line.slice(start, start + 30));
   if (jurisdiction) cursor += jurisdiction[0].length;
   for (let words = 0; words < 8; words += 1) {
@@ -62,8 +63,14 @@ function placeAt(line: string, start: number): number {
     while (wordEnd < line.length && /[A-Za-z.'’-]/.test(line[wordEnd]!)) wordEnd += 1;
     const word = line.slice(wordStart, wordEnd).replace(/\.$/, '');
     if (!/^[A-Z]/.test(word)) break;
+    // A sentence in capitals ("THE STATE OF TEXAS WITHOUT REGARD …"): every word is capitalised,
+    // so the state's name is one word, or two that name a state ("NEW YORK").
+    if (jurisdiction && /^[A-Z]+ OF /.test(jurisdiction[0]) && words > 0) {
+      if (!(words === 1 && US_STATE_PAIRS[word.toLowerCase()]?.includes(previous.toLowerCase()))) break;
+    }
     end = wordStart + word.length;
     cursor = end;
+    previous = word;
   }
   return end;
 }
@@ -102,7 +109,9 @@ export function clauseValues(line: Span, lawSection = false): Candidate[] {
     }
     for (const m of line.text.matchAll(STATE_LAW)) {
       const start = stateNameBefore(line.text, m.index);
-      if (start >= 0) add('governing_law', start, m.index - 1);
+      // The verb in the same sentence: "governed by Florida law", not "as it relates to Florida law".
+      if (start >= 0 && LAW_CLAUSE.test(sentenceBefore(line.text, start)))
+        add('governing_law', start, m.index - 1);
     }
   }
   for (const court of line.text.matchAll(COURTS)) {
@@ -159,4 +168,10 @@ function stateNameBefore(line: string, law: number): number {
   if (first && /^[A-Z][a-z]+$/.test(first) && US_STATE_PAIRS[name]?.includes(first.toLowerCase()))
     return law - 1 - last.length - 1 - first.length;
   return US_STATE_NAMES.has(name) ? law - 1 - last.length : -1;
+}
+
+/** The part of `line`'s sentence before `at`, at most 120 characters of it. */
+function sentenceBefore(line: string, at: number): string {
+  const window = line.slice(Math.max(0, at - 120), at);
+  return window.slice(window.lastIndexOf('. ') + 1);
 }

@@ -60,7 +60,8 @@ const RUN_ON_WORDS = new Set(
  * filings kept as plain text are hard-wrapped (EDGAR's text exhibits at about 70 columns), and
  * a PDF's layout may break a paragraph, so "construed according to the" / "laws of the State of
  * Oregon." and "DigiPath," / "Inc., located at …" stand on two lines. It runs on when the line
- * ends with a comma or a word no sentence ends on, or the next line starts in lower case; the
+ * ends with a comma or a word no sentence ends on, or the next line starts in lower case (or
+ * with "OF", in capitals: "THE STATE" / "OF TEXAS"); the
  * next line must follow right after it (one line break, read as a space: offsets stay the
  * text's). At most `MAX_RUN_ON` characters of the next line are taken. Else `lines[i]` itself.
  */
@@ -70,7 +71,7 @@ export function withNextLine(lines: readonly Span[], i: number): Span {
   if (!next || next.index !== line.index + line.text.length + 1) return line;
   const lastWord = line.text.slice(line.text.lastIndexOf(' ') + 1);
   const runsOn =
-    lastWord.endsWith(',') || RUN_ON_WORDS.has(lastWord.toLowerCase()) || /^\p{Ll}/u.test(next.text);
+    lastWord.endsWith(',') || RUN_ON_WORDS.has(lastWord.toLowerCase()) || /^(?:\p{Ll}|OF\s)/u.test(next.text);
   if (!runsOn || /[.;:!?]$/.test(line.text)) return line;
   return { text: `${line.text} ${next.text.slice(0, MAX_RUN_ON)}`, index: line.index };
 }
