@@ -392,7 +392,8 @@ describe('detectValues: what real signed contracts write', () => {
         'Made between Lindqvist B.V having an address at Keizersgracht 221, 1016 DV Amsterdam, the Netherlands, represented by Eva Lindqvist, and Maple Analytics Inc., with an address at 88 Queen Street West Suite 400 Toronto Ontario Canada (the "Company"); notices to Lindqvist B.V at its address.',
       ]),
     ).toEqual({
-      organization_name: 'Lindqvist B.V',
+      // Listed after "between" beside a defined party: a party of its own.
+      party_1_name: 'Lindqvist B.V',
       address: 'Keizersgracht 221, 1016 DV Amsterdam, the Netherlands',
       company_name: 'Maple Analytics Inc.',
       address_2: '88 Queen Street West Suite 400 Toronto Ontario Canada',
@@ -435,7 +436,8 @@ describe('detectValues: what real signed contracts write', () => {
         'This License Agreement is entered into as of June 2, 2021 (the "Agreement") by Lumen Labs, Inc. and, a Delaware corporation ("Lumen"), and a Nevada corporation (the "Licensee").',
         '"Affiliate Company" means any Affiliate Company of Lumen; each Affiliate Company is bound under the Foreign Investment Law (the "Investment Law").',
       ]),
-    ).toEqual({ date: 'June 2, 2021', party_1_name: 'Lumen Labs, Inc.' });
+      // Named by "entered into as of", not after the defined document ("Agreement").
+    ).toEqual({ agreement_date: 'June 2, 2021', party_1_name: 'Lumen Labs, Inc.' });
   });
 
   it('splits capitalised labels run into one line', () => {

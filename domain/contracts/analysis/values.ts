@@ -16,7 +16,9 @@
  *
  * Libraries, measured on a 60,000-character contract (20 pages): chrono-node reads dates in
  * 55 ms and loads in 60 ms (its English parsers only); compromise takes 600 ms to load in each
- * worker and 3 s to parse (compromise-dates 5.5 s more), so it is not used. Only the first
+ * worker and 3 s to parse (compromise-dates 5.5 s more), so it is not used; on the sentences the
+ * rules select, neither it nor @microsoft/recognizers-text finds what the rules miss (decision 083).
+ * Only the first
  * `MAX_SCANNED_CHARS` characters are read, line by line: the deal's values stand on the first
  * pages and the signature page, and every step is linear in what it reads.
  */
@@ -25,8 +27,8 @@ import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
-import { linesOf, type Span, subSpan } from './values/lines.ts';
-import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
+import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
+import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
 import { titledSignatories } from './values/signatories.ts';
 import { typedValues } from './values/typed.ts';
 
@@ -68,12 +70,20 @@ export function detectValues(text: string): Finding[] {
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));
   if (preambleEnd < 0 || preambleEnd > MAX_PREAMBLE_LINES)
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
-  const { parties, candidates } = findParties(lines, preambleEnd);
+  // A preamble's sentence may run on to the next line ("an individual resident" / "of the State
+  // of Florida ("Executive")"): each preamble line is read with the line it runs on to.
+  const preamble = lines.map((line, i) => (i < preambleEnd ? withNextLine(lines, i) : line));
+  const found = findParties(preamble, preambleEnd);
+  const parties = found.parties;
+  const candidates = found.candidates.map((c) => inText(text, c));
+  const letterTo = addressee(lines.slice(0, MAX_PREAMBLE_LINES));
+  if (letterTo) candidates.push(letterTo);
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
   let signaturePage = false;
-  for (const line of lines) {
+  let lawSection = false;
+  for (const [i, line] of lines.entries()) {
     if (repeated.has(line.text)) continue;
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
@@ -83,14 +93,38 @@ export function detectValues(text: string): Finding[] {
       signaturePage = true;
       candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
     }
+    if (signaturePage) {
+      const signing = signingParty(line, lines[i + 1], parties);
+      if (signing) candidates.push(signing);
+    }
     candidates.push(...labelledValues(line, context));
-    candidates.push(...clauseValues(line));
+    // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
+    const sentence = withNextLine(lines, i);
+    candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
+    // The paragraph under a "Governing Law" heading names the law without a verb to say so.
+    lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
     const typed = typedValues(line);
+    if (i < preambleEnd) nameByLead(line, typed);
     nameByDefinitions(line, typed);
     candidates.push(...typed);
   }
   return resolve(candidates);
+}
+
+/**
+ * A heading of its own line for the choice of law ("GOVERNING LAW", "12. Applicable Law."): the
+ * paragraph after it is the clause.
+ */
+const LAW_HEADING = /^(?:\d{1,3}(?:\.\d{1,3})*\.?\s)?(?:governing law|applicable law|choice of law|law)\.?$/i;
+
+/**
+ * A candidate read on a run-on sentence (`withNextLine`) with its text as the document has it:
+ * across the break, the line break stands where the sentence has a space.
+ */
+function inText(text: string, candidate: Candidate): Candidate {
+  candidate.text = text.slice(candidate.index, candidate.index + candidate.text.length);
+  return candidate;
 }
 
 /**
@@ -112,6 +146,8 @@ function quotedTerms(lines: Span[]): Set<string> {
   return terms;
 }
 
+const DATE_LINE = /^[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}$/;
+
 /**
  * Lines that stand unchanged more than once and hold no signature: running headers and footers
  * ("Source: ACME CORP, 8-K, 4/6/2018" on every page of a filed exhibit), not the deal's terms.
@@ -121,10 +157,32 @@ function repeatedLines(lines: Span[]): Set<string> {
   const repeated = new Set<string>();
   for (const { text } of lines) {
     if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
+    // A letter's date, which its continuation pages repeat in their heading ("March 17, 2010" /
+    // "Page 2"): the letter's date all the same.
+    if (DATE_LINE.test(text)) continue;
     if (seen.has(text)) repeated.add(text);
     seen.add(text);
   }
   return repeated;
+}
+
+/**
+ * What introduces the contract's own date in its preamble: "dated as of", "made and entered into
+ * as of", "entered into this", "effective as of" (the last, its effective date).
+ */
+const DATE_LEAD =
+  /\b(?:(?:is |are )?dated(?: as of)?|(?:made|entered into|executed)(?: and (?:entered into|executed))?(?: (?:as of|on|this|effective))?|(?:effective|made effective) (?:as of|on)|as of)(?: the)? $/i;
+
+/** A preamble's date after "dated as of", "made … as of", "effective as of": the agreement's or its effective date. */
+function nameByLead(line: Span, typed: Candidate[]): void {
+  for (const candidate of typed) {
+    if (candidate.type !== 'date') continue;
+    const at = candidate.index - line.index;
+    const lead = DATE_LEAD.exec(line.text.slice(Math.max(0, at - 50), at));
+    if (!lead) continue;
+    candidate.name = /effective/i.test(lead[0]) ? 'effective_date' : 'agreement_date';
+    candidate.named = true;
+  }
 }
 
 const DOCUMENT_TERM = /\b(?:Agreement|Contract|Amendment|Addendum|Schedule|Exhibit|Order Form|Note)$/i;

@@ -47,3 +47,33 @@ export function cellsOf(line: Span): Span[] {
     start = tab + 1;
   }
 }
+
+/** Words a sentence does not end on: a line ending with one runs on. */
+const RUN_ON_WORDS = new Set(
+  'a an and or of the to by between among in at with for on as under from its this that such said than'.split(
+    ' ',
+  ),
+);
+
+/**
+ * `lines[i]` with the line after it, as one span, where a sentence runs on across the break:
+ * filings kept as plain text are hard-wrapped (EDGAR's text exhibits at about 70 columns), and
+ * a PDF's layout may break a paragraph, so "construed according to the" / "laws of the State of
+ * Oregon." and "DigiPath," / "Inc., located at …" stand on two lines. It runs on when the line
+ * ends with a comma or a word no sentence ends on, or the next line starts in lower case (or
+ * with "OF", in capitals: "THE STATE" / "OF TEXAS"); the
+ * next line must follow right after it (one line break, read as a space: offsets stay the
+ * text's). At most `MAX_RUN_ON` characters of the next line are taken. Else `lines[i]` itself.
+ */
+export function withNextLine(lines: readonly Span[], i: number): Span {
+  const line = lines[i]!;
+  const next = lines[i + 1];
+  if (!next || next.index !== line.index + line.text.length + 1) return line;
+  const lastWord = line.text.slice(line.text.lastIndexOf(' ') + 1);
+  const runsOn =
+    lastWord.endsWith(',') || RUN_ON_WORDS.has(lastWord.toLowerCase()) || /^(?:\p{Ll}|OF\s)/u.test(next.text);
+  if (!runsOn || /[.;:!?]$/.test(line.text)) return line;
+  return { text: `${line.text} ${next.text.slice(0, MAX_RUN_ON)}`, index: line.index };
+}
+
+const MAX_RUN_ON = 300;

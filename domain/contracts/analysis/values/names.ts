@@ -8,7 +8,7 @@
 const ENTITY_SUFFIX_LIST = (
   'inc. inc incorporated llc l.l.c. ltd. ltd limited corp. corp corporation co. company lp l.p. llp ' +
   'l.l.p. lllp plc p.l.c. gmbh ag s.a. sa n.v. nv b.v. bv pbc p.c. pc pty pty. s.a.s. sas s.r.l. srl ' +
-  's.p.a. spa oy ab a/s k.k. pte. pte ulc lda s.l. sl kg se'
+  's.p.a. spa oy ab a/s asa k.k. pte. pte ulc lda ltda s.l. sl kg se'
 ).split(' ');
 /** Each suffix also without its final period ("IREYA B.V", "Acme S.A"). */
 const ENTITY_SUFFIXES = new Set(ENTITY_SUFFIX_LIST.flatMap((s) => [s, s.replace(/\.$/, '')]));
@@ -24,9 +24,37 @@ const NOT_NAMES = new Set(
 const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
 
 export function isEntitySuffix(word: string): boolean {
-  // "Inc.," and "Inc.." (a sentence's full stop after the suffix's) are the suffix too.
-  return ENTITY_SUFFIXES.has(word.toLowerCase().replace(/,$/, '').replace(/\.\.$/, '.'));
+  // "Inc.,", "S.p.A.;" and "Inc.." (a sentence's full stop after the suffix's) are the suffix too, and so is
+  // "LLC." (the full stop of a sentence ending with a suffix written without one).
+  const bare = word.toLowerCase().replace(/[,;]$/, '').replace(/\.\.$/, '.');
+  return ENTITY_SUFFIXES.has(bare) || (bare.endsWith('.') && ENTITY_SUFFIXES.has(bare.slice(0, -1)));
 }
+
+/** The suffix as the name has it: "LLC." at a sentence's end is "LLC", "Inc." keeps its period. */
+function suffixText(token: string): string {
+  const text = withoutTrailing(token, ',;:').replace(/\.\.$/, '.');
+  return text.endsWith('.') && !ENTITY_SUFFIXES.has(text.toLowerCase()) ? text.slice(0, -1) : text;
+}
+
+/**
+ * A name written in lower case or with a capital inside it, as brands write themselves:
+ * "theglobe.com", "eBay", "iGo". It names a party only before a legal-entity suffix
+ * ("theglobe.com, inc."), where the suffix says it is a company's name.
+ */
+function isBrandWord(word: string): boolean {
+  return (
+    /^[a-z][a-z0-9-]{0,30}\.(?:com|net|org|io|ai|co)$/.test(word) ||
+    /^[a-z]{1,3}[A-Z][A-Za-z]{1,20}$/.test(word)
+  );
+}
+
+/**
+ * A jurisdiction in parentheses inside an offshore company's name: "Altimo Holdings (BVI)
+ * Limited", "Acme (Cayman) Ltd." (companies of the British Virgin Islands, the Cayman Islands and
+ * Bermuda are often named so, to tell them from their group's other companies).
+ */
+const JURISDICTION_IN_NAME =
+  /^\((?:BVI|B\.V\.I\.|Cayman|Bermuda|Jersey|Guernsey|Bahamas|UK|U\.K\.|USA|U\.S\.A\.|US|U\.S\.|Canada|Ireland|Singapore|Hong Kong|HK|Luxembourg|Netherlands|Cyprus|Mauritius)\)$/;
 
 /** Sentence openers that end a name wherever they stand ("SPONSORSHIP AGREEMENT This agreement"). */
 const NAME_ENDERS = new Set(['this', 'whereas', 'now', 'witnesseth', 'recitals']);
@@ -87,10 +115,32 @@ export function nameAt(stretch: string): NameRun | null {
       let last = i;
       while (tokens[last + 1] && isEntitySuffix(tokens[last + 1]!.text) && last - i < 2) last += 1;
       const lastToken = tokens[last]!;
-      end = lastToken.start + withoutTrailing(lastToken.text, ',;:').replace(/\.\.$/, '.').length;
+      end = lastToken.start + suffixText(lastToken.text).length;
       entity = true;
       words += 1;
       break;
+    }
+    const next = tokens[i + 1];
+    // "Altimo Holdings (BVI) Limited": the jurisdiction in the middle of the name.
+    if (
+      words > 0 &&
+      JURISDICTION_IN_NAME.test(bare) &&
+      next &&
+      (isCapitalised(next.text) || isEntitySuffix(next.text))
+    ) {
+      words += 1;
+      continue;
+    }
+    // "theglobe.com, inc.": a brand in lower case, when a legal-entity suffix follows it.
+    if (
+      isBrandWord(bare) &&
+      (bare === token.text
+        ? next && isEntitySuffix(next.text)
+        : token.text === `${bare},` && next && isEntitySuffix(next.text))
+    ) {
+      words += 1;
+      end = token.start + bare.length;
+      continue;
     }
     if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
       const next = tokens[i + 1];

@@ -119,19 +119,39 @@ function isShortName(term: string, name: string): boolean {
 
 /**
  * Where the stretch naming a party starts before its definition: after "between", "and", "by",
- * ";" (its descriptor, "a Delaware corporation with offices at …", lies between name and definition).
+ * ";" (its descriptor, "a Delaware corporation with offices at …", lies between name and definition),
+ * and after the definition that closed the party before it ("between A ("X"), B ("Y") and C").
  */
-const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s/gi;
+const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s|\),(?=\s)/gi;
 
 const MAX_PARTIES = 20;
 
 /** How far back before a definition its party's name is sought (a long line must stay linear). */
 const MAX_STRETCH = 400;
 
+/**
+ * " AND " inside a name written in capitals ("ATHENE ANNUITY AND LIFE COMPANY"): between two words
+ * in capitals, the first no legal-entity suffix. Filings write the "and" between two parties in
+ * lower case, or after a suffix ("ACME CORP. AND BETA LLC").
+ */
+function isNamesAnd(line: string, at: number, separator: string): boolean {
+  if (separator.trim() !== 'AND') return false;
+  const before =
+    line
+      .slice(Math.max(0, at - 40), at)
+      .split(' ')
+      .at(-1) ?? '';
+  const after = /^\s*AND\s(\S*)/.exec(line.slice(at, at + 60))?.[1] ?? '';
+  return /^[A-Z0-9&]{2,}$/.test(before) && !isEntitySuffix(before) && /^[A-Z]{2}/.test(after);
+}
+
 function partyStretchStart(line: string, open: number): number {
   const from = Math.max(0, open - MAX_STRETCH);
   let start = from;
-  for (const m of line.slice(from, open).matchAll(SEPARATORS)) start = from + m.index + m[0].length;
+  for (const m of line.slice(from, open).matchAll(SEPARATORS)) {
+    if (isNamesAnd(line, from + m.index, m[0])) continue;
+    start = from + m.index + m[0].length;
+  }
   // A list marker opening the line: "1.", "(a)", "(i)".
   const marker = /^(?:\d{1,3}[.)]|\([0-9a-z]{1,4}\))\s/i.exec(line.slice(start, open));
   return marker ? start + marker[0].length : start;
@@ -199,8 +219,28 @@ export function findParties(
       addParty(name.text, line.index + start + name.start, definition);
       definedHere += 1;
     }
-    if (inPreamble && definedHere === 0) {
-      for (const listed of listedParties(line)) addParty(listed.text, listed.index, null);
+    // Several parties in one sentence, some without a definition ("between A ("X"), B ("Y") and
+    // C Inc."): beside defined parties, a company (by its legal form) listed without one is a party
+    // too; a person there is one's officer ("Ana Ruiz, director of Brightleaf (the "Client")").
+    if (inPreamble) {
+      for (const listed of listedParties(line)) {
+        if (definedHere === 0 || (listed.entity && !byName.has(listed.text)))
+          addParty(listed.text, listed.index, null);
+      }
+    }
+    for (const alias of aliases(line)) {
+      if (alias.before && inPreamble) addParty(alias.before.text, alias.before.index, null);
+      const party = alias.before ? byName.get(alias.before.text) : undefined;
+      if (alias.before && !party)
+        candidates.push({ type: 'party', name: 'organization_name', named: false, ...alias.before });
+      const kind = aliasKind(alias.marker);
+      candidates.push({
+        type: 'party',
+        name: party ? `${party.role}_${kind}` : kind,
+        named: true,
+        text: alias.after.text,
+        index: alias.after.index,
+      });
     }
   });
   return { parties, candidates };
@@ -219,11 +259,21 @@ function organizationOf(stretch: string): NameRun | null {
   return name && name.start === 0 && name.words <= 6 ? { ...name, start: offset } : null;
 }
 
-/** "… between Globex Corporation and Initech GmbH.": the names after "between" or "among". */
-function listedParties(line: Span): Span[] {
-  const keyword = /\b(?:between|among)\s/i.exec(line.text);
+/**
+ * What introduces the parties in a preamble: "between", "among", and "is made by" / "entered
+ * into by" ("This Agreement is entered into by Acme, Inc. and Beta LLC"), not "by and between".
+ */
+const LIST_KEYWORD = /\b(?:between|among|(?:made|entered into|executed) by(?! and\b))\s/i;
+
+/**
+ * "… between Globex Corporation and Initech GmbH.", "by and among A, B and C": the names after
+ * "between", "among" or "made by". A part between two "and"s is one name, and each company
+ * after a comma in it ("Alpha Corp., Beta Holdings LLC") another.
+ */
+function listedParties(line: Span): (Span & { entity: boolean })[] {
+  const keyword = LIST_KEYWORD.exec(line.text);
   if (!keyword) return [];
-  const found: Span[] = [];
+  const found: (Span & { entity: boolean })[] = [];
   let from = keyword.index + keyword[0].length;
   // The list ends with its sentence ("… between the Sponsor and Promoter. The Sponsor agrees …").
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
@@ -231,16 +281,84 @@ function listedParties(line: Span): Span[] {
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
     const nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
-    const name = nameAt(line.text.slice(from, end));
+    const part = line.text.slice(from, end);
+    const name = nameAt(part);
     if (name && (name.entity || (name.words >= 2 && name.words <= 4))) {
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (!NOT_PARTY_WORDS.has(lastWord))
-        found.push({ text: name.text, index: line.index + from + name.start });
+        found.push({ text: name.text, index: line.index + from + name.start, entity: name.entity });
+    }
+    // "Alpha Corp., Beta Holdings LLC": another company after a comma (a place after one is no party).
+    for (
+      let comma = part.indexOf(', ', name ? name.start + name.text.length : 0), n = 0;
+      comma >= 0 && n < 6;
+      n += 1
+    ) {
+      const next = nameAt(part.slice(comma + 2));
+      if (next?.entity && next.start === 0)
+        found.push({ text: next.text, index: line.index + from + comma + 2, entity: true });
+      comma = part.indexOf(', ', comma + 2 + (next?.text.length ?? 0));
     }
     if (nextAnd < 0) break;
     from = end + line.text.slice(end).match(/^,?\s(?:and|&)\s/)![0].length;
   }
   return found;
+}
+
+/**
+ * Another name of a party: "Acme Holdings Inc. f/k/a Acme Corp.", "formerly known as", "d/b/a",
+ * "doing business as", "a/k/a", "now known as". Filings name a renamed party by both names, and a
+ * party trading under another name by both; each is a name a template would replace.
+ */
+const ALIAS =
+  /\b(?:f\/k\/a|n\/k\/a|a\/k\/a|d\/b\/a|formerly(?: known as)?|now known as|also known as|doing business as|trading as)\s/gi;
+
+interface Alias {
+  marker: string;
+  before: Span | null;
+  after: Span;
+}
+
+/** What the other name is: a former name, a trade name, or another name. */
+function aliasKind(marker: string): string {
+  if (/^(?:f\/k\/a|formerly)/.test(marker)) return 'former_name';
+  if (/^(?:d\/b\/a|doing|trading)/.test(marker)) return 'trade_name';
+  return 'other_name';
+}
+
+/** The names on both sides of each alias marker of `line`. */
+function aliases(line: Span): Alias[] {
+  const found: Alias[] = [];
+  for (const m of line.text.matchAll(ALIAS)) {
+    const start = m.index + m[0].length;
+    const after = nameAt(line.text.slice(start, start + 200));
+    if (after?.start !== 0 || after.words > 8) continue;
+    // The name before it, a comma or a parenthesis between them ("Acme Inc. (f/k/a …)").
+    const base = Math.max(0, m.index - 200);
+    let end = m.index;
+    while (end > base && /[\s,(]/.test(line.text[end - 1]!)) end -= 1;
+    const stretch = line.text.slice(base, end);
+    const before = entityBefore(stretch) ?? personBefore(stretch);
+    found.push({
+      marker: m[0].trim().toLowerCase(),
+      before: before ? { text: before.text, index: line.index + base + before.start } : null,
+      after: { text: after.text, index: line.index + start },
+    });
+  }
+  return found;
+}
+
+/** The name of two to four capitalised words that ends `stretch` ("… between John Smith"), or null. */
+function personBefore(stretch: string): NameRun | null {
+  const words = stretch.split(' ');
+  let first = words.length;
+  while (first > 0 && words.length - first < 4 && /^\p{Lu}[\p{L}.'’-]*$/u.test(words[first - 1]!)) first -= 1;
+  if (words.length - first < 2) return null;
+  const offset = words.slice(0, first).join(' ').length + (first > 0 ? 1 : 0);
+  const name = nameAt(stretch.slice(offset));
+  return name && offset + name.start + name.text.length === stretch.length
+    ? { ...name, start: offset + name.start }
+    : null;
 }
 
 /**
@@ -327,4 +445,69 @@ function trimOrganization(name: string): string {
     first -= 1;
   }
   return words.slice(first).join(' ');
+}
+
+/** A signature line: "By:", "By /s/ Jane Roe", "By: ________". */
+const BY_LINE = /^By\b/;
+
+/**
+ * The party a signature block signs for, named on the line above its "By:" line ("HYPERION
+ * MINING" / "By: /s/ Jane Roe"): a company signs through an officer, and the block names the
+ * company first, often in capitals and without the preamble's spelling. Read on a signature
+ * page only; a role label ("COMPANY:", "EXECUTIVE") or a defined term is not a name.
+ */
+export function signingParty(
+  line: Span,
+  next: Span | undefined,
+  parties: readonly Party[],
+): Candidate | null {
+  if (!next || !BY_LINE.test(next.text) || line.text.length > 120 || line.text.endsWith(':')) return null;
+  const name = nameAt(line.text);
+  if (name?.start !== 0 || name.text.length !== line.text.replace(/[.,]$/, '').length) return null;
+  // Two words at least ("HYPERION MINING"), or a company's legal form ("Acme, Inc.").
+  if (!name.entity && name.words < 2) return null;
+  if (parties.some((p) => p.term === name.text || p.nickname === name.text)) return null;
+  if (NOT_PARTY_WORDS.has(name.text.split(' ').at(-1)!.toLowerCase())) return null;
+  const lower = name.text.toLowerCase();
+  const party = parties.find((p) => p.name.toLowerCase() === lower);
+  return {
+    type: 'party',
+    name: party ? `${party.role}_name` : 'organization_name',
+    named: party !== undefined,
+    text: name.text,
+    index: line.index,
+  };
+}
+
+/** A letter's salutation: "Dear Ed:", "Dear Mr. Monser,". */
+const SALUTATION = /^Dear\s\S/;
+/** How many lines above the salutation the addressee's block may start. */
+const ADDRESS_BLOCK_LINES = 6;
+
+/**
+ * The person a letter agreement is addressed to: the name that opens the address block above
+ * "Dear …:" ("Edward L. Monser" / "8000 West Florissant Ave." / "St. Louis, MO 63136" / "Dear
+ * Ed:"). Letter agreements (offer letters, NDAs signed as letters) name the other party there
+ * and nowhere else before the signature. Read in the first `lines` given.
+ */
+export function addressee(lines: readonly Span[]): Candidate | null {
+  const salutation = lines.findIndex((line) => SALUTATION.test(line.text));
+  if (salutation < 0) return null;
+  for (let i = Math.max(0, salutation - ADDRESS_BLOCK_LINES); i < salutation; i += 1) {
+    const line = lines[i]!;
+    const name = nameAt(line.text);
+    // The whole line a person's name of two to five words ("Eugene Wright, III", "Mr. John Roe").
+    const rest = name ? line.text.slice(name.start + name.text.length) : '';
+    if (
+      !name ||
+      name.entity ||
+      name.words < 2 ||
+      name.words > 5 ||
+      !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest)
+    )
+      continue;
+    if (/\d/.test(line.text) || /^(?:Re|RE|Attention|Attn)\b/.test(line.text)) continue;
+    return { type: 'party', name: 'addressee_name', named: true, text: line.text, index: line.index };
+  }
+  return null;
 }

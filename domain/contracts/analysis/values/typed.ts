@@ -246,7 +246,7 @@ const US_STATE_CODES = new Set(
     'ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR VI GU AS MP'
   ).split(' '),
 );
-const US_STATE_NAMES = new Set(
+export const US_STATE_NAMES = new Set(
   (
     'alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho ' +
     'illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota ' +
@@ -255,7 +255,7 @@ const US_STATE_NAMES = new Set(
   ).split(' '),
 );
 /** Two-word states, by their last word. */
-const US_STATE_PAIRS: Record<string, string[]> = {
+export const US_STATE_PAIRS: Record<string, string[]> = {
   hampshire: ['new'],
   jersey: ['new'],
   mexico: ['new'],

@@ -1,0 +1,307 @@
+/**
+ * Parties, dates and governing law as signed contracts filed with the SEC write them (issue 41):
+ * each pattern is a small DOCX imported over HTTP, and the answer must hold the value as written,
+ * named from its context where the name is what the pattern decides.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
+import { docxWithBody, wp } from './helpers/documents.ts';
+import type { HttpClient } from './helpers/http-client.ts';
+import type { TestApp } from './helpers/test-app.ts';
+
+let t: TestApp;
+let user: HttpClient;
+
+beforeAll(async () => ({ t, user } = await startSignedIn()));
+afterAll(() => t.close());
+
+interface Variable {
+  name: string;
+  kind: string;
+  text: string;
+}
+
+/** The value variables the service answers for a DOCX of one paragraph per line. */
+async function importedValues(lines: string[]): Promise<Variable[]> {
+  const bytes = docxWithBody(lines.map((line) => wp(line)).join(''));
+  const response = await user.upload('/api/contracts/import', { name: 'filing.docx', bytes });
+  expect(response.status, response.text).toBe(200);
+  return (response.body.variables as Variable[]).filter((v) => v.kind === 'value');
+}
+
+/** Each expected value is in the answer: by its text, and by its name where one is given. */
+async function expectValues(lines: string[], expected: { text: string; name?: string }[]) {
+  const values = await importedValues(lines);
+  const shown = values.map((v) => ({ name: v.name, text: v.text }));
+  for (const value of expected) {
+    expect(shown, JSON.stringify(value)).toContainEqual(
+      value.name ? value : expect.objectContaining({ text: value.text }),
+    );
+  }
+  return values;
+}
+
+const SIGNED =
+  'IN WITNESS WHEREOF, the parties have executed this Agreement as of the date first written above.';
+
+describe('POST /api/contracts/import: parties as filings write them', () => {
+  it('reads names in capitals, "AND" and all', async () => {
+    await expectValues(
+      [
+        'REINSURANCE AGREEMENT',
+        'This Reinsurance Agreement is entered into by and between ATHENE ANNUITY AND LIFE COMPANY, an Iowa corporation ("Athene"), and APOLLO CAPITAL MANAGEMENT, L.P., a Delaware limited partnership ("ACM").',
+      ],
+      [
+        { name: 'party_1_name', text: 'ATHENE ANNUITY AND LIFE COMPANY' },
+        { name: 'party_2_name', text: 'APOLLO CAPITAL MANAGEMENT, L.P.' },
+      ],
+    );
+  });
+
+  it('reads a company whose name is written in lower case', async () => {
+    await expectValues(
+      [
+        'This Agreement is made by and between theglobe.com, inc., a Delaware corporation (the "Company"), and Egan Holdings LLC ("Egan").',
+      ],
+      [{ name: 'company_name', text: 'theglobe.com, inc.' }, { text: 'Egan Holdings LLC' }],
+    );
+  });
+
+  it('takes both names of a party written with f/k/a, formerly known as and d/b/a', async () => {
+    await expectValues(
+      [
+        'This Agreement is made between Acme Holdings Inc. f/k/a Acme Corp., a Nevada corporation (the "Company"), and Zeta Trading, formerly known as Old Zeta Partners ("Zeta").',
+        'Section 1. Notices to Beta Supply LLC d/b/a Beta Foods shall be sent by mail.',
+      ],
+      [
+        { name: 'company_name', text: 'Acme Holdings Inc.' },
+        { name: 'company_former_name', text: 'Acme Corp.' },
+        { text: 'Zeta Trading' },
+        { name: 'party_1_former_name', text: 'Old Zeta Partners' },
+        { text: 'Beta Supply LLC' },
+        { name: 'trade_name', text: 'Beta Foods' },
+      ],
+    );
+  });
+
+  it('reads companies of other countries by their legal form, a jurisdiction inside the name included', async () => {
+    await expectValues(
+      [
+        'This Shareholders Agreement is made by and among Telenor ASA, Altimo Holdings (BVI) Limited and Eco Telecom Limited.',
+        'The Agent is Fiat Finance S.p.A.; the Custodian is Nomura Trust K.K., and the Bank is Heineken B.V.',
+      ],
+      [
+        { name: 'party_1_name', text: 'Telenor ASA' },
+        { name: 'party_2_name', text: 'Altimo Holdings (BVI) Limited' },
+        { name: 'party_3_name', text: 'Eco Telecom Limited' },
+        { text: 'Fiat Finance S.p.A.' },
+        { text: 'Nomura Trust K.K.' },
+        { text: 'Heineken B.V.' },
+      ],
+    );
+  });
+
+  it('reads a person as a party ("an individual"), across a line the filing wrapped', async () => {
+    await expectValues(
+      [
+        'This Non-Competition and Non-Disclosure Agreement is entered into by and between Ameris Bancorp, a Georgia corporation ("Ameris"), and Shirley P. Fiano, an individual resident',
+        'of the State of Florida ("Executive").',
+      ],
+      [{ text: 'Ameris Bancorp' }, { name: 'executive_name', text: 'Shirley P. Fiano' }],
+    );
+  });
+
+  it('reads several parties in one preamble sentence, defined or not', async () => {
+    await expectValues(
+      [
+        'This Agreement is made between Alpha Corp. ("Alpha"), Beta Holdings LLC ("Beta") and Gamma Partners, L.P.',
+      ],
+      [
+        { name: 'party_1_name', text: 'Alpha Corp.' },
+        { name: 'party_2_name', text: 'Beta Holdings LLC' },
+        { name: 'party_3_name', text: 'Gamma Partners, L.P.' },
+      ],
+    );
+  });
+
+  it('reads parties introduced by "is made by" and "entered into by"', async () => {
+    await expectValues(
+      ['This Confidentiality Agreement is entered into by Omega Industries, Inc. and Delta Labs LLC.'],
+      [
+        { name: 'party_1_name', text: 'Omega Industries, Inc.' },
+        { name: 'party_2_name', text: 'Delta Labs LLC' },
+      ],
+    );
+  });
+
+  it('reads the employee a letter agreement is addressed to', async () => {
+    await expectValues(
+      [
+        'Edward L. Monser',
+        '8000 West Florissant Ave.',
+        'St. Louis, MO 63136',
+        'Dear Ed:',
+        'This letter sets out the terms of your retirement from Emerson Electric Co.',
+      ],
+      [{ name: 'addressee_name', text: 'Edward L. Monser' }, { text: 'Emerson Electric Co.' }],
+    );
+  });
+
+  it('reads a party named only in its signature block', async () => {
+    await expectValues(
+      [
+        'MUTUAL NONDISCLOSURE AGREEMENT',
+        'The parties signing below agree to keep each other’s information confidential.',
+        SIGNED,
+        'HYPERION MINING',
+        'By: /s/ Jane Roe',
+        'Title: President',
+      ],
+      [{ name: 'organization_name', text: 'HYPERION MINING' }],
+    );
+  });
+});
+
+describe('POST /api/contracts/import: dates as filings write them', () => {
+  it.each([
+    [
+      'This Agreement is entered into on Dec. 8, 2005 by and between Acme Corp. and Beta LLC.',
+      'Dec. 8, 2005',
+    ],
+    ['This Agreement is dated as of Sept. 1, 2010 between Acme Corp. and Beta LLC.', 'Sept. 1, 2010'],
+    [
+      'THIS AGREEMENT is made the 8th day of May 2014 by and between Acme Corp. and Beta LLC.',
+      '8th day of May 2014',
+    ],
+    [
+      'THIS AGREEMENT is made this 8th day of May, 2014 by and between Acme Corp. and Beta LLC.',
+      '8th day of May, 2014',
+    ],
+    ['This Agreement is made May 8th, 2014 between Acme Corp. and Beta LLC.', 'May 8th, 2014'],
+    ['This Agreement is dated 8 May 2014 between Acme Corp. and Beta LLC.', '8 May 2014'],
+    ['This Agreement is dated 2014-05-08 between Acme Corp. and Beta LLC.', '2014-05-08'],
+    [
+      'This Agreement is made and entered into as of 5/8/14 by and between Acme Corp. and Beta LLC.',
+      '5/8/14',
+    ],
+  ])('names the date of "%s" the agreement date', async (preamble, date) => {
+    await expectValues([preamble], [{ name: 'agreement_date', text: date }]);
+  });
+
+  it('names the date after "effective as of", and a date defined as the Effective Date, the effective date', async () => {
+    await expectValues(
+      ['This Agreement is effective as of June 1, 2015 by and between Acme Corp. and Beta LLC.'],
+      [{ name: 'effective_date', text: 'June 1, 2015' }],
+    );
+    await expectValues(
+      [
+        'This Agreement is made and entered into as of July 2, 2016 (the "Effective Date") by and between Acme Corp. and Beta LLC.',
+      ],
+      [{ name: 'effective_date', text: 'July 2, 2016' }],
+    );
+  });
+
+  it('answers no date for "as of the date last signed below"', async () => {
+    const values = await importedValues([
+      'This Agreement is effective as of the date last signed below by and between Acme Corp. and Beta LLC.',
+    ]);
+    expect(values.filter((v) => v.name.includes('date'))).toEqual([]);
+  });
+
+  it('reads a letter’s date that its continuation pages repeat in their heading', async () => {
+    await expectValues(
+      [
+        'March 17, 2010',
+        'FLIR Systems, Inc.',
+        'Dear Mr. Stoehr:',
+        'You have requested information about the Company.',
+        'March 17, 2010',
+        'Page 2',
+        'You agree to keep the Evaluation Material confidential.',
+      ],
+      [{ text: 'March 17, 2010' }],
+    );
+  });
+});
+
+describe('POST /api/contracts/import: governing law as filings write it', () => {
+  it.each([
+    [
+      'the laws of a State',
+      [
+        'This Agreement shall be governed by and construed in accordance with the laws of the State of New York.',
+      ],
+      'State of New York',
+    ],
+    [
+      'the internal laws of a Commonwealth',
+      ['This Agreement shall be governed by the internal laws of the Commonwealth of Massachusetts.'],
+      'Commonwealth of Massachusetts',
+    ],
+    [
+      'the laws of England and Wales',
+      ['This Agreement is governed by the laws of England and Wales.'],
+      'England and Wales',
+    ],
+    [
+      'the law of a State, without regard to its conflict of laws principles',
+      [
+        'This Agreement shall be governed by the law of the State of Delaware without regard to its conflict of laws principles.',
+      ],
+      'State of Delaware',
+    ],
+    [
+      'the laws thereof, the state named earlier in the sentence',
+      [
+        'This Agreement shall be deemed accepted by the Company in the State of Nevada and shall be governed by and construed in accordance with the laws thereof.',
+      ],
+      'State of Nevada',
+    ],
+    ['"Texas law"', ['This Agreement shall be interpreted under Texas law.'], 'Texas'],
+    [
+      'a Governing Law heading over its paragraph',
+      ['GOVERNING LAW', 'This Agreement is subject to the laws of the State of Ohio.'],
+      'State of Ohio',
+    ],
+    [
+      'the state in lower case',
+      [
+        'This Agreement shall be governed by the laws of the state of Iowa without regard to conflicts of laws principles.',
+      ],
+      'state of Iowa',
+    ],
+    [
+      'the laws and public policies of a State',
+      [
+        'This Agreement shall be governed by and in accordance with the laws and public policies of the State of Delaware.',
+      ],
+      'State of Delaware',
+    ],
+    [
+      'a clause wrapped before "laws of"',
+      [
+        'Applicable Law/Jurisdiction. This Agreement, and EMPLOYEE’s employment hereunder, shall be construed according to the',
+        'laws of the State of Oregon. EMPLOYEE submits to the jurisdiction of the courts.',
+      ],
+      'State of Oregon',
+    ],
+    [
+      'a jurisdiction wrapped inside its name',
+      [
+        'This Agreement shall be governed by and construed in accordance with the laws of the State of',
+        'Ohio, without reference to principles of conflict of laws.',
+      ],
+      'State of\nOhio',
+    ],
+    [
+      'a clause in capitals wrapped before "OF"',
+      [
+        'Governing Law. THIS AGREEMENT WILL BE GOVERNED BY THE LAWS OF THE STATE',
+        'OF TEXAS WITHOUT REGARD FOR CONFLICTS OF LAWS PRINCIPLES.',
+      ],
+      'STATE\nOF TEXAS',
+    ],
+  ])('reads %s', async (_pattern, lines, law) => {
+    await expectValues(lines, [{ name: 'governing_law', text: law }]);
+  });
+});
