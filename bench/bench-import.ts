@@ -21,7 +21,8 @@
  *   expected value may list other spans that are as right, `also`); a draft (half filled in) also
  *   has its placeholders scored, as a template's are, from the same answer;
  * - signed contracts (people's labels, not spans; recall only): a labelled party is found when a
- *   value variable's text equals it once case, punctuation, "&" and a leading "The" are set aside;
+ *   value variable's text equals it once case, punctuation, "&", a leading "The" and the long or
+ *   short spelling of a legal form ("Incorporated", "Inc.") are set aside;
  *   the date when a value variable states that calendar date (the bench's own reading of dates);
  *   the governing law when a value variable named for the law or jurisdiction holds its name;
  * - an expected entry marked `optional` counts neither as missed nor, when reported, as wrong.
@@ -193,15 +194,29 @@ function score(document: CorpusDocument, variables: Variable[]): Pick<FormatResu
   };
 }
 
-/** A name as labels and answers may spell it: case, punctuation, "&" and a leading "The" aside. */
+/** Legal forms Kleister's annotators wrote short (`TransDigm Group Incorporated` → `Transdigm Group Inc.`). */
+const SHORT_FORMS: [RegExp, string][] = [
+  [/\bINCORPORATED\b/g, 'INC'],
+  [/\bLIMITED\b/g, 'LTD'],
+  [/\bCORPORATION\b/g, 'CORP'],
+  [/\bCOMPANY\b/g, 'CO'],
+];
+
+/**
+ * A name as labels and answers may spell it: case, punctuation, "&", a leading "The" and the long
+ * or short spelling of a legal form aside.
+ */
 const normalName = (text: string) =>
-  text
-    .toUpperCase()
-    .replace(/&/g, ' AND ')
-    .replace(/[.,'"“”‘’()]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^THE /, '');
+  SHORT_FORMS.reduce(
+    (name, [long, short]) => name.replace(long, short),
+    text
+      .toUpperCase()
+      .replace(/&/g, ' AND ')
+      .replace(/[.,'"“”‘’()]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/^THE /, ''),
+  );
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
