@@ -27,7 +27,9 @@ import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan } from './values/lines.ts';
 import { definitionsIn, findParties, organizationsIn } from './values/parties.ts';
+import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { titledSignatories } from './values/signatories.ts';
+import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
 import { typedValues } from './values/typed.ts';
 
 /** How much of a document is read for values (about 80 pages). */
@@ -43,55 +45,107 @@ const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|(?
 const AFTER_SIGNATURES =
   /^(?:EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT|Exhibit|Schedule|Annex|Appendix|Attachment)\b/;
 
-/** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
+/** Signature lines of a signed contract ("By: ______"): blanks, but no party's or date's slot left open. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
-/**
- * From this many placeholders on (signature lines aside), and at least one in every this many
- * characters (about a page), a document is a template. A signed 15-page agreement whose exhibit
- * keeps four blank lines ("Quarter 1: ______") is a filled-in contract with a few blanks.
- */
-const TEMPLATE_PLACEHOLDERS = 3;
-const TEMPLATE_CHARS_PER_PLACEHOLDER = 4_000;
+/** A placeholder for a date: `[Effective Date]`, `{{letterDate}}`, `Agreement Date: ____`. */
+const DATE_NAME = /(?:^|_)(?:date|dated|day)(?:_|$)/;
+/** What gives the agreement its date in the preamble: "dated as of", "made on", "entered into this". */
+const DATE_CUE = /\b(?:dated|as of|made|entered into|executed|effective|signed|on|this)\b[^.;]{0,12}$/i;
 
 /**
- * Whether the placeholders found make the document a template: then they are its variables,
- * and the dates and amounts in it are the publisher's examples and instructions, not values.
+ * Whether the document still leaves a party's or a date's slot blank: a placeholder in the
+ * preamble (where a contract names its parties and its date), a placeholder for a date anywhere,
+ * or a form field of a PDF (it stands at no place of the text). Such a document is a form still
+ * to be filled in: the numbers in its clauses are the publisher's standard wording, and only the
+ * values standing where a blank of their kind would stand (`Candidate.slot`) are this deal's.
+ * Signature lines ("By: ____", "Date: ____") are left blank in signed contracts too.
  */
-export function looksLikeTemplate(placeholders: readonly Finding[], textLength: number): boolean {
-  // Counted at each place: a key-terms table of blanks repeats one text ("[__________]").
-  const count = placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).length;
-  return count >= TEMPLATE_PLACEHOLDERS && count * TEMPLATE_CHARS_PER_PLACEHOLDER >= textLength;
+function slotsOpen(text: string, placeholders: readonly Finding[], preambleEnd: number): boolean {
+  return placeholders.some(
+    (p) =>
+      p.occurrences !== undefined ||
+      (!SIGNATURE_BLANK.test(p.text) &&
+        (p.index < preambleEnd || DATE_NAME.test(p.name) || definesParty(text, p.index + p.text.length))),
+  );
 }
 
-export function detectValues(text: string): Finding[] {
+/**
+ * A definition right after a placeholder: `[corporation name] (the "Corporation")`, `{{company}},
+ * a {{state}} corporation (the "Company")`: the blank is a party's name, wherever it stands.
+ */
+const DEFINITION_AFTER = /^[^.;()\n]{0,60}\((?:the |hereinafter |referred to as )*["“]/;
+function definesParty(text: string, end: number): boolean {
+  return DEFINITION_AFTER.test(text.slice(end, end + 80));
+}
+
+/**
+ * The values of `text`, decided span by span (docs/decisions/082-values-and-placeholders-per-span.md):
+ * every candidate is kept unless a reason holds where it stands: it meets a placeholder, a
+ * bracket, an illustration or a note (`noValueStretches`), it is redacted, it is the issuer of a
+ * form addressed to "you", or the document still leaves its parties or dates blank and the
+ * candidate stands in the wording rather than at a slot.
+ */
+export function detectValues(text: string, placeholders: readonly Finding[] = []): Finding[] {
   const lines = linesOf(text, MAX_SCANNED_CHARS);
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));
   if (preambleEnd < 0 || preambleEnd > MAX_PREAMBLE_LINES)
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
+  const preambleChars = preambleEnd < lines.length ? lines[preambleEnd]!.index : text.length;
   const { parties, candidates } = findParties(lines, preambleEnd);
+  for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
+  const definitions = quotedDefinitions(lines);
+  // A party's name that the document itself quotes as a defined term ("Counterparty") is the term.
+  const keptParties = candidates.filter((c) => !definitions.has(c.text.toLowerCase()));
+  candidates.length = 0;
+  candidates.push(...keptParties);
+  const readerLines: Stretch[] = [];
   let signaturePage = false;
-  for (const line of lines) {
-    if (repeated.has(line.text)) continue;
+  lines.forEach((line, lineNumber) => {
+    if (repeated.has(line.text)) return;
+    const inPreamble = lineNumber < preambleEnd;
+    const reader = inPreamble ? readerAt(line.text) : -1;
+    if (reader >= 0) readerLines.push({ start: line.index, end: line.index + reader });
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
       signaturePage = false;
     const pageStart = signaturePage ? 0 : SIGNATURE_PAGE.exec(line.text)?.index;
     if (pageStart !== undefined) {
       signaturePage = true;
-      candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
+      candidates.push(...slots(titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role)));
     }
-    candidates.push(...labelledValues(line, context));
+    // A label's own value is at its slot; other terms in the label line's wording are not.
+    candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
     candidates.push(...clauseValues(line));
     candidates.push(...organizationsIn(line, parties, definedTerms));
+    candidates.push(...quotedValues(line, definitions));
     const typed = typedValues(line);
     nameByDefinitions(line, typed);
+    for (const c of typed) {
+      // The agreement's date in the preamble ("dated as of March 1, 2026") is its slot.
+      const cue =
+        c.type === 'date' &&
+        inPreamble &&
+        DATE_CUE.test(text.slice(Math.max(line.index, c.index - 40), c.index));
+      if (c.named || cue) c.slot = true;
+    }
     candidates.push(...typed);
-  }
-  return resolve(candidates);
+  });
+  const open = slotsOpen(text, placeholders, preambleChars);
+  const stretches = noValueStretches(text, lines, placeholders);
+  const kept = candidates.filter(
+    (c) =>
+      !meets(stretches, c.index, c.index + c.text.length) &&
+      !isRedacted(c.text) &&
+      !(c.type !== 'date' && meets(readerLines, c.index, c.index + c.text.length)) &&
+      (!open || c.slot === true),
+  );
+  return resolve(kept);
 }
+
+const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
 
 /**
  * Every quoted term of up to 60 characters, in lower case ("Group Company" means …, the
