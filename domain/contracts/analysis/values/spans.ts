@@ -4,9 +4,9 @@
  * (docs/decisions/082-values-and-placeholders-per-span.md). Each is decided where it stands, never
  * by a verdict on the whole document:
  * - a placeholder, and what overlaps one: the blank is the variable (`{{vessel}} Voyage number:`);
- * - square brackets: drafters bracket what is still to be decided (a blank, a drafting
+ * - square brackets and braces: drafters bracket what is still to be decided (a blank, a drafting
  *   alternative `[U.S. Dollars/Bitcoin]`, optional wording, an instruction `[Insert date, e.g.
- *   January 1, 2025]`), filed contracts what was taken out (`[***]`);
+ *   January 1, 2025]`), filed contracts what was taken out (`[***]`); braces are a template language's markup;
  * - an illustration: what follows "e.g.", "for example", "for instance" up to the end of its
  *   parenthesis or clause, the publisher's example, not this deal's term;
  * - a drafting note, instruction, comment or footnote paragraph (`Note: …`, `Drafting Note: …`,
@@ -65,16 +65,22 @@ export function noValueStretches(
   return merged(stretches);
 }
 
-/** Every pair of square brackets (each `]` closes the innermost open `[`), up to MAX_BRACKET long. */
+/**
+ * Every pair of square brackets and of braces (each closing one closes the innermost open one of
+ * its kind), up to MAX_BRACKET long. Braces are a template language's markup (Mustache, Jinja,
+ * docxtemplater: `{% if … %}`, `{"id": 1}`); a contract's own wording has none.
+ */
 function bracketStretches(text: string): Stretch[] {
   const found: Stretch[] = [];
-  const open: number[] = [];
+  const squares: number[] = [];
+  const braces: number[] = [];
   for (let at = 0; at < text.length; at += 1) {
     const char = text[at];
-    if (char === '[') open.push(at);
-    else if (char === ']' && open.length > 0) {
-      const start = open.pop()!;
-      if (at - start <= MAX_BRACKET) found.push({ start, end: at + 1 });
+    if (char === '[') squares.push(at);
+    else if (char === '{') braces.push(at);
+    else if (char === ']' || char === '}') {
+      const start = (char === ']' ? squares : braces).pop();
+      if (start !== undefined && at - start <= MAX_BRACKET) found.push({ start, end: at + 1 });
     }
   }
   return found;
