@@ -47,26 +47,64 @@ const AFTER_SIGNATURES =
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no party's or date's slot left open. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
-/** A placeholder for a date: `[Effective Date]`, `{{letterDate}}`, `Agreement Date: ____`. */
-const DATE_NAME = /(?:^|_)(?:date|dated|day)(?:_|$)/;
+/** A placeholder for the agreement's own date: `[Effective Date]`, `{{date}}`, `Agreement Date: ____`. */
+const DATE_NAME =
+  /^(?:(?:effective|agreement|execution|commencement|contract|letter|order|signing|issue)_)?date$|^dated$|^agreement_date|^date_of_(?:the_)?agreement$/;
 /** What gives the agreement its date in the preamble: "dated as of", "made on", "entered into this". */
 const DATE_CUE = /\b(?:dated|as of|made|entered into|executed|effective|signed|on|this)\b[^.;]{0,12}$/i;
 
 /**
- * Whether the document still leaves a party's or a date's slot blank: a placeholder in the
- * preamble (where a contract names its parties and its date), a placeholder for a date anywhere,
- * or a form field of a PDF (it stands at no place of the text). Such a document is a form still
+ * Whether the document still leaves a party's or its date's slot blank: a placeholder in the
+ * preamble (where a contract names its parties and its date), a placeholder for the agreement's
+ * date or right before a party's definition anywhere, or a form field of a PDF (it stands at no place of the text). Such a document is a form still
  * to be filled in: the numbers in its clauses are the publisher's standard wording, and only the
  * values standing where a blank of their kind would stand (`Candidate.slot`) are this deal's.
  * Signature lines ("By: ____", "Date: ____") are left blank in signed contracts too.
  */
-function slotsOpen(text: string, placeholders: readonly Finding[], preambleEnd: number): boolean {
+function slotsOpen(
+  text: string,
+  lines: readonly Span[],
+  placeholders: readonly Finding[],
+  preambleEnd: number,
+): boolean {
+  const prose = new Map<number, boolean>();
+  const inProse = (index: number) => {
+    const line = lineAt(lines, index);
+    if (!prose.has(line)) prose.set(line, isProse(lines[line]));
+    return prose.get(line)!;
+  };
   return placeholders.some(
     (p) =>
       p.occurrences !== undefined ||
       (!SIGNATURE_BLANK.test(p.text) &&
-        (p.index < preambleEnd || DATE_NAME.test(p.name) || definesParty(text, p.index + p.text.length))),
+        ((p.index < preambleEnd && inProse(p.index)) ||
+          DATE_NAME.test(p.name) ||
+          definesParty(text, p.index + p.text.length))),
   );
+}
+
+/** The number of the line `index` stands in (a binary search: lines are in order). */
+function lineAt(lines: readonly Span[], index: number): number {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lines[mid]!.index <= index) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * Whether a line is a sentence (eight words or more, not a table row): the preamble's sentence
+ * names the parties and the date; a blank of a cover page's or a key-terms table's row
+ * (`Billing Contact\t{billing_contact}`) is one term of its own, its label says which.
+ */
+function isProse(line: Span | undefined): boolean {
+  if (!line || line.text.includes('\t')) return false;
+  let words = 1;
+  for (let at = line.text.indexOf(' '); at >= 0 && words < 8; at = line.text.indexOf(' ', at + 1)) words += 1;
+  return words >= 8;
 }
 
 /**
@@ -133,7 +171,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   });
-  const open = slotsOpen(text, placeholders, preambleChars);
+  const open = slotsOpen(text, lines, placeholders, preambleChars);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(
     (c) =>

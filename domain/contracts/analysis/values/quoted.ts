@@ -19,7 +19,7 @@ const MAX_QUOTED = 60;
 const OPENING = '"“';
 /** What comes right after a quoted defined term: its definition or the parenthesis that holds it. */
 const DEFINITION_AFTER =
-  /^\s*(?:[)’'”,]*\s*\)|means\b|shall mean\b|shall have\b|has the meaning|have the meaning|includes?\b|refers? to\b|is defined\b|are defined\b|as defined\b|herein\b|hereinafter\b|or the\b)/i;
+  /^[\s’'”,]{0,3}\)|^\s?(?:means\b|shall mean\b|shall have\b|has the meaning|have the meaning|includes?\b|refers? to\b|is defined\b|are defined\b|as defined\b|herein\b|hereinafter\b|or the\b)/i;
 /** What comes right before a quoted defined term: an article, "as", or a word that names a term. */
 const DEFINITION_BEFORE =
   /(?:^|\s)(?:the|a|an|each|any|such|as|called|termed|terms?|words?|phrases?|hereinafter|herein|definition of|meaning of|defined as|label|marked|entitled|titled|captioned)\s*$/i;
