@@ -47,17 +47,20 @@ const AFTER_SIGNATURES =
 
 /** Signature lines of a signed contract ("By: ______"): blanks, but no party's or date's slot left open. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
-/** A placeholder for the agreement's own date: `[Effective Date]`, `{{date}}`, `Agreement Date: ____`. */
+/**
+ * A placeholder for the agreement's own date, wherever it stands: `[Effective Date]`,
+ * `Agreement Date: ____`, `{{letterDate}}` (a bare "date" may be any date: its place tells).
+ */
 const DATE_NAME =
-  /^(?:(?:effective|agreement|execution|commencement|contract|letter|order|signing|issue)_)?date$|^dated$|^agreement_date|^date_of_(?:the_)?agreement$/;
+  /^(?:effective|agreement|execution|commencement|contract|letter|order|signing|issue)_date$|^agreement_date|^date_of_(?:the_)?agreement$/;
 /** What gives the agreement its date in the preamble: "dated as of", "made on", "entered into this". */
 const DATE_CUE = /\b(?:dated|as of|made|entered into|executed|effective|signed|on|this)\b[^.;]{0,12}$/i;
 
 /**
  * Whether the document still leaves a party's or its date's slot blank: a placeholder in the
- * preamble (where a contract names its parties and its date), a placeholder for the agreement's
- * date or right before a party's definition anywhere, or a form field of a PDF (it stands at no place of the text). Such a document is a form still
- * to be filled in: the numbers in its clauses are the publisher's standard wording, and only the
+ * preamble's sentence (where a contract names its parties and its date), a placeholder for the
+ * agreement's date or right before a party's definition anywhere, or a form field of a PDF (it
+ * stands at no place of the text). Such a document is a form still to be filled in: the numbers in its clauses are the publisher's standard wording, and only the
  * values standing where a blank of their kind would stand (`Candidate.slot`) are this deal's.
  * Signature lines ("By: ____", "Date: ____") are left blank in signed contracts too.
  */
@@ -68,16 +71,18 @@ function slotsOpen(
   preambleEnd: number,
 ): boolean {
   const prose = new Map<number, boolean>();
+  const first = firstSentence(lines, preambleEnd);
+  const preambleChars = preambleEnd < lines.length ? lines[preambleEnd]!.index : text.length;
   const inProse = (index: number) => {
     const line = lineAt(lines, index);
-    if (!prose.has(line)) prose.set(line, isProse(lines[line]));
+    if (!prose.has(line)) prose.set(line, isPartiesSentence(lines[line], line === first));
     return prose.get(line)!;
   };
   return placeholders.some(
     (p) =>
       p.occurrences !== undefined ||
       (!SIGNATURE_BLANK.test(p.text) &&
-        ((p.index < preambleEnd && inProse(p.index)) ||
+        ((p.index < preambleChars && inProse(p.index)) ||
           DATE_NAME.test(p.name) ||
           definesParty(text, p.index + p.text.length))),
   );
@@ -96,15 +101,27 @@ function lineAt(lines: readonly Span[], index: number): number {
 }
 
 /**
- * Whether a line is a sentence (eight words or more, not a table row): the preamble's sentence
- * names the parties and the date; a blank of a cover page's or a key-terms table's row
- * (`Billing Contact\t{billing_contact}`) is one term of its own, its label says which.
+ * Whether a line is the sentence that names the parties and the date ("This Agreement is made on
+ * … between … and …", "entered into as of …", "by and among …", or the document's first
+ * sentence: "{{BUYER}} agrees to pay to {{SELLER}} …"), not a table row: a blank there
+ * is a party's or the date's slot. A blank of a cover page's or a key-terms table's row
+ * (`Billing Contact\t{billing_contact}`) or of a later clause is one term of its own.
  */
-function isProse(line: Span | undefined): boolean {
-  if (!line || line.text.includes('\t')) return false;
-  let words = 1;
-  for (let at = line.text.indexOf(' '); at >= 0 && words < 8; at = line.text.indexOf(' ', at + 1)) words += 1;
-  return words >= 8;
+const PARTIES_SENTENCE =
+  /\b(?:between|among|entered into|is made|are made|made and entered|dated|executed by|issued to|hiring)\b/i;
+function isPartiesSentence(line: Span | undefined, first: boolean): boolean {
+  return line !== undefined && !line.text.includes('\t') && (first || PARTIES_SENTENCE.test(line.text));
+}
+
+/** The document's first sentence: its first line of eight words or more, or −1. */
+function firstSentence(lines: readonly Span[], preambleEnd: number): number {
+  for (let n = 0; n < preambleEnd; n += 1) {
+    let words = 1;
+    const text = lines[n]!.text;
+    for (let at = text.indexOf(' '); at >= 0 && words < 8; at = text.indexOf(' ', at + 1)) words += 1;
+    if (words >= 8) return n;
+  }
+  return -1;
 }
 
 /**
@@ -128,7 +145,6 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));
   if (preambleEnd < 0 || preambleEnd > MAX_PREAMBLE_LINES)
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
-  const preambleChars = preambleEnd < lines.length ? lines[preambleEnd]!.index : text.length;
   const { parties, candidates } = findParties(lines, preambleEnd);
   for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
@@ -171,7 +187,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   });
-  const open = slotsOpen(text, lines, placeholders, preambleChars);
+  const open = slotsOpen(text, lines, placeholders, preambleEnd);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(
     (c) =>

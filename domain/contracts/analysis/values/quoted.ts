@@ -24,7 +24,7 @@ const DEFINITION_AFTER =
 const DEFINITION_BEFORE =
   /(?:^|\s)(?:the|a|an|each|any|such|as|called|termed|terms?|words?|phrases?|hereinafter|herein|definition of|meaning of|defined as|label|marked|entitled|titled|captioned)\s*$/i;
 /** "the Tenant ", "said Landlord ": a role noun (one or two capitalised words) after an article. */
-const ROLE_BEFORE = /(?:^|\s)(?:the|said)\s(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)\s?,?\s$/u;
+const ROLE_BEFORE = /(?:^|\s)(?:[Tt]he|[Ss]aid)\s(\p{Lu}\p{Ll}+(?:\s\p{Lu}\p{Ll}+)?)\s?,?\s$/u;
 /** "the laws of ", "law of ": the governing law's place. */
 const LAWS_OF = /\blaws?\sof\s(?:the\s)?$/i;
 /** A preposition that takes a name or a place. */

@@ -10,7 +10,7 @@
  * - an illustration: what follows "e.g.", "for example", "for instance" up to the end of its
  *   parenthesis or clause, the publisher's example, not this deal's term;
  * - a drafting note, instruction, comment or footnote paragraph (`Note: …`, `Drafting Note: …`,
- *   `Instructions: …`, `* …`): addressed to whoever fills the form in.
+ *   `Instructions: …`, `† …`): addressed to whoever fills the form in.
  * All of it is found in one pass over the text (brackets with a stack, markers with bounded
  * windows): linear in the text, which is user input.
  */
@@ -33,10 +33,10 @@ const EXAMPLE_MARKER = /\b(?:e\.\s?g\.|for example|for instance|example:)/gi;
 const EXAMPLE_END = /[)\];]|\.\s/;
 /**
  * A paragraph addressed to whoever fills the form in: a drafting note, an instruction, a
- * comment, a tip, an example, a footnote (`* …`, `† …`).
+ * comment, a tip, an example, a footnote (`† …`; a `*` opening a line is a list bullet, and the text format drops it).
  */
 const NOTE_LINE =
-  /^(?:(?:drafting |explanatory |editor'?s |practice |user )?notes?(?: to (?:draft|drafter|user|form))?\s?[:.-]|instructions?\s?[:.-]|comments?\s?:|guidance\s?:|tips?\s?:|examples?\s?:|footnote\b|[*†‡]\s)/i;
+  /^(?:(?:drafting |explanatory |editor'?s |practice |user )?notes?(?: to (?:draft|drafter|user|form))?\s?[:.-]|instructions?\s?[:.-]|comments?\s?:|guidance\s?:|tips?\s?:|examples?\s?:|footnote\b|[†‡]\s?)/i;
 
 /** The stretches of `text` where no value stands (sorted, disjoint). */
 export function noValueStretches(
