@@ -105,6 +105,20 @@ const NEGOTIATED_DRAFT_VARIABLES = [
   ['placeholder', 'date', '[Insert date, e.g. January 1, 2025]'],
 ];
 
+/** A standard form addressed to "you", with a run-in heading's clause and label lines of blanks. */
+const STANDARD_FORM = docx([
+  'This Card Acceptance Agreement is by and between Card, Inc., a New York corporation, and you, the Merchant.',
+  'Merchant Name: {merchant_name}',
+  'Penalty Formula: penalty = number of late units x the agreed daily rate x the penalty factor',
+  'Vessel: <<Vessel>> Voyage number: <<Voyage Number>>',
+]);
+
+const STANDARD_FORM_VARIABLES = [
+  ['placeholder', 'merchant_name', '{merchant_name}'],
+  ['placeholder', 'vessel', '<<Vessel>>'],
+  ['placeholder', 'voyage_number', '<<Voyage Number>>'],
+];
+
 /** A contract filed with the SEC, its confidential terms redacted. */
 const REDACTED_CONTRACT = docx([
   'This Distribution Agreement is made as of June 9, 2014 between Acme Pharma, Inc. (the "Supplier") and [***] (the "Distributor").',
@@ -113,6 +127,7 @@ const REDACTED_CONTRACT = docx([
   '2. Minimum. The minimum purchase is $[* * *] per quarter; the milestone payment is *** dollars.',
   '3. Term. This Agreement remains in effect for five (5) years.',
   'Exclusivity Fee: [***]',
+  'Minimum Order: *** units per quarter',
 ]);
 
 const REDACTED_CONTRACT_VARIABLES = [
@@ -176,6 +191,7 @@ const DOCUMENTS = {
   order: HALF_FILLED_ORDER,
   form: BLANK_PARTIES_FORM,
   draft: NEGOTIATED_DRAFT,
+  standard: STANDARD_FORM,
   redacted: REDACTED_CONTRACT,
   quoted: QUOTED_VALUES,
   cells: SENTENCE_CELLS,
@@ -201,6 +217,11 @@ describe('POST /api/contracts/import: drafts hold both kinds, decided per span',
       'a negotiated draft: no value inside brackets, an instruction, an example or a drafting note',
       'draft',
       NEGOTIATED_DRAFT_VARIABLES,
+    ],
+    [
+      'a standard form addressed to “you”: its issuer, a run-in heading’s clause and what meets a blank are no values',
+      'standard',
+      STANDARD_FORM_VARIABLES,
     ],
     [
       'a filed contract’s redaction marks: neither placeholders nor values, and no template made of it',
