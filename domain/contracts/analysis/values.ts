@@ -10,9 +10,15 @@
  *   addresses, governing law and venue wherever they stand. In a template, "within thirty (30)
  *   days of notice" is the publisher's standard wording; in a filled-in contract it is what these
  *   parties agreed, and the corpus counts it (its notice lead times are optional there): a signed
- *   contract's numbers are its terms. A template is never searched for values (`looksLikeTemplate`);
+ *   contract's numbers are its terms. Every document is searched for values; where a form still
+ *   leaves its parties or its date blank, only the values standing at a slot are kept (`slotsOpen`,
+ *   docs/decisions/082-values-and-placeholders-per-span.md);
+ * - values the wording only quotes (`the Tenant "Michael"`, `the laws of "New Jersey"`), not
+ *   quoted defined terms (`values/quoted.ts`);
  * - not: statute names and years, section numbers, defined terms themselves (`"Acme"`), running
- *   headers and footers (a line that recurs unchanged), numbers that are not amounts.
+ *   headers and footers (a line that recurs unchanged), numbers that are not amounts, and
+ *   nothing that meets a placeholder, a bracket, an illustration, a drafting note or a redaction
+ *   (`values/spans.ts`).
  *
  * Libraries, measured on a 60,000-character contract (20 pages): chrono-node reads dates in
  * 55 ms and loads in 60 ms (its English parsers only); compromise takes 600 ms to load in each
