@@ -44,6 +44,11 @@ describe('contract analysis: crafted texts stay linear', () => {
     ['upper-case labels run together', 'AB CD EF GH: $1 per seat '],
     ['venue leads', 'the courts of and in and at the '],
     ['label lines of terms in wording', 'Fee: 3 months after '],
+    ['quoted values after role nouns and prepositions', 'the Tenant "Ab" in "Cd" '],
+    ['unclosed quotes', '“Ab '],
+    ['illustrations', '(e.g. $1 for example 2 days '],
+    ['unclosed brackets and braces', '[{ $1 '],
+    ['blanks in the parties’ sentence', 'between {a} and [B Name] '],
   ])(
     'reads one 240,000-character line of %s (within the scanned part; was 13–129 s)',
     (_label, unit) => {

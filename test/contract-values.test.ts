@@ -243,19 +243,35 @@ describe('detectValues: boilerplate is left alone', () => {
     });
   });
 
-  it('reads no values in a template: its placeholders are its variables', () => {
-    const template = [
+  it('reads a form’s values only where a blank of their kind would stand while its parties or date are still blank', () => {
+    const form = [
       'This Agreement is made on [Effective Date] between {{company_name}} and <<Customer Name>>.',
-      'Fees: $10,000 (for example, "$10,000 per month"), payable by March 1, 2026.',
+      'Fees: $10,000 (for example, "$12,000 per month"), payable by March 1, 2026.',
+      '5. Confidentiality. The Receiving Party returns all materials within thirty (30) days of notice.',
     ].join('\n');
-    const variables = analyzeOffline(template, []);
-    expect(variables.map((v) => v.kind)).toEqual(['placeholder', 'placeholder', 'placeholder']);
-    // The same lines without placeholders are a filled-in contract.
-    const filled = analyzeOffline('Fees: $10,000 per month, payable by March 1, 2026.', []);
-    // A label's value in the contract's wording is its terms: the amount (named after the label) and the date.
-    expect(filled.map((v) => [v.name, v.text])).toEqual([
-      ['fees', '$10,000'],
-      ['date', 'March 1, 2026'],
+    // The label's value stands where the form's blank would; the example, the date in the line's
+    // wording and the clause's duration are the publisher's standard wording.
+    expect(analyzeOffline(form, []).map((v) => [v.kind, v.name, v.text])).toEqual([
+      ['placeholder', 'effective_date', '[Effective Date]'],
+      ['placeholder', 'company_name', '{{company_name}}'],
+      ['placeholder', 'customer_name', '<<Customer Name>>'],
+      ['value', 'fees', '$10,000'],
+    ]);
+    // The same lines with their parties and date filled in are a contract: its wording's terms are its terms.
+    const filled = analyzeOffline(
+      form
+        .replace('[Effective Date]', 'May 4, 2026')
+        .replace('{{company_name}}', 'Acme Inc.')
+        .replace('<<Customer Name>>', 'Beta LLC'),
+      [],
+    );
+    expect(filled.map((v) => v.text)).toEqual([
+      'May 4, 2026',
+      'Acme Inc.',
+      'Beta LLC',
+      '$10,000',
+      'March 1, 2026',
+      'thirty (30) days',
     ]);
   });
 });
@@ -327,12 +343,19 @@ describe('a filled-in contract with a few blanks', () => {
     const variables = analyzeOffline(text, []);
     expect(variables.filter((v) => v.kind === 'placeholder')).toHaveLength(3);
     expect(variables.map((v) => v.text)).toContain('November 5, 1997');
-    // The same three blanks in a one-page document make it a template: no values.
+    // The same three blanks in a one-page document: both kinds, its values and its blanks.
     const short = analyzeOffline(
       [text.split('\n')[0], 'Quarter 1: ______', 'Quarter 2: ______', 'Quarter 3: ______'].join('\n'),
       [],
     );
-    expect(short.map((v) => v.kind)).toEqual(['placeholder', 'placeholder', 'placeholder']);
+    expect(short.map((v) => [v.kind, v.text])).toEqual([
+      ['value', 'November 5, 1997'],
+      ['value', 'WatchGuard Technologies, Inc.'],
+      ['value', 'European Micro Plc'],
+      ['placeholder', 'Quarter 1: ______'],
+      ['placeholder', 'Quarter 2: ______'],
+      ['placeholder', 'Quarter 3: ______'],
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@ import type { ExtractedDocument } from './extracted-document.ts';
 import { type Finding, toVariables } from './findings.ts';
 import { formFieldFindings } from './form-fields.ts';
 import { scanPlaceholders } from './placeholders.ts';
-import { detectValues, looksLikeTemplate } from './values.ts';
+import { detectValues } from './values.ts';
 
 /**
  * The offline analysis of an extracted contract: pure, and linear in its text (contracts are user
@@ -16,13 +16,12 @@ export function analyzeContract({ text, formFields }: ExtractedDocument): Contra
 
 /**
  * The placeholders and directives a text marks, its form fields' findings, and the filled-in
- * values it holds. Placeholders come first, so a value inside a placeholder (a date in
- * `[Date by which …]`) is not a value.
+ * values it holds, both kinds in one answer: a draft is both. Every placeholder is reported;
+ * values are sought in every document, and each candidate is kept or dropped where it stands
+ * (`detectValues`, docs/decisions/082-values-and-placeholders-per-span.md), never by a verdict
+ * on the whole document.
  */
 export function analyzeOffline(text: string, formFields: readonly Finding[]): ContractVariable[] {
-  const placeholders = scanPlaceholders(text);
-  // A template's blanks are its variables; a value scan of a template finds the publisher's own
-  // example dates and amounts, so values are sought only where placeholders are few and far apart.
-  const values = looksLikeTemplate([...formFields, ...placeholders], text.length) ? [] : detectValues(text);
-  return toVariables(text, [...formFields, ...placeholders, ...values]);
+  const blanks = [...formFields, ...scanPlaceholders(text)];
+  return toVariables(text, [...blanks, ...detectValues(text, blanks)]);
 }

@@ -10,9 +10,15 @@
  *   addresses, governing law and venue wherever they stand. In a template, "within thirty (30)
  *   days of notice" is the publisher's standard wording; in a filled-in contract it is what these
  *   parties agreed, and the corpus counts it (its notice lead times are optional there): a signed
- *   contract's numbers are its terms. A template is never searched for values (`looksLikeTemplate`);
+ *   contract's numbers are its terms. Every document is searched for values; where a form still
+ *   leaves its parties or its date blank, only the values standing at a slot are kept (`slotsOpen`,
+ *   docs/decisions/082-values-and-placeholders-per-span.md);
+ * - values the wording only quotes (`the Tenant "Michael"`, `the laws of "New Jersey"`), not
+ *   quoted defined terms (`values/quoted.ts`);
  * - not: statute names and years, section numbers, defined terms themselves (`"Acme"`), running
- *   headers and footers (a line that recurs unchanged), numbers that are not amounts.
+ *   headers and footers (a line that recurs unchanged), numbers that are not amounts, and
+ *   nothing that meets a placeholder, a bracket, an illustration, a drafting note or a redaction
+ *   (`values/spans.ts`).
  *
  * Libraries, measured on a 60,000-character contract (20 pages): chrono-node reads dates in
  * 55 ms and loads in 60 ms (its English parsers only); compromise takes 600 ms to load in each
@@ -29,7 +35,9 @@ import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
+import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { titledSignatories } from './values/signatories.ts';
+import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
 import { typedValues } from './values/typed.ts';
 
 /** How much of a document is read for values (about 80 pages). */
@@ -45,27 +53,102 @@ const SIGNATURE_PAGE = /IN WITNESS (?:WHEREOF|THEREOF)|WHEREFORE, the parties|(?
 const AFTER_SIGNATURES =
   /^(?:EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT|Exhibit|Schedule|Annex|Appendix|Attachment)\b/;
 
-/** Signature lines of a signed contract ("By: ______"): blanks, but no sign of a template. */
+/** Signature lines of a signed contract ("By: ______"): blanks, but no party's or date's slot left open. */
 const SIGNATURE_BLANK = /^(?:By|Name|Title|Date|Signature|Its|Signed|Initials?|Initialed)\b/i;
 /**
- * From this many placeholders on (signature lines aside), and at least one in every this many
- * characters (about a page), a document is a template. A signed 15-page agreement whose exhibit
- * keeps four blank lines ("Quarter 1: ______") is a filled-in contract with a few blanks.
+ * A placeholder for the agreement's own date, wherever it stands: `[Effective Date]`,
+ * `Agreement Date: ____`, `{{letterDate}}` (a bare "date" may be any date: its place tells).
  */
-const TEMPLATE_PLACEHOLDERS = 3;
-const TEMPLATE_CHARS_PER_PLACEHOLDER = 4_000;
+const DATE_NAME =
+  /^(?:effective|agreement|execution|commencement|contract|letter|order|signing|issue)_date$|^agreement_date|^date_of_(?:the_)?agreement$/;
+/** What gives the agreement its date in the preamble: "dated as of", "made on", "entered into this". */
+const DATE_CUE = /\b(?:dated|as of|made|entered into|executed|effective|signed|on|this)\b[^.;]{0,12}$/i;
 
 /**
- * Whether the placeholders found make the document a template: then they are its variables,
- * and the dates and amounts in it are the publisher's examples and instructions, not values.
+ * Whether the document still leaves a party's or its date's slot blank: a placeholder in the
+ * preamble's sentence (where a contract names its parties and its date), a placeholder for the
+ * agreement's date or right before a party's definition anywhere, or a form field of a PDF (it
+ * stands at no place of the text). Such a document is a form still to be filled in: the numbers in its clauses are the publisher's standard wording, and only the
+ * values standing where a blank of their kind would stand (`Candidate.slot`) are this deal's.
+ * Signature lines ("By: ____", "Date: ____") are left blank in signed contracts too.
  */
-export function looksLikeTemplate(placeholders: readonly Finding[], textLength: number): boolean {
-  // Counted at each place: a key-terms table of blanks repeats one text ("[__________]").
-  const count = placeholders.filter((p) => !SIGNATURE_BLANK.test(p.text)).length;
-  return count >= TEMPLATE_PLACEHOLDERS && count * TEMPLATE_CHARS_PER_PLACEHOLDER >= textLength;
+function slotsOpen(
+  text: string,
+  lines: readonly Span[],
+  placeholders: readonly Finding[],
+  preambleEnd: number,
+): boolean {
+  const prose = new Map<number, boolean>();
+  const first = firstSentence(lines, preambleEnd);
+  const preambleChars = preambleEnd < lines.length ? lines[preambleEnd]!.index : text.length;
+  const inProse = (index: number) => {
+    const line = lineAt(lines, index);
+    if (!prose.has(line)) prose.set(line, isPartiesSentence(lines[line], line === first));
+    return prose.get(line)!;
+  };
+  return placeholders.some(
+    (p) =>
+      p.occurrences !== undefined ||
+      (!SIGNATURE_BLANK.test(p.text) &&
+        ((p.index < preambleChars && inProse(p.index)) ||
+          DATE_NAME.test(p.name) ||
+          definesParty(text, p.index + p.text.length))),
+  );
 }
 
-export function detectValues(text: string): Finding[] {
+/** The number of the line `index` stands in (a binary search: lines are in order). */
+function lineAt(lines: readonly Span[], index: number): number {
+  let low = 0;
+  let high = lines.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (lines[mid]!.index <= index) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * Whether a line is the sentence that names the parties and the date ("This Agreement is made on
+ * … between … and …", "entered into as of …", "by and among …", or the document's first
+ * sentence: "{{BUYER}} agrees to pay to {{SELLER}} …"), not a table row: a blank there
+ * is a party's or the date's slot. A blank of a cover page's or a key-terms table's row
+ * (`Billing Contact\t{billing_contact}`) or of a later clause is one term of its own.
+ */
+const PARTIES_SENTENCE =
+  /\b(?:between|among|entered into|is made|are made|made and entered|dated|executed by|issued to|hiring)\b/i;
+function isPartiesSentence(line: Span | undefined, first: boolean): boolean {
+  return line !== undefined && !line.text.includes('\t') && (first || PARTIES_SENTENCE.test(line.text));
+}
+
+/** The document's first sentence: its first line of eight words or more, or −1. */
+function firstSentence(lines: readonly Span[], preambleEnd: number): number {
+  for (let n = 0; n < preambleEnd; n += 1) {
+    let words = 1;
+    const text = lines[n]!.text;
+    for (let at = text.indexOf(' '); at >= 0 && words < 8; at = text.indexOf(' ', at + 1)) words += 1;
+    if (words >= 8) return n;
+  }
+  return -1;
+}
+
+/**
+ * A definition right after a placeholder: `[corporation name] (the "Corporation")`, `{{company}},
+ * a {{state}} corporation (the "Company")`: the blank is a party's name, wherever it stands.
+ */
+const DEFINITION_AFTER = /^[^.;()\n]{0,60}\((?:the |hereinafter |referred to as )*["“]/;
+function definesParty(text: string, end: number): boolean {
+  return DEFINITION_AFTER.test(text.slice(end, end + 80));
+}
+
+/**
+ * The values of `text`, decided span by span (docs/decisions/082-values-and-placeholders-per-span.md):
+ * every candidate is kept unless a reason holds where it stands: it meets a placeholder, a
+ * bracket, an illustration or a note (`noValueStretches`), it is redacted, it is the issuer of a
+ * form addressed to "you", or the document still leaves its parties or dates blank and the
+ * candidate stands in the wording rather than at a slot.
+ */
+export function detectValues(text: string, placeholders: readonly Finding[] = []): Finding[] {
   const lines = linesOf(text, MAX_SCANNED_CHARS);
   let preambleEnd = lines.findIndex((line) => PREAMBLE_END.test(line.text));
   if (preambleEnd < 0 || preambleEnd > MAX_PREAMBLE_LINES)
@@ -78,39 +161,71 @@ export function detectValues(text: string): Finding[] {
   const candidates = found.candidates.map((c) => inText(text, c));
   const letterTo = addressee(lines.slice(0, MAX_PREAMBLE_LINES));
   if (letterTo) candidates.push(letterTo);
+  // The parties the preamble names, and a letter's addressee, stand at their slots.
+  for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
+  const definitions = quotedDefinitions(lines);
+  // A party's name that the document itself quotes as a defined term ("Counterparty") is the term.
+  const keptParties = candidates.filter((c) => !definitions.has(c.text.toLowerCase()));
+  candidates.length = 0;
+  candidates.push(...keptParties);
+  const readerLines: Stretch[] = [];
   let signaturePage = false;
   let lawSection = false;
   for (const [i, line] of lines.entries()) {
     if (repeated.has(line.text)) continue;
+    const inPreamble = i < preambleEnd;
+    const reader = inPreamble ? readerAt(line.text) : -1;
+    if (reader >= 0) readerLines.push({ start: line.index, end: line.index + reader });
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
       signaturePage = false;
     const pageStart = signaturePage ? 0 : SIGNATURE_PAGE.exec(line.text)?.index;
     if (pageStart !== undefined) {
       signaturePage = true;
-      candidates.push(...titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role));
+      candidates.push(...slots(titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role)));
     }
     if (signaturePage) {
       const signing = signingParty(line, lines[i + 1], parties);
-      if (signing) candidates.push(signing);
+      if (signing) candidates.push({ ...signing, slot: true });
     }
-    candidates.push(...labelledValues(line, context));
+    // A label's own value is at its slot; other terms in the label line's wording are not.
+    candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
     // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
     const sentence = withNextLine(lines, i);
     candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
     // The paragraph under a "Governing Law" heading names the law without a verb to say so.
     lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
+    candidates.push(...quotedValues(line, definitions));
     const typed = typedValues(line);
     if (i < preambleEnd) nameByLead(line, typed);
     nameByDefinitions(line, typed);
+    for (const c of typed) {
+      // The agreement's date in the preamble ("dated as of March 1, 2026") is its slot.
+      const cue =
+        c.type === 'date' &&
+        inPreamble &&
+        DATE_CUE.test(text.slice(Math.max(line.index, c.index - 40), c.index));
+      if (c.named || cue) c.slot = true;
+    }
     candidates.push(...typed);
   }
-  return resolve(candidates);
+  const open = slotsOpen(text, lines, placeholders, preambleEnd);
+  const stretches = noValueStretches(text, lines, placeholders);
+  const kept = candidates.filter(
+    (c) =>
+      !meets(stretches, c.index, c.index + c.text.length) &&
+      !isRedacted(c.text) &&
+      !(c.type !== 'date' && meets(readerLines, c.index, c.index + c.text.length)) &&
+      (!open || c.slot === true),
+  );
+  return resolve(kept);
 }
+
+const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
 
 /**
  * A heading of its own line for the choice of law ("GOVERNING LAW", "12. Applicable Law."): the

@@ -21,4 +21,10 @@ export interface Candidate {
   named: boolean;
   text: string;
   index: number;
+  /**
+   * It stands where a form leaves a blank of its kind (a label's value, a key-terms cell, a party
+   * in the preamble, the agreement's date, a signature block, a quoted name): a value even where
+   * the document still leaves its parties or dates blank. Unset: the contract's wording.
+   */
+  slot?: boolean;
 }

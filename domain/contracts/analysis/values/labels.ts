@@ -49,6 +49,10 @@ const CONFORMED_SIGNATURE = /^\/s\/\s*/i;
 const CAPACITY =
   /\b(?:Agent|Officer|Signatory|Representative|Authori[sz]ed|Signature|Director|Manager|President|Secretary|Treasurer)\b/;
 
+function isSignatureLabel(label: string): boolean {
+  return SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] !== undefined;
+}
+
 function isLabel(text: string): boolean {
   const label = text.replace(/:$/, '').trim();
   if (!LABEL.test(label) || label.endsWith('.') || label.endsWith(',')) return false;
@@ -100,8 +104,24 @@ function labelName(label: string, role: string | null, value: string): string {
   return name;
 }
 
-/** The value of one label: the whole text when it is short and not a sentence. */
-function labelled(label: string, value: Span, role: string | null, inWording = false): Candidate[] {
+/** A key-terms cell of wording is at most this long; a longer one is a clause set out as a table. */
+const MAX_CELL_VALUE = 300;
+/** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
+const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
+
+/**
+ * The value of one label: the whole text when it is short and not a sentence; in a key-terms or
+ * cover-page table (`cell`), the whole value cell whatever it says ("Email and chat support during
+ * business hours, Monday through Friday, 9 AM to 5 PM ET"): a form's table puts one term in each
+ * row, and its value cell is what the blank held.
+ */
+function labelled(
+  label: string,
+  value: Span,
+  role: string | null,
+  inWording = false,
+  cell = false,
+): Candidate[] {
   let text = value.text;
   let index = value.index;
   const conformed = CONFORMED_SIGNATURE.exec(text);
@@ -116,8 +136,10 @@ function labelled(label: string, value: Span, role: string | null, inWording = f
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
     text = text.slice(0, -1);
-  if (!text || BLANK.test(text) || REDACTED.test(text) || text.length > 150 || text.split(' ').length > 20)
-    return [];
+  if (!text || BLANK.test(text) || REDACTED.test(text)) return [];
+  if (cell && text.length <= MAX_CELL_VALUE && !REFERENCE_LABEL.test(label) && !isSignatureLabel(label))
+    return [{ type: 'value', name: labelName(label, role, text), named: true, text, index }];
+  if (text.length > 150 || text.split(' ').length > 20) return [];
   // A signatory's name is a person's, up to the next field ("Jane Doe By"); the clause's own
   // "Name:" (the party's, under its role's label) is not a signature field.
   if (SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] === 'signatory_name') {
@@ -128,6 +150,16 @@ function labelled(label: string, value: Span, role: string | null, inWording = f
   }
   // A sentence is the contract's wording, not a filled-in value; nor is a numbered item ("10. Search …").
   if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s|^\d{1,3}\.\s/i.test(text))
+    return [];
+  // "Formula for breach penalty calculation: penalty = number of …": after a run-in heading, a
+  // clause in lower case is the contract's wording going on; a filled-in value is a name, a
+  // figure, a date or a short phrase.
+  if (
+    inWording &&
+    /^\p{Ll}/u.test(text) &&
+    text.split(' ').length >= 6 &&
+    termsInWording(text, index).length === 0
+  )
     return [];
   const name = labelName(label, role, text);
   // A table's value cell is the value as a whole ("$1.2740 per share"); a label line's may be wording.
@@ -381,7 +413,7 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
   const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
   if (cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!)) {
-    return labelled(cells[0]!.text, cells[1]!, context.role);
+    return labelled(cells[0]!.text, cells[1]!, context.role, false, true);
   }
   const found: Candidate[] = [];
   // "Name:\tJane Doe\tName:\tJohn Roe": two blocks side by side (the colons tell labels from a header row).

@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
+import { docxWithBody, printedByLibreOffice, wp, wtable } from './helpers/documents.ts';
+import type { HttpClient } from './helpers/http-client.ts';
+import type { TestApp } from './helpers/test-app.ts';
+
+/**
+ * Drafts and filled-in forms over HTTP: the answer holds placeholders and values together, and
+ * each value candidate is kept or dropped where it stands
+ * (docs/decisions/082-values-and-placeholders-per-span.md), never by a verdict on the document.
+ */
+let t: TestApp;
+let user: HttpClient;
+
+interface Variable {
+  name: string;
+  kind: string;
+  text: string;
+}
+
+/** A real Word document: each item a paragraph, or a table's rows of two cells. */
+const docx = (items: (string | string[][])[]) =>
+  docxWithBody(
+    items.map((item) => (typeof item === 'string' ? wp(item) : wtable(item, [3000, 6000]))).join(''),
+  );
+
+/** The answer's variables as `[kind, name, text]`, white space in `text` collapsed (a PDF wraps long lines). */
+async function variablesOf(file: string, bytes: Buffer): Promise<string[][]> {
+  const response = await user.upload('/api/contracts/import', { name: file, bytes });
+  expect(response.status, response.text).toBe(200);
+  const variables: Variable[] = response.body.variables;
+  return variables.map((v) => [v.kind, v.name, v.text.replace(/\s+/g, ' ')]);
+}
+
+/** A filled-in order form that still has blanks in its key-terms table and its clauses. */
+const HALF_FILLED_ORDER = docx([
+  'ORDER FORM',
+  'This Order Form is entered into as of March 3, 2026 between Northwind Analytics, Inc. (the "Customer") and Bluefin Robotics LLC (the "Provider").',
+  'Key Terms',
+  [
+    ['Subscription Term', '12 months'],
+    ['Fees', '$48,000'],
+    ['Billing Contact', '{billing_contact}'],
+    ['Billing Email', '{billing_email}'],
+    ['Go-Live', '{go_live_date}'],
+    ['Support Plan', 'Premier'],
+  ],
+  '1. Payment. The Customer pays each invoice within thirty (30) days of receipt.',
+  '2. Notices. Notices to the Customer go to {notice_address}.',
+]);
+
+const HALF_FILLED_ORDER_VARIABLES = [
+  ['value', 'date', 'March 3, 2026'],
+  ['value', 'customer_name', 'Northwind Analytics, Inc.'],
+  ['value', 'provider_name', 'Bluefin Robotics LLC'],
+  ['value', 'subscription_term', '12 months'],
+  ['value', 'fees', '$48,000'],
+  ['placeholder', 'billing_contact', '{billing_contact}'],
+  ['placeholder', 'billing_email', '{billing_email}'],
+  ['placeholder', 'go_live_date', '{go_live_date}'],
+  ['value', 'support_plan', 'Premier'],
+  ['value', 'duration', 'thirty (30) days'],
+  ['placeholder', 'notice_address', '{notice_address}'],
+];
+
+/** A form whose parties and date are still blank: its clauses are the publisher's standard wording. */
+const BLANK_PARTIES_FORM = docx([
+  'SERVICES AGREEMENT',
+  'This Services Agreement is made on [Effective Date] between {{provider_name}} (the "Provider") and {{customer_name}} (the "Customer").',
+  [
+    ['Initial Term', '24 months'],
+    ['Governing Law', 'State of Delaware'],
+  ],
+  '1. Payment. The Customer pays each invoice within thirty (30) days; late amounts bear interest at 1.5% per month.',
+  '2. Law. This Agreement is governed by the laws of the State of New York.',
+  'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+  'By: ____________',
+  'Name: Jane Roe',
+]);
+
+const BLANK_PARTIES_FORM_VARIABLES = [
+  ['placeholder', 'effective_date', '[Effective Date]'],
+  ['placeholder', 'provider_name', '{{provider_name}}'],
+  ['placeholder', 'customer_name', '{{customer_name}}'],
+  ['value', 'initial_term', '24 months'],
+  ['value', 'governing_law', 'State of Delaware'],
+  ['value', 'signatory_name', 'Jane Roe'],
+];
+
+/** A negotiated draft: parties filled, alternatives in brackets, an instruction, an example, a drafting note. */
+const NEGOTIATED_DRAFT = docx([
+  'This Supply Agreement is made as of April 2, 2026 between Harbor Foods Ltd. (the "Buyer") and Okapi Farms LLC (the "Seller").',
+  '1. Price. The Buyer pays $12,000 per shipment [or $15,000 if the Express Option is chosen].',
+  'Delivery Date: [Insert date, e.g. January 1, 2025]',
+  'Note to Draft: the parties are still discussing a cap of $250,000.',
+  '2. Interest. Late payments bear interest at a monthly rate (for example, 1.5%) that the Seller sets.',
+  '† The Seller may propose a rebate of 3% in the next round.',
+]);
+
+const NEGOTIATED_DRAFT_VARIABLES = [
+  ['value', 'date', 'April 2, 2026'],
+  ['value', 'buyer_name', 'Harbor Foods Ltd.'],
+  ['value', 'seller_name', 'Okapi Farms LLC'],
+  ['value', 'amount', '$12,000'],
+  ['placeholder', 'date', '[Insert date, e.g. January 1, 2025]'],
+];
+
+/** A standard form addressed to "you", with a run-in heading's clause and label lines of blanks. */
+const STANDARD_FORM = docx([
+  'This Card Acceptance Agreement is by and between Card, Inc., a New York corporation, and you, the Merchant.',
+  'Merchant Name: {merchant_name}',
+  'Penalty Formula: penalty = number of late units x the agreed daily rate x the penalty factor',
+  'Vessel: <<Vessel>> Voyage number: <<Voyage Number>>',
+]);
+
+const STANDARD_FORM_VARIABLES = [
+  ['placeholder', 'merchant_name', '{merchant_name}'],
+  ['placeholder', 'vessel', '<<Vessel>>'],
+  ['placeholder', 'voyage_number', '<<Voyage Number>>'],
+];
+
+/** A contract filed with the SEC, its confidential terms redacted. */
+const REDACTED_CONTRACT = docx([
+  'This Distribution Agreement is made as of June 9, 2014 between Acme Pharma, Inc. (the "Supplier") and [***] (the "Distributor").',
+  'Price\t[*****]',
+  '1. Royalty. The Distributor pays a royalty of [***]% of Net Sales within [**] days of each quarter.',
+  '2. Minimum. The minimum purchase is $[* * *] per quarter; the milestone payment is *** dollars.',
+  '3. Term. This Agreement remains in effect for five (5) years.',
+  'Exclusivity Fee: [***]',
+  'Minimum Order: *** units per quarter',
+]);
+
+const REDACTED_CONTRACT_VARIABLES = [
+  ['value', 'date', 'June 9, 2014'],
+  ['value', 'supplier_name', 'Acme Pharma, Inc.'],
+  ['value', 'duration', 'five (5) years'],
+];
+
+/** Values the wording only quotes, beside quoted defined terms. */
+const QUOTED_VALUES = docx([
+  'This Rental Deposit Agreement (the "Agreement") is made on May 1, 2026.',
+  'The Tenant "Michael" shall deposit with the Landlord "Parsa" the sum of 3000 USD.',
+  'The deposit is held in an interest bearing account in "Bank of America".',
+  '"Premises" means the apartment the Tenant rents; the "Deposit" is the sum above.',
+  'This Agreement is construed in accordance with the laws of "New Jersey".',
+]);
+
+const QUOTED_VALUE_VARIABLES = [
+  ['value', 'date', 'May 1, 2026'],
+  ['value', 'tenant_name', 'Michael'],
+  ['value', 'landlord_name', 'Parsa'],
+  ['value', 'amount', '3000 USD'],
+  ['value', 'name', 'Bank of America'],
+  ['value', 'governing_law', 'New Jersey'],
+];
+
+/** A cover page's key-terms table whose value cells are sentences. */
+const SENTENCE_CELLS = docx([
+  'This Support Order is made as of February 2, 2026 between Quillon Therapeutics, Inc. (the "Customer") and Nordlys Software AB (the "Provider").',
+  [
+    [
+      'Technical Support',
+      'Email and chat support during business hours, Monday through Friday, 9 AM to 5 PM ET.',
+    ],
+    [
+      'Service Levels',
+      'The Provider answers Priority 1 incidents within one hour. Other incidents are answered on the next business day.',
+    ],
+    ['Data Location', 'All customer data is stored and processed in the European Union'],
+  ],
+]);
+
+const SENTENCE_CELL_VARIABLES = [
+  ['value', 'date', 'February 2, 2026'],
+  ['value', 'customer_name', 'Quillon Therapeutics, Inc.'],
+  ['value', 'provider_name', 'Nordlys Software AB'],
+  [
+    'value',
+    'technical_support',
+    'Email and chat support during business hours, Monday through Friday, 9 AM to 5 PM ET',
+  ],
+  [
+    'value',
+    'service_levels',
+    'The Provider answers Priority 1 incidents within one hour. Other incidents are answered on the next business day',
+  ],
+  ['value', 'data_location', 'All customer data is stored and processed in the European Union'],
+];
+
+const DOCUMENTS = {
+  order: HALF_FILLED_ORDER,
+  form: BLANK_PARTIES_FORM,
+  draft: NEGOTIATED_DRAFT,
+  standard: STANDARD_FORM,
+  redacted: REDACTED_CONTRACT,
+  quoted: QUOTED_VALUES,
+  cells: SENTENCE_CELLS,
+};
+let pdfs: Record<string, Buffer>;
+
+beforeAll(async () => {
+  ({ t, user } = await startSignedIn());
+  // The PDFs as users make them: the same DOCX printed by LibreOffice, all in one run.
+  pdfs = await printedByLibreOffice(DOCUMENTS);
+}, 240_000);
+afterAll(() => t.close());
+
+describe('POST /api/contracts/import: drafts hold both kinds, decided per span', () => {
+  it.each([
+    ['a half-filled order form: its filled values and its blanks', 'order', HALF_FILLED_ORDER_VARIABLES],
+    [
+      'a form whose parties and date are blank: only the values at a slot, not its clauses’ standard wording',
+      'form',
+      BLANK_PARTIES_FORM_VARIABLES,
+    ],
+    [
+      'a negotiated draft: no value inside brackets, an instruction, an example or a drafting note',
+      'draft',
+      NEGOTIATED_DRAFT_VARIABLES,
+    ],
+    [
+      'a standard form addressed to “you”: its issuer, a run-in heading’s clause and what meets a blank are no values',
+      'standard',
+      STANDARD_FORM_VARIABLES,
+    ],
+    [
+      'a filed contract’s redaction marks: neither placeholders nor values, and no template made of it',
+      'redacted',
+      REDACTED_CONTRACT_VARIABLES,
+    ],
+    ['values the wording only quotes, not quoted defined terms', 'quoted', QUOTED_VALUE_VARIABLES],
+    [
+      'a key-terms table whose value cells are sentences, each named after its label',
+      'cells',
+      SENTENCE_CELL_VARIABLES,
+    ],
+  ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
+    expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);
+    expect(await variablesOf(`${key}.pdf`, pdfs[key]!)).toEqual(expected);
+  });
+});
