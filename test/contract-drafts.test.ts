@@ -50,7 +50,7 @@ const HALF_FILLED_ORDER = docx([
 ]);
 
 const HALF_FILLED_ORDER_VARIABLES = [
-  ['value', 'date', 'March 3, 2026'],
+  ['value', 'agreement_date', 'March 3, 2026'],
   ['value', 'customer_name', 'Northwind Analytics, Inc.'],
   ['value', 'provider_name', 'Bluefin Robotics LLC'],
   ['value', 'subscription_term', '12 months'],
@@ -98,7 +98,7 @@ const NEGOTIATED_DRAFT = docx([
 ]);
 
 const NEGOTIATED_DRAFT_VARIABLES = [
-  ['value', 'date', 'April 2, 2026'],
+  ['value', 'agreement_date', 'April 2, 2026'],
   ['value', 'buyer_name', 'Harbor Foods Ltd.'],
   ['value', 'seller_name', 'Okapi Farms LLC'],
   ['value', 'amount', '$12,000'],
@@ -131,7 +131,7 @@ const REDACTED_CONTRACT = docx([
 ]);
 
 const REDACTED_CONTRACT_VARIABLES = [
-  ['value', 'date', 'June 9, 2014'],
+  ['value', 'agreement_date', 'June 9, 2014'],
   ['value', 'supplier_name', 'Acme Pharma, Inc.'],
   ['value', 'duration', 'five (5) years'],
 ];
@@ -146,7 +146,7 @@ const QUOTED_VALUES = docx([
 ]);
 
 const QUOTED_VALUE_VARIABLES = [
-  ['value', 'date', 'May 1, 2026'],
+  ['value', 'agreement_date', 'May 1, 2026'],
   ['value', 'tenant_name', 'Michael'],
   ['value', 'landlord_name', 'Parsa'],
   ['value', 'amount', '3000 USD'],
@@ -171,7 +171,7 @@ const SENTENCE_CELLS = docx([
 ]);
 
 const SENTENCE_CELL_VARIABLES = [
-  ['value', 'date', 'February 2, 2026'],
+  ['value', 'agreement_date', 'February 2, 2026'],
   ['value', 'customer_name', 'Quillon Therapeutics, Inc.'],
   ['value', 'provider_name', 'Nordlys Software AB'],
   [
