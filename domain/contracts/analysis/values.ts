@@ -32,6 +32,7 @@ import type { Finding } from './findings.ts';
 import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
+import { formValues } from './values/forms.ts';
 import { isLabelRow, type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
@@ -217,6 +218,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   }
+  candidates.push(...formValues(text, lines, lines.length));
   const open = slotsOpen(text, lines, placeholders, preambleEnd);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(
