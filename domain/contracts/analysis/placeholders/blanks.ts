@@ -205,12 +205,14 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
 const FIELD_BESIDE = /^(?:Date|Name|Title|Print(?:ed)? Name)$/;
 
 /**
- * Whether `start` follows the text's start, a line break or tab, or `:`, `.`, `;`, `_` or `]`
- * and a space (the last two end a previous blank, which may lie before the floor).
+ * Whether `start` follows the text's start, a line break or tab, or `:`, `.` (not an initial's),
+ * `;`, `_` or `]` and a space (the last two end a previous blank, which may lie before the floor).
  */
 function followsBoundary(text: string, start: number): boolean {
   if (start === 0) return true;
   const before = text[start - 1]!;
   if (before === '\n' || before === '\t') return true;
-  return before === ' ' && start >= 2 && /[:.;_＿\]]/.test(text[start - 2]!);
+  if (before !== ' ' || start < 2 || !/[:.;_＿\]]/.test(text[start - 2]!)) return false;
+  // An initial's full stop ends no sentence: "David O. Mensah Date: ____" has no label "Mensah Date".
+  return !(text[start - 2] === '.' && /(?:^|\s)\p{Lu}$/u.test(text.slice(Math.max(0, start - 4), start - 2)));
 }
