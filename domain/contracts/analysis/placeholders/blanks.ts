@@ -111,7 +111,14 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
   return found;
 }
 
-const SIGNATURE_BEFORE = /(?:^|[\s:])(?:by|signature|signed|sign here|initials?|witness)[ \t]*:?[ \t]*$/i;
+const SIGNATURE_BEFORE = /(?:^|\s)(?:by|signature|signed|sign here|initials?|witness)$/i;
+/** `text` without the spaces, tabs and colon at its end (a loop: a pattern for it is quadratic). */
+function withoutColon(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === ':')) end -= 1;
+  return text.slice(0, end);
+}
+
 /** The lower left corner of a write-in box: `⎣` (U+23A3), `⌊` (U+230A). */
 const CORNER_OPEN = new Set(['⎣', '⌊']);
 
@@ -140,7 +147,7 @@ export function scanCornerBlanks(text: string): Finding[] {
     const lineBefore = text.slice(Math.max(floor, dollar - MAX_LABEL), dollar);
     floor = end;
     // `Signature: ⎣____⎦`, `By: ⎣`: signed by hand, as a signature line of underscores is.
-    if (!label && SIGNATURE_BEFORE.test(lineBefore)) continue;
+    if (!label && SIGNATURE_BEFORE.test(withoutColon(lineBefore))) continue;
     if (label) {
       const from = labelledStart(label, dollar);
       found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });

@@ -24,7 +24,7 @@ const LABEL_ALONE = /^([\p{Lu}][\p{L}\p{N}'’&/ -]{0,60}?)( ?\([^()\n]{1,60}\))
  * `Description (max. 500 characters)`, `(50 words)`. Whatever stands under such a label was
  * written in, sentence or not.
  */
-const LENGTH_HINT = /\d+ ?(?:chars?|characters|words)\b/i;
+const LENGTH_HINT = /(?:^|\D)\d{1,5} ?(?:chars?|characters|words)\b/i;
 /** A word of a label that makes it a sentence's ("Sponsor may provide:"): its verb, no label's. */
 const VERBS = new Set(
   'may must shall will can should is are be provide provides include includes agree agrees'.split(' '),
