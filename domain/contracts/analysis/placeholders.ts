@@ -6,20 +6,23 @@
  * - square brackets: `[Company Name]`, descriptions of any length, `[________]`, `[●]`,
  *   `$[___]`, but no citations, checkboxes, links, editorial notes or optional clauses, in
  *   `placeholders/brackets.ts`;
- * - labelled blanks: `Effective Date: ________`, `Governing Law\t________`, in
- *   `placeholders/blanks.ts`.
+ * - labelled blanks: `Effective Date: ________`, `Governing Law\t________`, and write-in boxes
+ *   drawn with corner marks (`Name: ⎣_____⎦`, `⎣__`), in `placeholders/blanks.ts`.
  * Names are snake_case (`placeholders/names.ts`). Every scan is linear in the text: contracts
  * are user input.
  */
 import type { Finding } from './findings.ts';
-import { scanUnderscoreBlanks } from './placeholders/blanks.ts';
+import { scanCornerBlanks, scanUnderscoreBlanks } from './placeholders/blanks.ts';
 import { scanBrackets } from './placeholders/brackets.ts';
 import { scanTemplateTags } from './placeholders/template-tags.ts';
 
 export { toSnakeCase } from './placeholders/names.ts';
 
 export function scanPlaceholders(text: string): Finding[] {
-  return [...scanTemplateTags(text), ...scanBrackets(text), ...scanUnderscoreBlanks(text)].sort(
-    (a, b) => a.index - b.index,
-  );
+  return [
+    ...scanTemplateTags(text),
+    ...scanBrackets(text),
+    ...scanUnderscoreBlanks(text),
+    ...scanCornerBlanks(text),
+  ].sort((a, b) => a.index - b.index);
 }

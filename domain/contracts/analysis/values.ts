@@ -32,7 +32,8 @@ import type { Finding } from './findings.ts';
 import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
-import { type LabelContext, labelledValues } from './values/labels.ts';
+import { formValues } from './values/forms.ts';
+import { isLabelRow, type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
@@ -185,7 +186,11 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     const pageStart = signaturePage ? 0 : SIGNATURE_PAGE.exec(line.text)?.index;
     if (pageStart !== undefined) {
       signaturePage = true;
-      candidates.push(...slots(titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role)));
+      // A label row's label ("Title of Contractor Employee\tVice President") names no signatory.
+      if (!isLabelRow(line))
+        candidates.push(
+          ...slots(titledSignatories(subSpan(line, Math.max(0, pageStart - 200)), context.role)),
+        );
     }
     if (signaturePage) {
       const signing = signingParty(line, lines[i + 1], parties);
@@ -213,6 +218,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   }
+  candidates.push(...formValues(text, lines, lines.length));
   const open = slotsOpen(text, lines, placeholders, preambleEnd);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(
@@ -321,12 +327,33 @@ function nameByDefinitions(line: Span, typed: Candidate[]): void {
 }
 
 /**
+ * Whether an unnamed candidate starts before a labelled value and ends inside it: "$ 1,500" read
+ * over the `$` a form prints before the blank that "1,500" filled (`⎣___⎦ % / $ ⎣___⎦`). The
+ * label's value is what was written in; the print before it is the form's. A binary search in
+ * the named candidates (sorted by index).
+ */
+function runsIntoLabelled(candidate: Candidate, named: readonly Candidate[]): boolean {
+  let low = 0;
+  let high = named.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (named[mid]!.index <= candidate.index) low = mid + 1;
+    else high = mid;
+  }
+  const next = named[low];
+  const end = candidate.index + candidate.text.length;
+  return next !== undefined && next.index < end && end <= next.index + next.text.length;
+}
+
+/**
  * One candidate per place (a named one over a typed one, the longer over what it contains, the
  * earlier over one it overlaps), and one name per text: the first name its context gave it.
  */
 function resolve(candidates: Candidate[]): Finding[] {
+  const named = candidates.filter((c) => c.named).sort((a, b) => a.index - b.index);
   const ordered = candidates
     .filter((c) => c.text.trim() === c.text && c.text.length > 0)
+    .filter((c) => c.named || !runsIntoLabelled(c, named))
     .sort((a, b) => a.index - b.index || b.text.length - a.text.length || Number(b.named) - Number(a.named));
   const kept: Candidate[] = [];
   let coveredUntil = -1;

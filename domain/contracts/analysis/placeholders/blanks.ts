@@ -1,5 +1,5 @@
 import type { Finding } from '../findings.ts';
-import { isPlausibleName, toSnakeCase } from './names.ts';
+import { descriptionName, isPlausibleName, nameAround, toSnakeCase } from './names.ts';
 
 /**
  * Blanks named by their label: `Effective Date: ________`, `Purchase Price: $________`, a
@@ -44,6 +44,15 @@ const NOT_A_LABEL_END = new Set([
   'not',
 ]);
 
+/**
+ * A form explains a blank that no label names by an instruction in parentheses right after it
+ * ("________ (insert Contractor Company name)", "____ (print name)", "____ (name of the
+ * employer)"): the blank and its instruction are the placeholder, named by what it asks for.
+ */
+const INSTRUCTION_AFTER =
+  /^ ?\(((?:please )?(?:insert|enter|specify|fill in|print|type|write|state|indicate|name of)\b[^()\n]{0,100})\)/i;
+const MAX_INSTRUCTION = 140;
+
 /** Where a signature goes (`By: ______`): signed by hand, never filled in from data. */
 const SIGNATURE_LABEL = /^(?:by|signature|signed|sign here|initials?|witness)$/i;
 
@@ -67,8 +76,12 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
   for (const run of text.matchAll(/[_＿]{3,}/g)) {
     const underscores = run.index;
     const end = underscores + run[0].length;
-    // A blank inside brackets (`[____]`) is the bracket scan's.
-    if (text[underscores - 1] === '[' || (text[underscores - 1] === '$' && text[underscores - 2] === '[')) {
+    // A blank inside brackets (`[____]`) or corner marks (`⎣____⎦`) is the bracket or corner scan's.
+    if (
+      text[underscores - 1] === '[' ||
+      CORNER_OPEN.has(text[underscores - 1]!) ||
+      (text[underscores - 1] === '$' && text[underscores - 2] === '[')
+    ) {
       floor = end;
       continue;
     }
@@ -82,8 +95,71 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
         kind: 'placeholder',
         text: text.slice(from, end),
       });
+    } else {
+      // "________ (insert Contractor Company name)": the instruction after the blank names it.
+      const instruction = INSTRUCTION_AFTER.exec(text.slice(end, end + MAX_INSTRUCTION));
+      const name = instruction ? descriptionName(instruction[1]!) : '';
+      if (instruction && isPlausibleName(name)) {
+        const to = end + instruction[0].length;
+        found.push({ index: start, name, kind: 'placeholder', text: text.slice(start, to) });
+        floor = to;
+        continue;
+      }
     }
     floor = end;
+  }
+  return found;
+}
+
+const SIGNATURE_BEFORE = /(?:^|\s)(?:by|signature|signed|sign here|initials?|witness)$/i;
+/** `text` without the spaces, tabs and colon at its end (a loop: a pattern for it is quadratic). */
+function withoutColon(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === ':')) end -= 1;
+  return text.slice(0, end);
+}
+
+/** The lower left corner of a write-in box: `⎣` (U+23A3), `⌊` (U+230A). */
+const CORNER_OPEN = new Set(['⎣', '⌊']);
+
+/**
+ * Write-in boxes drawn with corner marks: `⎣______⎦`, `⎣ ⎦`, and a box left open at its right,
+ * `⎣__` or a lone `⎣` (the lower left corner, where the writing starts), `⌊ ⌋` alike. Printed
+ * forms mark the field a person writes in by its corners (paper forms read by machine, such as
+ * the IRS's, frame every entry so), and forms kept as text draw them with the bracket-corner
+ * glyphs (the Commonhaus Foundation's agreements: `Effective Date: ⎣ ⎦`, `Name: ⎣___⎦`). A
+ * contract's wording never uses these glyphs, so each box is a blank whatever it holds of spaces
+ * and underscores: named by its label when it has one (`Title: ⎣___⎦`, the label and the box,
+ * as labelled underscores are), else the box alone, named by the words around it.
+ *
+ * Linear: one pass of a pattern with a single repetition, and a label read over at most
+ * MAX_LABEL characters after the previous box.
+ */
+export function scanCornerBlanks(text: string): Finding[] {
+  const found: Finding[] = [];
+  let floor = 0;
+  for (const box of text.matchAll(/[⎣⌊][ _＿]*[⎦⌋]?/g)) {
+    const start = box.index;
+    // A box left open at its right ends at its last underscore, not at the spaces after it.
+    const end = start + box[0].trimEnd().length;
+    const dollar = text[start - 1] === '$' ? start - 1 : start;
+    const label = labelBefore(text, dollar, floor);
+    const lineBefore = text.slice(Math.max(floor, dollar - MAX_LABEL), dollar);
+    floor = end;
+    // `Signature: ⎣____⎦`, `By: ⎣`: signed by hand, as a signature line of underscores is.
+    if (!label && SIGNATURE_BEFORE.test(withoutColon(lineBefore))) continue;
+    if (label) {
+      const from = labelledStart(label, dollar);
+      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+      continue;
+    }
+    const name = nameAround(text, start, end);
+    found.push({
+      index: start,
+      name: isPlausibleName(name) ? name : 'blank',
+      kind: 'placeholder',
+      text: text.slice(start, end),
+    });
   }
   return found;
 }
@@ -109,7 +185,12 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
   }
   // The earliest capital that follows a boundary starts the label.
   for (let start = labelStart; start < labelEnd - 1; start += 1) {
-    if (!/[A-Z]/.test(text[start]!) || !followsBoundary(text, start)) continue;
+    if (!/[A-Z]/.test(text[start]!)) continue;
+    if (
+      !followsBoundary(text, start) &&
+      !(text[start - 1] === ' ' && FIELD_BESIDE.test(text.slice(start, labelEnd)))
+    )
+      continue;
     const label = text.slice(start, labelEnd).trim();
     const lastWord = label.slice(label.lastIndexOf(' ') + 1).toLowerCase();
     // Without a colon or a tab, a line that ends in a blank is a signature line under a printed
@@ -124,12 +205,21 @@ export function labelBefore(text: string, blank: number, floor: number): Label |
 }
 
 /**
- * Whether `start` follows the text's start, a line break or tab, or `:`, `.`, `;`, `_` or `]`
- * and a space (the last two end a previous blank, which may lie before the floor).
+ * A signature block's field laid beside the one before it on the same line: `Please sign: /s/
+ * Jane Roe Date: ________` (a signature line puts its date, name and title side by side: the
+ * one before may be filled already, so no boundary is left to start the label at).
+ */
+const FIELD_BESIDE = /^(?:Date|Name|Title|Print(?:ed)? Name)$/;
+
+/**
+ * Whether `start` follows the text's start, a line break or tab, or `:`, `.` (not an initial's),
+ * `;`, `_` or `]` and a space (the last two end a previous blank, which may lie before the floor).
  */
 function followsBoundary(text: string, start: number): boolean {
   if (start === 0) return true;
   const before = text[start - 1]!;
   if (before === '\n' || before === '\t') return true;
-  return before === ' ' && start >= 2 && /[:.;_＿\]]/.test(text[start - 2]!);
+  if (before !== ' ' || start < 2 || !/[:.;_＿\]]/.test(text[start - 2]!)) return false;
+  // An initial's full stop ends no sentence: "David O. Mensah Date: ____" has no label "Mensah Date".
+  return !(text[start - 2] === '.' && /(?:^|\s)\p{Lu}$/u.test(text.slice(Math.max(0, start - 4), start - 2)));
 }

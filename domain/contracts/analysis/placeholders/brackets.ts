@@ -1,7 +1,7 @@
 import type { Finding } from '../findings.ts';
 import { labelBefore, labelledStart } from './blanks.ts';
 import { isDescription } from './descriptions.ts';
-import { descriptionName, FILLER, isPlausibleName, toSnakeCase } from './names.ts';
+import { descriptionName, isPlausibleName, nameAround } from './names.ts';
 
 /**
  * Square brackets: `[Company Name]`, a description of any length (`[Full name of the authorized
@@ -80,17 +80,7 @@ function blankFinding(text: string, start: number, end: number): Finding | null 
     const from = labelledStart(label, start);
     return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
   }
-  const next = /^[ %]*(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? '';
-  const previous = text
-    .slice(Math.max(0, start - 60), start)
-    .split(/[^\p{L}]+/u)
-    .filter((word) => word && !FILLER.has(word.toLowerCase()))
-    .at(-1);
-  const name = toSnakeCase(UNIT_WORDS.test(next) ? next : (previous ?? next));
+  const name = nameAround(text, start, end);
   if (!isPlausibleName(name)) return null;
   return { index: start, name, kind: 'placeholder', text: text.slice(start, end) };
 }
-
-/** Words after a blank that say what it counts: `[●] days`, `[●] shares`. */
-const UNIT_WORDS =
-  /^(?:days?|weeks?|months?|years?|hours?|business|calendar|shares?|percent|dollars?|euros?|units?|times|installments?)$/i;

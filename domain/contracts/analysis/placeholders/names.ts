@@ -229,3 +229,21 @@ function descriptionWords(description: string): string[] {
     .filter(Boolean)
     .map((word) => word.toLowerCase());
 }
+
+/**
+ * The name of a blank no label names: the unit after it (`within [●] days` → `days`), or else
+ * the last word before it that is no filler (`at a price of $[●] per share` → `price`).
+ */
+export function nameAround(text: string, start: number, end: number): string {
+  const next = /^[ %]*(\p{L}+)/u.exec(text.slice(end, end + 40))?.[1] ?? '';
+  const from = Math.max(0, start - 60);
+  const words = text.slice(from, start).split(/[^\p{L}]+/u);
+  // A word the window cuts into is no word of its own ("…roject").
+  if (from > 0 && /\p{L}/u.test(text[from - 1]!)) words.shift();
+  const previous = words.filter((word) => word && !FILLER.has(word.toLowerCase())).at(-1);
+  return toSnakeCase(UNIT_WORDS.test(next) ? next : (previous ?? next));
+}
+
+/** Words after a blank that say what it counts: `[●] days`, `[●] shares`. */
+const UNIT_WORDS =
+  /^(?:days?|weeks?|months?|years?|hours?|business|calendar|shares?|percent|dollars?|euros?|units?|times|installments?)$/i;

@@ -46,6 +46,21 @@ const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
 /** Redacted ("XXXXXXX", "[***]") or a choice still to tick ("[ ] Yes [ ] No"): no value to keep. */
 const REDACTED = /^[Xx*#]{3,}$|\[\s?\]/;
 const CONFORMED_SIGNATURE = /^\/s\/\s*/i;
+/**
+ * What a form tells whoever fills it in, standing where the entry goes: an imperative ("Please
+ * fill out here", "Insert the project's name", "Specify …") or a question ("Specify any
+ * preferred hashtags or brand guidelines?"). A prompt, never the deal's value.
+ */
+const PROMPT = /^(?:please\s|(?:fill|insert|enter|specify|complete)\s)|\?$/i;
+/** A definition right after a value: ` (“Project”)`, ` (the "Company")`. */
+const DEFINITION_AFTER = / ?\((?:the |hereinafter )?["“][^"”()]{1,60}["”]\)$/;
+/**
+ * The units and the slash a form prints between two blanks of one line (`⎣___⎦ % / $ ⎣___⎦`,
+ * "in percentages or dollar amounts"): standing apart from any figure, they belong to no value.
+ */
+const PRINTED_BETWEEN = / (?:[%$€£] )?\/ (?:[%$€£] )?/;
+/** A figure alone: an amount, a percentage, a number. */
+const FIGURE = /^[$€£]?\d[\d,.]*%?$/;
 const CAPACITY =
   /\b(?:Agent|Officer|Signatory|Representative|Authori[sz]ed|Signature|Director|Manager|President|Secretary|Treasurer)\b/;
 
@@ -106,6 +121,9 @@ function labelName(label: string, role: string | null, value: string): string {
 
 /** A key-terms cell of wording is at most this long; a longer one is a clause set out as a table. */
 const MAX_CELL_VALUE = 300;
+/** An attachment's or a part's caption before its title: "Exhibit A", "Schedule 2", "Section 4.1". */
+const CAPTION =
+  /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
 /** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
 const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
 
@@ -136,7 +154,22 @@ function labelled(
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
     text = text.slice(0, -1);
-  if (!text || BLANK.test(text) || REDACTED.test(text)) return [];
+  if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text)) return [];
+  // "Project: Morphia (“Project”)": a definition in parentheses follows what it defines, and
+  // the term is no part of the value (contracts write `Acme Inc. (the "Company")`).
+  const definition = DEFINITION_AFTER.exec(text);
+  if (definition && definition.index > 0) text = text.slice(0, definition.index);
+  // "80% / $7,000", "Morphia % / $ 1,500": two blanks the form prints its units between.
+  const between = !cell && PRINTED_BETWEEN.exec(text);
+  if (between && between.index > 0) {
+    const second = between.index + between[0].length;
+    const parts = [
+      { text: text.slice(0, between.index), index },
+      { text: text.slice(second), index: index + second },
+    ];
+    if (parts.some((part) => FIGURE.test(part.text)) && !PRINTED_BETWEEN.test(parts[1]!.text))
+      return parts.flatMap((part) => labelled(label, part, role, inWording));
+  }
   if (cell && text.length <= MAX_CELL_VALUE && !REFERENCE_LABEL.test(label) && !isSignatureLabel(label))
     return [{ type: 'value', name: labelName(label, role, text), named: true, text, index }];
   if (text.length > 150 || text.split(' ').length > 20) return [];
@@ -330,7 +363,14 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   ) {
     return signatureFields(span, context, role);
   }
+  // "Please sign: /s/ Jane Roe Date: …": a conformed signature (the typed name after "/s/" stands
+  // for the hand's, SEC Regulation S-T Rule 302) names the person signing, whatever the label
+  // says; the name's initials are no run-in labels ("O. Mensah Date:").
+  if (CONFORMED_SIGNATURE.test(span.text.slice(colon + 1).trimStart()))
+    return signatureFields(span, context, role);
   const label = span.text.slice(0, colon);
+  // "Exhibit A: Sponsor Guidelines": a caption names the attachment, it holds no value.
+  if (CAPTION.test(label)) return [];
   const ownRole = roleOf(label, context.parties);
   if (ownRole) {
     // "PROVIDER: TechCo Inc.": the heading of a signature block, with the party's name.
@@ -380,6 +420,18 @@ function isClause(text: string): boolean {
   return words.length > 12 && words.filter((w) => /^[a-z]/.test(w)).length >= 6;
 }
 
+/** "Name and office side by side" ("Jane Roe, Chief Executive Officer"), not a label. */
+const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
+
+/**
+ * Whether a line is a table row of a label and its value (`Title of Contractor Employee\tVice
+ * President`): its label is read as a label, never as a signatory's name beside an office.
+ */
+export function isLabelRow(line: Span): boolean {
+  const cells = cellsOf(line);
+  return cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!);
+}
+
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   const cells = cellsOf(line);
   // A clause ends the signature block (or notice block) whose heading named the role.
@@ -411,7 +463,6 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
-  const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
   if (cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!)) {
     return labelled(cells[0]!.text, cells[1]!, context.role, false, true);
   }

@@ -1,0 +1,194 @@
+/**
+ * Values as filled-in forms lay them out beyond `Label: value` lines (labels.ts):
+ * - an entry on the lines under a label that stands alone (`Principal Office or Primary Address:`
+ *   / `30 St Mary Axe, London EC3A 8BF, United Kingdom`): a form prints a label on a line of its
+ *   own and leaves the lines below it for the entry;
+ * - the people a list under a heading names, one a line or in one line (`Lucas Moreau, Yuki
+ *   Tanaka and Thomas J. Whitaker III` under `Schedule A`);
+ * - a contract's or an order's number after the noun it numbers (`Task Order Number
+ *   47QFCA25F7156`, `Purchase Order No. PO-2291`).
+ * Every step reads each line once, with patterns of bounded repetition: linear in the text.
+ */
+import { toSnakeCase } from '../placeholders.ts';
+import type { Candidate } from './candidate.ts';
+import type { Span } from './lines.ts';
+import { nameAt } from './names.ts';
+import { typedValues } from './typed.ts';
+
+/** How many lines under a label an entry may take (an address's lines, a list of people). */
+const MAX_ENTRY_LINES = 6;
+/** A label alone on its line: a few words (a parenthesis allowed), then a colon, nothing after. */
+const LABEL_ALONE = /^([\p{Lu}][\p{L}\p{N}'’&/ -]{0,60}?)( ?\([^()\n]{1,60}\))?:$/u;
+/**
+ * The room a form gives a free-text entry, in its label: `Silver tier (120 chars)`,
+ * `Description (max. 500 characters)`, `(50 words)`. Whatever stands under such a label was
+ * written in, sentence or not.
+ */
+const LENGTH_HINT = /(?:^|\D)\d{1,5} ?(?:chars?|characters|words)\b/i;
+/** A word of a label that makes it a sentence's ("Sponsor may provide:"): its verb, no label's. */
+const VERBS = new Set(
+  'may must shall will can should is are be provide provides include includes agree agrees'.split(' '),
+);
+/** A line that starts a label, a checkbox or a blank of its own: no entry of the label above. */
+const NOT_AN_ENTRY = /^(?:[^:\n]{1,60}:(?:\s|$)|\[[ xX✓]?\]|[⎣⌊_＿])/;
+
+/** A person's name: two to five capitalised words, initials and a generational suffix inside. */
+const NAME_WORD = /^(?:\p{Lu}[\p{Ll}'’-]+(?:-\p{Lu}[\p{Ll}'’]+)?|\p{Lu}\.|Jr\.|Sr\.|II|III|IV)$/u;
+function isPersonName(text: string): boolean {
+  const words = text.split(' ');
+  if (words.length < 2 || words.length > 5) return false;
+  if (!words.every((w) => NAME_WORD.test(w))) return false;
+  // A name starts and ends with a name, not an initial ("Thomas J. Whitaker III" ends with a suffix).
+  return !/\.$/.test(words[0]!) && !/^\p{Lu}\.$/u.test(words.at(-1)!);
+}
+
+/** "Lucas Moreau, Yuki Tanaka and Thomas J. Whitaker III": each name, or none when one part is no name. */
+function peopleIn(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  const separator = /, and |, | and /g;
+  let start = 0;
+  for (;;) {
+    const m = separator.exec(line.text);
+    const end = m ? m.index : line.text.length;
+    const text = line.text.slice(start, end);
+    if (!isPersonName(text)) return [];
+    found.push({ type: 'value', name: 'person', named: false, text, index: line.index + start });
+    if (!m) return found;
+    start = m.index + m[0].length;
+  }
+}
+
+/**
+ * A heading a list of people stands under: a label alone, or a schedule's, an exhibit's or an
+ * annex's caption (`Schedule A`): a form lists the people it designates under one.
+ */
+const LIST_HEADING = /^(?:(?:Schedule|Exhibit|Annex|Appendix|Attachment)\s+[A-Z0-9]{1,3}\.?:?|.{1,60}:)$/;
+
+/** The street line of a postal address: a building number, then the street's name. */
+const STREET_LINE = /^\d{1,6}[A-Za-z]?,? \p{Lu}/u;
+/**
+ * A continental address on one line: the street, its number, then the postcode before the town
+ * ("Friedrichstraße 68, 10117 Berlin, Germany", "Herengracht 182, 1016 BR Amsterdam").
+ */
+const STREET_NUMBER_POSTCODE =
+  /^\p{Lu}[\p{L}.'’-]+(?: [\p{L}.'’-]+){0,3} \d{1,5}[a-z]?, \d{4,5}(?: [A-Z]{2})? \p{Lu}/u;
+/** The town line after it: "WINDERMERE, FL 34786", "Seattle, WA 98109-1234", "London EC3A 8BF". */
+const TOWN_LINE = /^[\p{Lu}][\p{L} .'-]{1,40}, ?\p{Lu}{2} \d{5}(?:-\d{4})?$/u;
+
+/** The entry under a label alone on its line, or none: the lines it takes, and their values. */
+function entryUnder(
+  text: string,
+  lines: readonly Span[],
+  at: number,
+  label: string,
+  hinted: boolean,
+): Candidate[] {
+  const name = toSnakeCase(label);
+  const found: Candidate[] = [];
+  for (let i = at; i < lines.length && i < at + MAX_ENTRY_LINES; i += 1) {
+    const line = lines[i]!;
+    if (NOT_AN_ENTRY.test(line.text) || line.text.includes('\t') || line.text.length > 500) break;
+    if (hinted) {
+      found.push({ type: 'value', name, named: true, text: line.text, index: line.index });
+      continue;
+    }
+    if (isPersonName(line.text)) {
+      found.push({ type: 'value', name, named: true, text: line.text, index: line.index });
+      continue;
+    }
+    // A postal address on its own line is the whole line ("…, London EC3A 8BF, United
+    // Kingdom"), and its town line under its street line belongs to it.
+    const typed = typedValues(line);
+    const address =
+      STREET_NUMBER_POSTCODE.test(line.text) ||
+      typed.some((c) => c.type === 'address' && c.index === line.index);
+    if (found.length === 0 && (address || STREET_LINE.test(line.text)) && line.text.length <= 120) {
+      const next = lines[i + 1];
+      const town = next && next.index === line.index + line.text.length + 1 && TOWN_LINE.test(next.text);
+      const end = town ? next.index + next.text.length : line.index + line.text.length;
+      if (address || town) {
+        found.push({
+          type: 'address',
+          name,
+          named: true,
+          text: text.slice(line.index, end),
+          index: line.index,
+        });
+        break;
+      }
+    }
+    break;
+  }
+  return found;
+}
+
+/** The values a form's layout gives beyond its `Label: value` lines, for `lines` up to `end`. */
+export function formValues(text: string, lines: readonly Span[], end: number): Candidate[] {
+  const found: Candidate[] = [];
+  for (let i = 0; i < end; i += 1) {
+    const line = lines[i]!;
+    const label = LABEL_ALONE.exec(line.text);
+    if (
+      label &&
+      !label[1]!.split(' ').some((w) => VERBS.has(w.toLowerCase())) &&
+      label[1]!.split(' ').length <= 8
+    ) {
+      const hinted = LENGTH_HINT.test(label[2] ?? '');
+      for (const c of entryUnder(text, lines, i + 1, label[1]!.trim(), hinted))
+        found.push({ ...c, slot: true });
+    }
+    if (i > 0 && LIST_HEADING.test(lines[i - 1]!.text) && line.text.includes(' and ')) {
+      const heading = lines[i - 1]!.text.replace(/:$/, '');
+      const people = peopleIn(line);
+      if (people.length >= 2)
+        for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
+    }
+    found.push(...numbers(line));
+    if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
+  }
+  return found;
+}
+
+/** A cover page's parties stand within its first lines. */
+const TITLE_BLOCK_LINES = 12;
+const AND_LINE = /^(?:and|AND|And)$/;
+
+/**
+ * A cover page that names its parties one a line with "and" between them ("The General Services
+ * Administration (GSA)" / "and" / "National Park Service"): the line after "and" is a party's
+ * name when the whole line is one, of two words or more (the line before may be an office's
+ * code, "OCSIT/18F", so it is not taken).
+ */
+function titleBlockParty(line: Span | undefined): Candidate[] {
+  if (!line) return [];
+  const name = nameAt(line.text);
+  if (!name || name.text !== line.text || name.words < 2) return [];
+  return [{ type: 'party', name: 'party', named: false, text: line.text, index: line.index, slot: true }];
+}
+
+/**
+ * The number of a contract, an order or an account, after the noun it numbers: "Task Order Number
+ * 47QFCA25F7156", "Contract No. GS-35F-0119Y", "Purchase Order # 4500012345". Contracts and orders
+ * are identified by their number (a federal contract's or order's PIID, FAR 4.1601; a buyer's
+ * purchase order number): a value of each copy. The number holds a digit, and no sentence word.
+ */
+const NUMBERED =
+  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*([A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+function numbers(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(NUMBERED)) {
+    const value = m[2]!;
+    // "Executive Order No. 13526": a statute's citation, the same in every contract.
+    if (!/\d/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
+      continue;
+    found.push({
+      type: 'value',
+      name: `${toSnakeCase(m[1]!)}_number`,
+      named: true,
+      text: value,
+      index: line.index + m.index + m[0].length - value.length,
+      slot: true,
+    });
+  }
+  return found;
+}

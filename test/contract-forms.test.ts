@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSignedIn } from './helpers/app-setup.ts';
+import { docxWithBody, printedByLibreOffice, wp, wtable } from './helpers/documents.ts';
+import type { HttpClient } from './helpers/http-client.ts';
+import type { TestApp } from './helpers/test-app.ts';
+
+/**
+ * Filled-in forms over HTTP: values and the blanks left as forms lay them out, beyond `Label:
+ * value` lines (docs/decisions/082-values-and-placeholders-per-span.md, "Forms as they are laid
+ * out"). Each document holds one pattern; each is answered alike as DOCX and as PDF, except the
+ * corner marks, which LibreOffice's fonts do not print.
+ */
+let t: TestApp;
+let user: HttpClient;
+
+interface Variable {
+  name: string;
+  kind: string;
+  text: string;
+}
+
+const docx = (items: (string | string[][])[]) =>
+  docxWithBody(
+    items.map((item) => (typeof item === 'string' ? wp(item) : wtable(item, [4000, 5000]))).join(''),
+  );
+
+async function variablesOf(file: string, bytes: Buffer): Promise<string[][]> {
+  const response = await user.upload('/api/contracts/import', { name: file, bytes });
+  expect(response.status, response.text).toBe(200);
+  const variables: Variable[] = response.body.variables;
+  return variables.map((v) => [v.kind, v.name, v.text.replace(/\s+/g, ' ')]);
+}
+
+/** A form whose write-in boxes are drawn with corner marks, some filled, some left. */
+const CORNER_BOXES = docx([
+  'Sponsorship Form',
+  'Sponsor Organization: Brightline Data Systems, Inc.',
+  'Title: ⎣_____________________⎦',
+  'Email: ⎣_____________________⎦',
+  'Effective Date: ⎣ ⎦',
+  'Gold tier description:',
+  '⎣__',
+  'Signature: ⎣_____________________⎦',
+  'Name: ⎣',
+]);
+
+const CORNER_BOX_VARIABLES = [
+  ['value', 'sponsor_organization_name', 'Brightline Data Systems, Inc.'],
+  ['placeholder', 'title', 'Title: ⎣_____________________⎦'],
+  ['placeholder', 'email', 'Email: ⎣_____________________⎦'],
+  ['placeholder', 'effective_date', 'Effective Date: ⎣ ⎦'],
+  ['placeholder', 'description', '⎣__'],
+  ['placeholder', 'name', 'Name: ⎣'],
+];
+
+/** Instructions where the entry goes: after a blank, and as a table's column heading. */
+const INSTRUCTIONS = docx([
+  'I, Olivia Chen, as an employee of ______________________ (insert Contractor Company name), agree not to disclose any information covered under this Task Order.',
+  [
+    ['Item', 'Please fill out here'],
+    ['Name of Contractor Employee', 'Olivia Chen'],
+    ['Title of Contractor Employee', 'Vice President, Engineering'],
+  ],
+  'Optional: Specify any preferred hashtags?',
+]);
+
+const INSTRUCTION_VARIABLES = [
+  ['placeholder', 'contractor_company_name', '______________________ (insert Contractor Company name)'],
+  ['value', 'name_of_contractor_employee', 'Olivia Chen'],
+  ['value', 'title_of_contractor_employee', 'Vice President, Engineering'],
+];
+
+/** Label lines as forms fill them: two blanks with printed units between, a defined term after the value, a conformed signature. */
+const LABEL_LINES = docx([
+  'Sponsorship Allocation',
+  'Foundation (general support): 80% / $7,000',
+  'Project 1: Quarkiverse Tools % / $ 8,500',
+  'Project: Morphia (“Project”)',
+  'Exhibit A: Sponsor Guidelines',
+  'Please sign: /s/ David O. Mensah Date: _______________',
+]);
+
+const LABEL_LINE_VARIABLES = [
+  ['value', 'foundation_general_support', '80%'],
+  ['value', 'foundation_general_support_2', '$7,000'],
+  ['value', 'project_1', 'Quarkiverse Tools'],
+  ['value', 'project_1_2', '8,500'],
+  ['value', 'project_name', 'Morphia'],
+  ['value', 'project_signatory_name', 'David O. Mensah'],
+  ['placeholder', 'date', 'Date: _______________'],
+];
+
+/** Entries under a label alone on its line, people under a schedule's heading, an order's number, a cover page's parties. */
+const LAID_OUT = docx([
+  'The General Services Administration (GSA)',
+  'and',
+  'National Park Service',
+  'This Statement of Work is issued under Task Order Number 47QFCA25F7156 and Executive Order No. 13526.',
+  'Principal Office or Primary Address:',
+  '30 St Mary Axe, London EC3A 8BF, United Kingdom',
+  'Billing Address:',
+  '6526 Old Brick Road, Suite 120',
+  'Windermere, FL 34786',
+  'Project Signatories:',
+  'Grace Adeyemi',
+  'Sanjay Patel',
+  'Silver tier (120 chars):',
+  'Provides managed Postgres hosting to engineering teams.',
+  'Descriptions (must comply with our Code of Conduct):',
+  'Character limits exclude whitespace and markup',
+  'Schedule A',
+  'Lucas Moreau, Yuki Tanaka and Thomas J. Whitaker III',
+]);
+
+const LAID_OUT_VARIABLES = [
+  ['value', 'party', 'National Park Service'],
+  ['value', 'task_order_number', '47QFCA25F7156'],
+  ['value', 'principal_office_or_primary_address', '30 St Mary Axe, London EC3A 8BF, United Kingdom'],
+  ['value', 'billing_address', '6526 Old Brick Road, Suite 120 Windermere, FL 34786'],
+  ['value', 'project_signatories', 'Grace Adeyemi'],
+  ['value', 'project_signatories_2', 'Sanjay Patel'],
+  ['value', 'silver_tier', 'Provides managed Postgres hosting to engineering teams.'],
+  ['value', 'schedule_a', 'Lucas Moreau'],
+  ['value', 'schedule_a_2', 'Yuki Tanaka'],
+  ['value', 'schedule_a_3', 'Thomas J. Whitaker III'],
+];
+
+const DOCUMENTS = {
+  corners: CORNER_BOXES,
+  instructions: INSTRUCTIONS,
+  labels: LABEL_LINES,
+  layout: LAID_OUT,
+};
+let pdfs: Record<string, Buffer>;
+
+beforeAll(async () => {
+  ({ t, user } = await startSignedIn());
+  pdfs = await printedByLibreOffice(DOCUMENTS);
+}, 240_000);
+afterAll(() => t.close());
+
+describe('POST /api/contracts/import: filled-in forms as they are laid out', () => {
+  it('reads write-in boxes drawn with corner marks as blanks, labelled or not, and no signature box', async () => {
+    expect(await variablesOf('corners.docx', CORNER_BOXES)).toEqual(CORNER_BOX_VARIABLES);
+    // LibreOffice's fonts have no corner glyph: it prints the glyphs apart from the labels, whose
+    // underscores are read as labelled blanks.
+    const pdf = await variablesOf('corners.pdf', pdfs.corners!);
+    const blanks = pdf.filter(([kind]) => kind === 'placeholder').map(([, name]) => name);
+    expect(blanks).toEqual(expect.arrayContaining(['title', 'email']));
+  });
+
+  it.each([
+    [
+      'an instruction after a blank names it, and a prompt where the entry goes is no value',
+      'instructions',
+      INSTRUCTION_VARIABLES,
+    ],
+    [
+      'label lines: printed units between two blanks, a definition after the value, a caption, a conformed signature beside a blank date',
+      'labels',
+      LABEL_LINE_VARIABLES,
+    ],
+    [
+      'entries under a label alone, people under a heading, an order’s number, a cover page’s parties',
+      'layout',
+      LAID_OUT_VARIABLES,
+    ],
+  ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
+    expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);
+    expect(await variablesOf(`${key}.pdf`, pdfs[key]!)).toEqual(expected);
+  });
+});
