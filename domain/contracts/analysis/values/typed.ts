@@ -98,9 +98,12 @@ export function typedValues(span: Span): Candidate[] {
 /** What introduces an address in a preamble or a notice: "having an address at", "with offices at", "Address:". */
 const ADDRESS_CUE =
   /\b(?:address (?:at|is)|addresses at|offices? (?:at|located at)|headquarters (?:at|located at)|located at|residing at|resident at|place of business (?:at|is)|Address:)\s/gi;
-/** Where an address that a cue introduced ends: a parenthesis, a clause, the next field. */
+/**
+ * Where an address that a cue introduced ends: a parenthesis, a clause, the next field (a label of
+ * at most 40 characters: bounded, so the pattern stays linear).
+ */
 const ADDRESS_END =
-  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s[^\s:]+:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
+  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s[^\s:]{1,40}:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
 
 /**
  * "with an address at 895 Don Mills Road Bldg 2 Toronto Ontario Canada (…)": an address of any
