@@ -222,6 +222,47 @@ describe('POST /api/contracts/import: dates as filings write them', () => {
       [{ text: 'March 17, 2010' }],
     );
   });
+
+  it.each([
+    [
+      'THIS NONDISCLOSURE AGREEMENT is made as of December 9 th , 2014 (the "Effective Date") by and between Acme Corp. and Beta LLC.',
+      'December 9 th , 2014',
+      'effective_date',
+    ],
+    [
+      'This Agreement is made this 5 th day of May, 2006 by and between Acme Corp. and Beta LLC.',
+      '5 th day of May, 2006',
+      'agreement_date',
+    ],
+    [
+      'This Mutual Non-Disclosure Agreement is dated as of 31 st January, 2014 between Acme Corp. and Beta LLC.',
+      '31 st January, 2014',
+      'agreement_date',
+    ],
+  ])(
+    'reads a date whose superscript ordinal the PDF split from its day: "%s"',
+    async (preamble, date, name) => {
+      await expectValues([preamble], [{ name, text: date }]);
+    },
+  );
+
+  it('reads the date each signer wrote under a signature, the same on both', async () => {
+    await expectValues(
+      [
+        'CONFIDENTIALITY AGREEMENT',
+        'The Company and the Employee agree to keep the Company’s information confidential.',
+        SIGNED,
+        'Citi Trends, Inc.',
+        'By: /s/ Bruce D. Smith',
+        'Date:',
+        '3/15/2018',
+        'Employee Signature: /s/ Stuart Clifford',
+        'Date:',
+        '3/15/2018',
+      ],
+      [{ text: '3/15/2018' }],
+    );
+  });
 });
 
 describe('POST /api/contracts/import: governing law as filings write it', () => {

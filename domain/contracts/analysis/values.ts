@@ -261,7 +261,8 @@ function quotedTerms(lines: Span[]): Set<string> {
   return terms;
 }
 
-const DATE_LINE = /^[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}$/;
+/** A line that is a date alone: "March 17, 2010", "3/15/2018", "12/10/07". */
+const DATE_LINE = /^(?:[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}|\d{1,2}\/\d{1,2}\/(?:\d{2}|\d{4}))$/;
 
 /**
  * Lines that stand unchanged more than once and hold no signature: running headers and footers
@@ -273,7 +274,8 @@ function repeatedLines(lines: Span[]): Set<string> {
   for (const { text } of lines) {
     if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
     // A letter's date, which its continuation pages repeat in their heading ("March 17, 2010" /
-    // "Page 2"): the letter's date all the same.
+    // "Page 2"): the letter's date all the same. And a signature block's dates: each signer dates
+    // his signature ("Date: 3/15/2018" under each), the same day when they sign together.
     if (DATE_LINE.test(text)) continue;
     if (seen.has(text)) repeated.add(text);
     seen.add(text);
