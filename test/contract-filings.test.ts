@@ -147,6 +147,34 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
+    await expectValues(
+      [
+        'December 7, 2012',
+        'Peter Brent',
+        'JAB Beech Inc.',
+        '2200 Pennsylvania Avenue, NW',
+        'Washington, DC 20052',
+        'Non-Disclosure Agreement',
+        'Ladies and Gentlemen:',
+        'In connection with a possible negotiated transaction with Caribou Coffee Company, Inc., you have requested information.',
+      ],
+      [
+        { name: 'addressee_company_name', text: 'JAB Beech Inc.' },
+        { name: 'addressee_name', text: 'Peter Brent' },
+      ],
+    );
+  });
+
+  it('reads a person the agreement defines as "You", however often it speaks to "You" later', async () => {
+    await expectValues(
+      [
+        'This Agreement is between Joseph M. Squeri (hereafter “You”) and Comstock Homebuilding Companies, Inc. (hereafter “the Company”), effective August 2, 2010. You enter into this Agreement for consideration given to You, Your employment and continued employment with the Company.',
+      ],
+      [{ text: 'Joseph M. Squeri' }, { text: 'Comstock Homebuilding Companies, Inc.' }],
+    );
+  });
+
   it('reads a party named only in its signature block', async () => {
     await expectValues(
       [

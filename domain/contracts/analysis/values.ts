@@ -159,8 +159,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   const found = findParties(preamble, preambleEnd);
   const parties = found.parties;
   const candidates = found.candidates.map((c) => inText(text, c));
-  const letterTo = addressee(lines.slice(0, MAX_PREAMBLE_LINES));
-  if (letterTo) candidates.push(letterTo);
+  candidates.push(...addressee(lines.slice(0, MAX_PREAMBLE_LINES)));
   // The parties the preamble names, and a letter's addressee, stand at their slots.
   for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
@@ -177,7 +176,9 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   for (const [i, line] of lines.entries()) {
     if (repeated.has(line.text)) continue;
     const inPreamble = i < preambleEnd;
-    const reader = inPreamble ? readerAt(line.text) : -1;
+    // Only the sentence that names the parties can name the reader as one: a later "to You, Your
+    // employment" speaks to a party the contract defined as "You" ("Joseph Roe (hereafter "You")").
+    const reader = inPreamble ? readerAt(firstSentenceOf(line.text)) : -1;
     if (reader >= 0) readerLines.push({ start: line.index, end: line.index + reader });
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
@@ -223,6 +224,12 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
       (!open || c.slot === true),
   );
   return resolve(kept);
+}
+
+/** A line's first sentence: up to a full stop after a word in lower case and before a capital. */
+function firstSentenceOf(line: string): string {
+  const end = line.search(/[a-z0-9)”"]\.\s+[A-Z]/);
+  return end < 0 ? line : line.slice(0, end + 2);
 }
 
 const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
