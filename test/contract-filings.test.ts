@@ -147,6 +147,22 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads names with a number, "and Company" and "Corporation of America" in them', async () => {
+    await expectValues(
+      [
+        'This Agreement is entered into by and between Charles H. Turner (the "Employee"), Pier 1 Services Company ("Company") and Pier 1 Imports, Inc. ("Imports").',
+        'This Agreement is entered into as of March 19, 2018 between ARMO Biosciences, Inc., a Delaware corporation ("Seller"), and Eli Lilly and Company, an Indiana corporation ("Buyer").',
+        'This Agreement is made between InterTrust Technologies Corporation ("InterTrust") and Sony Corporation of America, a New York corporation ("Sony").',
+      ],
+      [
+        { text: 'Pier 1 Services Company' },
+        { text: 'Pier 1 Imports, Inc.' },
+        { name: 'buyer_name', text: 'Eli Lilly and Company' },
+        { text: 'Sony Corporation of America' },
+      ],
+    );
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

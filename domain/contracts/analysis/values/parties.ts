@@ -6,7 +6,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { entityBefore, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
+import { entityBefore, isAndCompany, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
 
 export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
@@ -135,12 +135,18 @@ const MAX_STRETCH = 400;
  * lower case, or after a suffix ("ACME CORP. AND BETA LLC").
  */
 function isNamesAnd(line: string, at: number, separator: string): boolean {
-  if (separator.trim() !== 'AND') return false;
   const before =
     line
       .slice(Math.max(0, at - 40), at)
       .split(' ')
       .at(-1) ?? '';
+  // "Eli Lilly and Company, an Indiana corporation": a firm's name.
+  if (
+    separator.trim() === 'and' &&
+    isAndCompany(before, line.slice(at + separator.length, at + separator.length + 20))
+  )
+    return true;
+  if (separator.trim() !== 'AND') return false;
   const after = /^\s*AND\s(\S*)/.exec(line.slice(at, at + 60))?.[1] ?? '';
   return /^[A-Z0-9&]{2,}$/.test(before) && !isEntitySuffix(before) && /^[A-Z]{2}/.test(after);
 }
@@ -279,7 +285,12 @@ function listedParties(line: Span): (Span & { entity: boolean })[] {
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
   const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
-    const nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    let nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
+    if (nextAnd >= 0 && line.text[from + nextAnd] === ' ' && isNamesAnd(line.text, from + nextAnd, ' and ')) {
+      const after = line.text.slice(from + nextAnd + 5, listEnd).search(/,?\s(?:and|&)\s/);
+      nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
+    }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
     const part = line.text.slice(from, end);
     const name = nameAt(part);
@@ -521,8 +532,7 @@ export function addressee(lines: readonly Span[]): Candidate[] {
     if (/^(?:Re|RE|Attention|Attn|ATTN)\b/.test(line.text)) continue;
     const name = nameAt(line.text);
     // "Non-Disclosure Agreement": the letter's heading, not a name.
-    if (!name || name.start !== 0 || NOT_PARTY_WORDS.has(name.text.split(' ').at(-1)!.toLowerCase()))
-      continue;
+    if (name?.start !== 0 || NOT_PARTY_WORDS.has(name.text.split(' ').at(-1)!.toLowerCase())) continue;
     const rest = line.text.slice(name.text.length);
     // "GTCR LLC", "Fortune Brands Home & Security, Inc.": the whole line a company's name.
     if (name.entity && !company && /^[.,]?$/.test(rest)) {
