@@ -389,4 +389,22 @@ describe('POST /api/contracts/import: governing law as filings write it', () => 
   ])('reads %s', async (_pattern, lines, law) => {
     await expectValues(lines, [{ name: 'governing_law', text: law }]);
   });
+
+  it('reads no value across a running footer a page break put inside a sentence, nor across an "and" that lists two', async () => {
+    const values = await importedValues([
+      'Updated: January 2011',
+      '1. I agree that this Agreement will be governed by the laws of the Commonwealth of',
+      'Updated: January 2011',
+      'Virginia, and I agree to the jurisdiction of its courts.',
+      '2. The undersigned direct Robert S. Thompson and the law firm of TSMP Law Corporation and',
+      'Cherrin Wong to execute all documents necessary to dismiss the Claims.',
+    ]);
+    expect(values.filter((v) => v.text.includes('\n'))).toEqual([]);
+    const heading = await importedValues([
+      'CONFIDENTIALITY AND NON-COMPETE AGREEMENT BETWEEN ALCIS-CA AND',
+      'OUR EMPLOYEES, CONSULTANTS AND OTHER THIRD-PARTY CONTRACTORS',
+      'ALCiS HEALTH, INC. ("ALCIS-CA") and the undersigned agree as follows.',
+    ]);
+    expect(heading.filter((v) => v.text.includes('\n'))).toEqual([]);
+  });
 });

@@ -34,6 +34,7 @@ import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
+import { isEntitySuffix } from './values/names.ts';
 import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { titledSignatories } from './values/signatories.ts';
@@ -155,7 +156,11 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
   // A preamble's sentence may run on to the next line ("an individual resident" / "of the State
   // of Florida ("Executive")"): each preamble line is read with the line it runs on to.
-  const preamble = lines.map((line, i) => (i < preambleEnd ? withNextLine(lines, i) : line));
+  const repeated = repeatedLines(lines);
+  // Not onto a running header or footer: a page break put it inside the sentence ("… the
+  // Commonwealth of" / "Updated: January 2011" / "Virginia …"), it does not continue it.
+  const runOn = (i: number) => (repeated.has(lines[i + 1]?.text ?? '') ? lines[i]! : withNextLine(lines, i));
+  const preamble = lines.map((line, i) => (i < preambleEnd ? runOn(i) : line));
   const found = findParties(preamble, preambleEnd);
   const parties = found.parties;
   const candidates = found.candidates.map((c) => inText(text, c));
@@ -163,7 +168,6 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   // The parties the preamble names, and a letter's addressee, stand at their slots.
   for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
-  const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
   const definitions = quotedDefinitions(lines);
   // A party's name that the document itself quotes as a defined term ("Counterparty") is the term.
@@ -195,7 +199,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     // A label's own value is at its slot; other terms in the label line's wording are not.
     candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
     // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
-    const sentence = withNextLine(lines, i);
+    const sentence = runOn(i);
     candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
     // The paragraph under a "Governing Law" heading names the law without a verb to say so.
     lawSection = LAW_HEADING.test(line.text);
@@ -220,6 +224,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     (c) =>
       !meets(stretches, c.index, c.index + c.text.length) &&
       !isRedacted(c.text) &&
+      !listedAcrossBreak(c.text) &&
       !(c.type !== 'date' && meets(readerLines, c.index, c.index + c.text.length)) &&
       (!open || c.slot === true),
   );
@@ -239,6 +244,15 @@ const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
  * paragraph after it is the clause.
  */
 const LAW_HEADING = /^(?:\d{1,3}(?:\.\d{1,3})*\.?\s)?(?:governing law|applicable law|choice of law|law)\.?$/i;
+
+/**
+ * A name read across a line break at an "and" ("TSMP Law Corporation and" / "Cherrin Wong",
+ * "BETWEEN ALCIS-CA AND" / "OUR EMPLOYEES"): two things listed, or a heading in capitals, not one
+ * value; a company's name that its legal form ends is one ("ATHENE ANNUITY AND" / "LIFE COMPANY").
+ */
+function listedAcrossBreak(text: string): boolean {
+  return /\s(?:and|AND|&)\n/.test(text) && !isEntitySuffix(text.slice(text.lastIndexOf(' ') + 1));
+}
 
 /**
  * A candidate read on a run-on sentence (`withNextLine`) with its text as the document has it:
