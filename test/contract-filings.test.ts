@@ -147,6 +147,50 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads names with a number, "and Company" and "Corporation of America" in them', async () => {
+    await expectValues(
+      [
+        'This Agreement is entered into by and between Charles H. Turner (the "Employee"), Pier 1 Services Company ("Company") and Pier 1 Imports, Inc. ("Imports").',
+        'This Agreement is entered into as of March 19, 2018 between ARMO Biosciences, Inc., a Delaware corporation ("Seller"), and Eli Lilly and Company, an Indiana corporation ("Buyer").',
+        'This Agreement is made between InterTrust Technologies Corporation ("InterTrust") and Sony Corporation of America, a New York corporation ("Sony").',
+      ],
+      [
+        { text: 'Pier 1 Services Company' },
+        { text: 'Pier 1 Imports, Inc.' },
+        { name: 'buyer_name', text: 'Eli Lilly and Company' },
+        { text: 'Sony Corporation of America' },
+      ],
+    );
+  });
+
+  it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
+    await expectValues(
+      [
+        'December 7, 2012',
+        'Peter Brent',
+        'JAB Beech Inc.',
+        '2200 Pennsylvania Avenue, NW',
+        'Washington, DC 20052',
+        'Non-Disclosure Agreement',
+        'Ladies and Gentlemen:',
+        'In connection with a possible negotiated transaction with Caribou Coffee Company, Inc., you have requested information.',
+      ],
+      [
+        { name: 'addressee_company_name', text: 'JAB Beech Inc.' },
+        { name: 'addressee_name', text: 'Peter Brent' },
+      ],
+    );
+  });
+
+  it('reads a person the agreement defines as "You", however often it speaks to "You" later', async () => {
+    await expectValues(
+      [
+        'This Agreement is between Joseph M. Squeri (hereafter “You”) and Comstock Homebuilding Companies, Inc. (hereafter “the Company”), effective August 2, 2010. You enter into this Agreement for consideration given to You, Your employment and continued employment with the Company.',
+      ],
+      [{ text: 'Joseph M. Squeri' }, { text: 'Comstock Homebuilding Companies, Inc.' }],
+    );
+  });
+
   it('reads a party named only in its signature block', async () => {
     await expectValues(
       [
@@ -220,6 +264,47 @@ describe('POST /api/contracts/import: dates as filings write them', () => {
         'You agree to keep the Evaluation Material confidential.',
       ],
       [{ text: 'March 17, 2010' }],
+    );
+  });
+
+  it.each([
+    [
+      'THIS NONDISCLOSURE AGREEMENT is made as of December 9 th , 2014 (the "Effective Date") by and between Acme Corp. and Beta LLC.',
+      'December 9 th , 2014',
+      'effective_date',
+    ],
+    [
+      'This Agreement is made this 5 th day of May, 2006 by and between Acme Corp. and Beta LLC.',
+      '5 th day of May, 2006',
+      'agreement_date',
+    ],
+    [
+      'This Mutual Non-Disclosure Agreement is dated as of 31 st January, 2014 between Acme Corp. and Beta LLC.',
+      '31 st January, 2014',
+      'agreement_date',
+    ],
+  ])(
+    'reads a date whose superscript ordinal the PDF split from its day: "%s"',
+    async (preamble, date, name) => {
+      await expectValues([preamble], [{ name, text: date }]);
+    },
+  );
+
+  it('reads the date each signer wrote under a signature, the same on both', async () => {
+    await expectValues(
+      [
+        'CONFIDENTIALITY AGREEMENT',
+        'The Company and the Employee agree to keep the Company’s information confidential.',
+        SIGNED,
+        'Citi Trends, Inc.',
+        'By: /s/ Bruce D. Smith',
+        'Date:',
+        '3/15/2018',
+        'Employee Signature: /s/ Stuart Clifford',
+        'Date:',
+        '3/15/2018',
+      ],
+      [{ text: '3/15/2018' }],
     );
   });
 });
@@ -303,5 +388,23 @@ describe('POST /api/contracts/import: governing law as filings write it', () => 
     ],
   ])('reads %s', async (_pattern, lines, law) => {
     await expectValues(lines, [{ name: 'governing_law', text: law }]);
+  });
+
+  it('reads no value across a running footer a page break put inside a sentence, nor across an "and" that lists two', async () => {
+    const values = await importedValues([
+      'Updated: January 2011',
+      '1. I agree that this Agreement will be governed by the laws of the Commonwealth of',
+      'Updated: January 2011',
+      'Virginia, and I agree to the jurisdiction of its courts.',
+      '2. The undersigned direct Robert S. Thompson and the law firm of TSMP Law Corporation and',
+      'Cherrin Wong to execute all documents necessary to dismiss the Claims.',
+    ]);
+    expect(values.filter((v) => v.text.includes('\n'))).toEqual([]);
+    const heading = await importedValues([
+      'CONFIDENTIALITY AND NON-COMPETE AGREEMENT BETWEEN ALCIS-CA AND',
+      'OUR EMPLOYEES, CONSULTANTS AND OTHER THIRD-PARTY CONTRACTORS',
+      'ALCiS HEALTH, INC. ("ALCIS-CA") and the undersigned agree as follows.',
+    ]);
+    expect(heading.filter((v) => v.text.includes('\n'))).toEqual([]);
   });
 });

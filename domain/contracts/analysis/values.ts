@@ -35,6 +35,7 @@ import { clauseValues } from './values/clauses.ts';
 import { formValues } from './values/forms.ts';
 import { isLabelRow, type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
+import { isEntitySuffix } from './values/names.ts';
 import { addressee, definitionsIn, findParties, organizationsIn, signingParty } from './values/parties.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { titledSignatories } from './values/signatories.ts';
@@ -156,16 +157,18 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     preambleEnd = Math.min(lines.length, MAX_PREAMBLE_LINES);
   // A preamble's sentence may run on to the next line ("an individual resident" / "of the State
   // of Florida ("Executive")"): each preamble line is read with the line it runs on to.
-  const preamble = lines.map((line, i) => (i < preambleEnd ? withNextLine(lines, i) : line));
+  const repeated = repeatedLines(lines);
+  // Not onto a running header or footer: a page break put it inside the sentence ("… the
+  // Commonwealth of" / "Updated: January 2011" / "Virginia …"), it does not continue it.
+  const runOn = (i: number) => (repeated.has(lines[i + 1]?.text ?? '') ? lines[i]! : withNextLine(lines, i));
+  const preamble = lines.map((line, i) => (i < preambleEnd ? runOn(i) : line));
   const found = findParties(preamble, preambleEnd);
   const parties = found.parties;
   const candidates = found.candidates.map((c) => inText(text, c));
-  const letterTo = addressee(lines.slice(0, MAX_PREAMBLE_LINES));
-  if (letterTo) candidates.push(letterTo);
+  candidates.push(...addressee(lines.slice(0, MAX_PREAMBLE_LINES)));
   // The parties the preamble names, and a letter's addressee, stand at their slots.
   for (const c of candidates) c.slot = true;
   const context: LabelContext = { parties, role: null, columnRoles: [] };
-  const repeated = repeatedLines(lines);
   const definedTerms = quotedTerms(lines);
   const definitions = quotedDefinitions(lines);
   // A party's name that the document itself quotes as a defined term ("Counterparty") is the term.
@@ -178,7 +181,9 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   for (const [i, line] of lines.entries()) {
     if (repeated.has(line.text)) continue;
     const inPreamble = i < preambleEnd;
-    const reader = inPreamble ? readerAt(line.text) : -1;
+    // Only the sentence that names the parties can name the reader as one: a later "to You, Your
+    // employment" speaks to a party the contract defined as "You" ("Joseph Roe (hereafter "You")").
+    const reader = inPreamble ? readerAt(firstSentenceOf(line.text)) : -1;
     if (reader >= 0) readerLines.push({ start: line.index, end: line.index + reader });
     // The page starts within this line or before it, and ends at an exhibit's heading.
     if (signaturePage && AFTER_SIGNATURES.test(line.text) && line.text.split(' ').length <= 12)
@@ -199,7 +204,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     // A label's own value is at its slot; other terms in the label line's wording are not.
     candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
     // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
-    const sentence = withNextLine(lines, i);
+    const sentence = runOn(i);
     candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
     // The paragraph under a "Governing Law" heading names the law without a verb to say so.
     lawSection = LAW_HEADING.test(line.text);
@@ -225,10 +230,17 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     (c) =>
       !meets(stretches, c.index, c.index + c.text.length) &&
       !isRedacted(c.text) &&
+      !listedAcrossBreak(c.text) &&
       !(c.type !== 'date' && meets(readerLines, c.index, c.index + c.text.length)) &&
       (!open || c.slot === true),
   );
   return resolve(kept);
+}
+
+/** A line's first sentence: up to a full stop after a word in lower case and before a capital. */
+function firstSentenceOf(line: string): string {
+  const end = line.search(/[a-z0-9)”"]\.\s+[A-Z]/);
+  return end < 0 ? line : line.slice(0, end + 2);
 }
 
 const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
@@ -238,6 +250,15 @@ const slots = (found: Candidate[]) => found.map((c) => ({ ...c, slot: true }));
  * paragraph after it is the clause.
  */
 const LAW_HEADING = /^(?:\d{1,3}(?:\.\d{1,3})*\.?\s)?(?:governing law|applicable law|choice of law|law)\.?$/i;
+
+/**
+ * A name read across a line break at an "and" ("TSMP Law Corporation and" / "Cherrin Wong",
+ * "BETWEEN ALCIS-CA AND" / "OUR EMPLOYEES"): two things listed, or a heading in capitals, not one
+ * value; a company's name that its legal form ends is one ("ATHENE ANNUITY AND" / "LIFE COMPANY").
+ */
+function listedAcrossBreak(text: string): boolean {
+  return /\s(?:and|AND|&)\n/.test(text) && !isEntitySuffix(text.slice(text.lastIndexOf(' ') + 1));
+}
 
 /**
  * A candidate read on a run-on sentence (`withNextLine`) with its text as the document has it:
@@ -267,7 +288,8 @@ function quotedTerms(lines: Span[]): Set<string> {
   return terms;
 }
 
-const DATE_LINE = /^[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}$/;
+/** A line that is a date alone: "March 17, 2010", "3/15/2018", "12/10/07". */
+const DATE_LINE = /^(?:[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}|\d{1,2}\/\d{1,2}\/(?:\d{2}|\d{4}))$/;
 
 /**
  * Lines that stand unchanged more than once and hold no signature: running headers and footers
@@ -279,7 +301,8 @@ function repeatedLines(lines: Span[]): Set<string> {
   for (const { text } of lines) {
     if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
     // A letter's date, which its continuation pages repeat in their heading ("March 17, 2010" /
-    // "Page 2"): the letter's date all the same.
+    // "Page 2"): the letter's date all the same. And a signature block's dates: each signer dates
+    // his signature ("Date: 3/15/2018" under each), the same day when they sign together.
     if (DATE_LINE.test(text)) continue;
     if (seen.has(text)) repeated.add(text);
     seen.add(text);

@@ -59,6 +59,39 @@ const JURISDICTION_IN_NAME =
 /** Sentence openers that end a name wherever they stand ("SPONSORSHIP AGREEMENT This agreement"). */
 const NAME_ENDERS = new Set(['this', 'whereas', 'now', 'witnesseth', 'recitals']);
 
+/**
+ * "Eli Lilly and Company, an Indiana corporation", "Smith and Company (“Smith”)": a firm named
+ * "<founders> and Company", as partnerships long were. `before` is the word before "and", `rest`
+ * the text after it: "Company" or "Co." introduced as a party is (a comma and "a"/"an"/"the", or a
+ * parenthesis, after it); "between Employee and Company" joins two defined terms.
+ */
+export function isAndCompany(before: string, rest: string): boolean {
+  return (
+    isCapitalised(before) &&
+    !isEntitySuffix(before) &&
+    !/[,;:)]$/.test(before) &&
+    !NOT_NAMES.has(before.toLowerCase()) &&
+    /^(?:Company|Co\.|COMPANY|CO\.)(?:,\s(?:an?|the)\s|\s\(|\s?$)/.test(rest)
+  );
+}
+
+/**
+ * Whether an entity suffix ends the run of capitalised words starting at `tokens[from]` ("Pier
+ * 1 Services Company": after its number, "Services Company").
+ */
+function suffixAhead(tokens: readonly { text: string }[], from: number): boolean {
+  for (let j = from; j < tokens.length && j < from + 6; j += 1) {
+    const text = tokens[j]!.text;
+    if (j > from && isEntitySuffix(text)) return true;
+    if (!isCapitalised(withoutTrailing(text, ',')) || !/\p{L}/u.test(text)) return false;
+    if (text.endsWith(',')) return tokens[j + 1] !== undefined && isEntitySuffix(tokens[j + 1]!.text);
+  }
+  return false;
+}
+
+/** "Corporation of America", "Company of New York": a company named with its country or state. */
+const NAMED_FOR_PLACE = /^(?:corporation|company)$/i;
+
 export function isCapitalised(word: string): boolean {
   return /^[\p{Lu}0-9]/u.test(word) && /\p{L}/u.test(word);
 }
@@ -99,8 +132,14 @@ export function nameAt(stretch: string): NameRun | null {
     const bare = withoutTrailing(token.text, ',;:.\'’"”');
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
-    // "EWSD 1, LLC": a number inside a name that a legal-entity suffix ends.
-    if (words > 0 && /^\d+,?$/.test(token.text) && tokens[i + 1] && isEntitySuffix(tokens[i + 1]!.text)) {
+    // "EWSD 1, LLC", "Pier 1 Services Company", "Back 2 Health, Ltd.": a number inside a name
+    // that a legal-entity suffix ends.
+    if (
+      words > 0 &&
+      /^\d+,?$/.test(token.text) &&
+      tokens[i + 1] &&
+      (isEntitySuffix(tokens[i + 1]!.text) || (/^\d+$/.test(token.text) && suffixAhead(tokens, i + 1)))
+    ) {
       words += 1;
       end = token.start + bare.length;
       continue;
@@ -118,6 +157,15 @@ export function nameAt(stretch: string): NameRun | null {
       end = lastToken.start + suffixText(lastToken.text).length;
       entity = true;
       words += 1;
+      // "Sony Corporation of America": up to three capitalised words of a place after "of".
+      if (NAMED_FOR_PLACE.test(lastToken.text) && tokens[last + 1]?.text === 'of') {
+        for (let j = last + 2; j < tokens.length && j < last + 5; j += 1) {
+          const place = withoutTrailing(tokens[j]!.text, ',;:.');
+          if (!/^\p{Lu}[\p{L}-]+$/u.test(place) || NAME_ENDERS.has(place.toLowerCase())) break;
+          end = tokens[j]!.start + place.length;
+          if (place !== tokens[j]!.text) break;
+        }
+      }
       break;
     }
     const next = tokens[i + 1];
@@ -141,6 +189,19 @@ export function nameAt(stretch: string): NameRun | null {
       words += 1;
       end = token.start + bare.length;
       continue;
+    }
+    // "Eli Lilly and Company": the firm's "and Company" is its name's.
+    if (
+      bare === 'and' &&
+      words > 1 &&
+      token.text === bare &&
+      isAndCompany(tokens[i - 1]!.text, stretch.slice(tokens[i + 1]?.start ?? stretch.length))
+    ) {
+      const company = tokens[i + 1]!;
+      end = company.start + withoutTrailing(company.text, ',;:').length;
+      entity = true;
+      words += 1;
+      break;
     }
     if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
       const next = tokens[i + 1];
@@ -177,7 +238,11 @@ export function entityBefore(stretch: string): NameRun | null {
   if (first < 0 || !isEntitySuffix(words[first]!) || !isCapitalised(words[first]!)) return null;
   while (first > 0 && words.length - first < 12) {
     const previous = words[first - 1]!;
-    const joins = CONNECTORS.has(previous.toLowerCase()) && first > 1 && isCapitalised(words[first - 2]!);
+    // "of", "&" between capitalised words; a number inside the name ("Pier 1 Services Company").
+    const joins =
+      (CONNECTORS.has(previous.toLowerCase()) || /^\d+$/.test(previous)) &&
+      first > 1 &&
+      isCapitalised(words[first - 2]!);
     // A comma goes on only before a suffix ("Analytics, Inc.").
     const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
     if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;

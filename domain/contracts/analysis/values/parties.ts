@@ -6,7 +6,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { entityBefore, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
+import { entityBefore, isAndCompany, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
 
 export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
@@ -135,12 +135,18 @@ const MAX_STRETCH = 400;
  * lower case, or after a suffix ("ACME CORP. AND BETA LLC").
  */
 function isNamesAnd(line: string, at: number, separator: string): boolean {
-  if (separator.trim() !== 'AND') return false;
   const before =
     line
       .slice(Math.max(0, at - 40), at)
       .split(' ')
       .at(-1) ?? '';
+  // "Eli Lilly and Company, an Indiana corporation": a firm's name.
+  if (
+    separator.trim() === 'and' &&
+    isAndCompany(before, line.slice(at + separator.length, at + separator.length + 20))
+  )
+    return true;
+  if (separator.trim() !== 'AND') return false;
   const after = /^\s*AND\s(\S*)/.exec(line.slice(at, at + 60))?.[1] ?? '';
   return /^[A-Z0-9&]{2,}$/.test(before) && !isEntitySuffix(before) && /^[A-Z]{2}/.test(after);
 }
@@ -279,7 +285,12 @@ function listedParties(line: Span): (Span & { entity: boolean })[] {
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
   const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
-    const nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    let nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
+    if (nextAnd >= 0 && line.text[from + nextAnd] === ' ' && isNamesAnd(line.text, from + nextAnd, ' and ')) {
+      const after = line.text.slice(from + nextAnd + 5, listEnd).search(/,?\s(?:and|&)\s/);
+      nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
+    }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
     const part = line.text.slice(from, end);
     const name = nameAt(part);
@@ -479,35 +490,75 @@ export function signingParty(
   };
 }
 
-/** A letter's salutation: "Dear Ed:", "Dear Mr. Monser,". */
-const SALUTATION = /^Dear\s\S/;
+/**
+ * A letter's salutation: "Dear Ed:", "Dear Mr. Monser,", and the one of a letter to a company,
+ * "Ladies and Gentlemen:", "Gentlemen:", "To Whom It May Concern:".
+ */
+const SALUTATION = /^(?:Dear\s\S|(?:Ladies and )?Gentlemen\s?[:,]|To Whom It May Concern\b)/i;
+/** Words of an office or a department, not of a person's name ("Corporate Development Director"). */
+const OFFICE_WORDS =
+  /\b(?:director|president|treasurer|officer|secretary|counsel|manager|group|partner|principal|department|banking|confidential)$/i;
+
+/** A person's name as an inside address writes it: no "&" or "and", not in capitals, no office. */
+function isPersonName(text: string): boolean {
+  return !/&|\band\b/i.test(text) && text !== text.toUpperCase() && !OFFICE_WORDS.test(text);
+}
+
+/** A letter's date on its own line: "November 24, 2009", "December 11,2014", "5/4/09". */
+const LETTER_DATE = /^(?:[A-Z][a-z]{2,8}\.? \d{1,2}, ?\d{4}|\d{1,2}\/\d{1,2}\/\d{2,4})$/;
 /** How many lines above the salutation the addressee's block may start. */
-const ADDRESS_BLOCK_LINES = 6;
+const ADDRESS_BLOCK_LINES = 8;
 
 /**
- * The person a letter agreement is addressed to: the name that opens the address block above
- * "Dear …:" ("Edward L. Monser" / "8000 West Florissant Ave." / "St. Louis, MO 63136" / "Dear
- * Ed:"). Letter agreements (offer letters, NDAs signed as letters) name the other party there
- * and nowhere else before the signature. Read in the first `lines` given.
+ * The person and the company a letter agreement is addressed to: the lines of the inside address
+ * above the salutation ("Edward L. Monser" / "8000 West Florissant Ave." / "St. Louis, MO 63136" /
+ * "Dear Ed:"; "JAB Beech Inc." / "2200 Pennsylvania Avenue, NW" / … / "Ladies and Gentlemen:").
+ * A business letter puts the recipient's name, title and company, then the street address, between
+ * its date and its salutation; letter agreements (offer letters, the confidentiality letters of a
+ * sale of a company, signed by the bidder under "Accepted and agreed") name the other party there
+ * and nowhere else before the signature. The person's name and the company's name (a whole line
+ * ending with its legal form) nearest the salutation are taken. Read in the first `lines` given.
  */
-export function addressee(lines: readonly Span[]): Candidate | null {
+export function addressee(lines: readonly Span[]): Candidate[] {
   const salutation = lines.findIndex((line) => SALUTATION.test(line.text));
-  if (salutation < 0) return null;
-  for (let i = Math.max(0, salutation - ADDRESS_BLOCK_LINES); i < salutation; i += 1) {
+  if (salutation < 0) return [];
+  const found: Candidate[] = [];
+  let person = false;
+  let company = false;
+  // Upwards from the salutation to the letter's date, which opens the block.
+  for (let i = salutation - 1; i >= Math.max(0, salutation - ADDRESS_BLOCK_LINES); i -= 1) {
     const line = lines[i]!;
+    if (LETTER_DATE.test(line.text)) break;
+    if (/^(?:Re|RE|Attention|Attn|ATTN)\b/.test(line.text)) continue;
     const name = nameAt(line.text);
+    // "Non-Disclosure Agreement": the letter's heading, not a name.
+    if (name?.start !== 0 || NOT_PARTY_WORDS.has(name.text.split(' ').at(-1)!.toLowerCase())) continue;
+    const rest = line.text.slice(name.text.length);
+    // "GTCR LLC", "Fortune Brands Home & Security, Inc.": the whole line a company's name.
+    if (name.entity && !company && /^[.,]?$/.test(rest)) {
+      company = true;
+      found.push({
+        type: 'party',
+        name: 'addressee_company_name',
+        named: true,
+        text: name.text,
+        index: line.index,
+      });
+      continue;
+    }
     // The whole line a person's name of two to five words ("Eugene Wright, III", "Mr. John Roe").
-    const rest = name ? line.text.slice(name.start + name.text.length) : '';
     if (
-      !name ||
+      person ||
       name.entity ||
       name.words < 2 ||
       name.words > 5 ||
-      !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest)
+      !/^(?:,? (?:Jr\.|Sr\.|I{2,3}|IV))?$/.test(rest) ||
+      /\d/.test(line.text) ||
+      !isPersonName(name.text)
     )
       continue;
-    if (/\d/.test(line.text) || /^(?:Re|RE|Attention|Attn)\b/.test(line.text)) continue;
-    return { type: 'party', name: 'addressee_name', named: true, text: line.text, index: line.index };
+    person = true;
+    found.push({ type: 'party', name: 'addressee_name', named: true, text: line.text, index: line.index });
   }
-  return null;
+  return found;
 }

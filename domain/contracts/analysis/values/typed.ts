@@ -29,8 +29,18 @@ const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\
 const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b[A-Z]\d[A-Z] \d[A-Z]\d\b/g;
 const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
-/** "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too. */
-const DAY_OF = /(?<![\w])\d{1,2}(?:st|nd|rd|th|s t|n d|r d|t h)? day of $/i;
+/**
+ * "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too
+ * (its ordinal suffix maybe split from it, or letter-spaced: see `SPLIT_ORDINAL`).
+ */
+const DAY_OF = /(?<![\w])\d{1,2}(?: ?(?:st|nd|rd|th)|s t|n d|r d|t h)? day of $/i;
+/**
+ * An ordinal suffix a PDF reader split from its day ("December 9 th , 2014", "the 5 th day of May"):
+ * word processors set a date's ordinal suffix as a superscript (Word's AutoFormat "Ordinals (1st)
+ * with superscript", on by default), which a PDF prints as a run of its own, and the reader puts a
+ * space before it. chrono reads the day only with its suffix attached.
+ */
+const SPLIT_ORDINAL = /(?<![\w])(\d{1,2}) (st|nd|rd|th)(?![\w])/gi;
 /** What joins the two dates of a range chrono reads as one. */
 const RANGE_JOINERS = [' to ', ' through ', ' until ', ' - ', ' – ', ' and '];
 const EMAIL_LOCAL = /[A-Za-z0-9._%+-]/;
@@ -159,7 +169,9 @@ function dates(line: string): { start: number; end: number }[] {
       const space = line.lastIndexOf(' ', to);
       if (space > from + CHRONO_WINDOW / 2) to = space;
     }
-    for (const result of chrono.casual.parse(line.slice(from, to))) {
+    // The suffix moved next to its day, the space after it: the same length, so offsets hold.
+    const window = line.slice(from, to).replace(SPLIT_ORDINAL, '$1$2 ');
+    for (const result of chrono.casual.parse(window)) {
       for (const part of rangeParts(result.text)) {
         const date = oneDate(line, from + result.index + part.start, part.text);
         if (date && !seen.has(date.start)) {
