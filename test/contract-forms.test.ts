@@ -125,11 +125,29 @@ const LAID_OUT_VARIABLES = [
   ['value', 'schedule_a_3', 'Thomas J. Whitaker III'],
 ];
 
+/** Payment instructions run into a clause's line, and a form's numbered options. */
+const NUMBERS_AND_OPTIONS = docx([
+  'Supply Agreement',
+  'This agreement is made on April 17, 2024 between Bluefin Robotics LLC and Northwind Analytics, Inc.',
+  '7.4. Payment goes to the account the Supplier lists directly below: Account Number: 1,119,834 Routing Number: 2,098,176',
+  'Option 1: Direct via Open Collective',
+  'Option 2: Invoice-based Payment',
+]);
+
+const NUMBERS_AND_OPTIONS_VARIABLES = [
+  ['value', 'agreement_date', 'April 17, 2024'],
+  ['value', 'party_1_name', 'Bluefin Robotics LLC'],
+  ['value', 'party_2_name', 'Northwind Analytics, Inc.'],
+  ['value', 'account_number', '1,119,834'],
+  ['value', 'routing_number', '2,098,176'],
+];
+
 const DOCUMENTS = {
   corners: CORNER_BOXES,
   instructions: INSTRUCTIONS,
   labels: LABEL_LINES,
   layout: LAID_OUT,
+  numbers: NUMBERS_AND_OPTIONS,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -164,6 +182,11 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'entries under a label alone, people under a heading, an order’s number, a cover page’s parties',
       'layout',
       LAID_OUT_VARIABLES,
+    ],
+    [
+      'an account’s and a routing number in a clause’s line, and a numbered option’s caption as no value',
+      'numbers',
+      NUMBERS_AND_OPTIONS_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

@@ -171,9 +171,12 @@ function titleBlockParty(line: Span | undefined): Candidate[] {
  * 47QFCA25F7156", "Contract No. GS-35F-0119Y", "Purchase Order # 4500012345". Contracts and orders
  * are identified by their number (a federal contract's or order's PIID, FAR 4.1601; a buyer's
  * purchase order number): a value of each copy. The number holds a digit, and no sentence word.
+ * Payment instructions give the account's number and the bank's routing number (ABA) side by
+ * side, in a sentence's line or under it ("… lists directly below: Account Number: 1,119,834
+ * Routing Number: 2,098,176"); a number may be written in groups of three with commas.
  */
 const NUMBERED =
-  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*([A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
 function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {

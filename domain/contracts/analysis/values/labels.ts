@@ -121,9 +121,13 @@ function labelName(label: string, role: string | null, value: string): string {
 
 /** A key-terms cell of wording is at most this long; a longer one is a clause set out as a table. */
 const MAX_CELL_VALUE = 300;
-/** An attachment's or a part's caption before its title: "Exhibit A", "Schedule 2", "Section 4.1". */
+/**
+ * An attachment's or a part's caption before its title: "Exhibit A", "Schedule 2", "Section 4.1";
+ * and a numbered alternative's or step's ("Option 1: Direct via Open Collective", "Step 2: …"):
+ * a form that offers choices or steps names each one in print, whichever is chosen.
+ */
 const CAPTION =
-  /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
+  /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part|Option|Alternative|Step)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
 /** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
 const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
 
