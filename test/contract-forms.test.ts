@@ -125,13 +125,17 @@ const LAID_OUT_VARIABLES = [
   ['value', 'schedule_a_3', 'Thomas J. Whitaker III'],
 ];
 
-/** Payment instructions run into a clause's line, and a form's numbered options. */
+/** Payment instructions run into a clause's line, a form's numbered options, a key-terms table's long labels. */
 const NUMBERS_AND_OPTIONS = docx([
   'Supply Agreement',
   'This agreement is made on April 17, 2024 between Bluefin Robotics LLC and Northwind Analytics, Inc.',
   '7.4. Payment goes to the account the Supplier lists directly below: Account Number: 1,119,834 Routing Number: 2,098,176',
   'Option 1: Direct via Open Collective',
   'Option 2: Invoice-based Payment',
+  [
+    ['Purchase Price', '$1.2740 per share'],
+    ['Total Post-Money Shares Reserved for Option Pool', '8,324,207'],
+  ],
 ]);
 
 const NUMBERS_AND_OPTIONS_VARIABLES = [
@@ -140,6 +144,8 @@ const NUMBERS_AND_OPTIONS_VARIABLES = [
   ['value', 'party_2_name', 'Northwind Analytics, Inc.'],
   ['value', 'account_number', '1,119,834'],
   ['value', 'routing_number', '2,098,176'],
+  ['value', 'purchase_price', '$1.2740 per share'],
+  ['value', 'total_post_money_shares_reserved_for_option_pool', '8,324,207'],
 ];
 
 const DOCUMENTS = {
@@ -184,7 +190,7 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       LAID_OUT_VARIABLES,
     ],
     [
-      'an account’s and a routing number in a clause’s line, and a numbered option’s caption as no value',
+      'an account’s and a routing number in a clause’s line, a numbered option’s caption as no value, a key-terms row’s label of seven words',
       'numbers',
       NUMBERS_AND_OPTIONS_VARIABLES,
     ],
