@@ -143,7 +143,7 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
       if (people.length >= 2)
         for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
     }
-    found.push(...numbers(line));
+    found.push(...numbers(line), ...placeParts(line));
     if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
   }
   return found;
@@ -187,6 +187,32 @@ function numbers(line: Span): Candidate[] {
     found.push({
       type: 'value',
       name: `${toSnakeCase(m[1]!)}_number`,
+      named: true,
+      text: value,
+      index: line.index + m.index + m[0].length - value.length,
+      slot: true,
+    });
+  }
+  return found;
+}
+
+/**
+ * An address written out in words, part by part: "is 8 The Green, Suite A, in the city of
+ * Wilmington, county of New Castle, Zip Code 19901". Filings and deeds name a registered office
+ * or a property's place this way (a certificate of incorporation's registered office, DGCL
+ * § 102(a)(2)): each part is a value. The town and the county are one to three capitalised words
+ * after the lower-case "city of", "town of" or "county of" (not "the City of New York", a
+ * public body's name); the ZIP code is five digits after its label.
+ */
+const PLACE_PART =
+  /(?:\bin the |, )(city|town|county) of ((?:\p{Lu}[\p{L}'’-]+)(?: \p{Lu}[\p{L}'’-]+){0,2})(?=[,;]| [a-z(]|\.(?:\s|$)|$)|\b(?:Zip|ZIP|Postal) Code:? (\d{5}(?:-\d{4})?)\b/gu;
+function placeParts(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(PLACE_PART)) {
+    const value = m[2] ?? m[3]!;
+    found.push({
+      type: 'value',
+      name: m[1] ?? 'zip_code',
       named: true,
       text: value,
       index: line.index + m.index + m[0].length - value.length,
