@@ -125,11 +125,39 @@ const LAID_OUT_VARIABLES = [
   ['value', 'schedule_a_3', 'Thomas J. Whitaker III'],
 ];
 
+/** Payment instructions run into a clause's line, an address written out part by part, a form's numbered options, a key-terms table's long labels. */
+const NUMBERS_AND_OPTIONS = docx([
+  'Supply Agreement',
+  'This agreement is made on April 17, 2024 between Bluefin Robotics LLC and Northwind Analytics, Inc.',
+  '7.4. Payment goes to the account the Supplier lists directly below: Account Number: 1,119,834 Routing Number: 2,098,176',
+  'Its registered office is at 8 The Green, Suite A, in the city of Wilmington, county of New Castle, Zip Code 19901.',
+  'Option 1: Direct via Open Collective',
+  'Option 2: Invoice-based Payment',
+  [
+    ['Purchase Price', '$1.2740 per share'],
+    ['Total Post-Money Shares Reserved for Option Pool', '8,324,207'],
+  ],
+]);
+
+const NUMBERS_AND_OPTIONS_VARIABLES = [
+  ['value', 'agreement_date', 'April 17, 2024'],
+  ['value', 'party_1_name', 'Bluefin Robotics LLC'],
+  ['value', 'party_2_name', 'Northwind Analytics, Inc.'],
+  ['value', 'account_number', '1,119,834'],
+  ['value', 'routing_number', '2,098,176'],
+  ['value', 'city', 'Wilmington'],
+  ['value', 'county', 'New Castle'],
+  ['value', 'zip_code', '19901'],
+  ['value', 'purchase_price', '$1.2740 per share'],
+  ['value', 'total_post_money_shares_reserved_for_option_pool', '8,324,207'],
+];
+
 const DOCUMENTS = {
   corners: CORNER_BOXES,
   instructions: INSTRUCTIONS,
   labels: LABEL_LINES,
   layout: LAID_OUT,
+  numbers: NUMBERS_AND_OPTIONS,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -164,6 +192,11 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'entries under a label alone, people under a heading, an order’s number, a cover page’s parties',
       'layout',
       LAID_OUT_VARIABLES,
+    ],
+    [
+      'an account’s and a routing number in a clause’s line, an address’s city, county and ZIP code in words, a numbered option’s caption as no value, a key-terms row’s label of seven words',
+      'numbers',
+      NUMBERS_AND_OPTIONS_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

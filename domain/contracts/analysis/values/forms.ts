@@ -143,7 +143,7 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
       if (people.length >= 2)
         for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
     }
-    found.push(...numbers(line));
+    found.push(...numbers(line), ...placeParts(line));
     if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
   }
   return found;
@@ -171,9 +171,12 @@ function titleBlockParty(line: Span | undefined): Candidate[] {
  * 47QFCA25F7156", "Contract No. GS-35F-0119Y", "Purchase Order # 4500012345". Contracts and orders
  * are identified by their number (a federal contract's or order's PIID, FAR 4.1601; a buyer's
  * purchase order number): a value of each copy. The number holds a digit, and no sentence word.
+ * Payment instructions give the account's number and the bank's routing number (ABA) side by
+ * side, in a sentence's line or under it ("… lists directly below: Account Number: 1,119,834
+ * Routing Number: 2,098,176"); a number may be written in groups of three with commas.
  */
 const NUMBERED =
-  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*([A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
 function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {
@@ -184,6 +187,32 @@ function numbers(line: Span): Candidate[] {
     found.push({
       type: 'value',
       name: `${toSnakeCase(m[1]!)}_number`,
+      named: true,
+      text: value,
+      index: line.index + m.index + m[0].length - value.length,
+      slot: true,
+    });
+  }
+  return found;
+}
+
+/**
+ * An address written out in words, part by part: "is 8 The Green, Suite A, in the city of
+ * Wilmington, county of New Castle, Zip Code 19901". Filings and deeds name a registered office
+ * or a property's place this way (a certificate of incorporation's registered office, DGCL
+ * § 102(a)(2)): each part is a value. The town and the county are one to three capitalised words
+ * after the lower-case "city of", "town of" or "county of" (not "the City of New York", a
+ * public body's name); the ZIP code is five digits after its label.
+ */
+const PLACE_PART =
+  /(?:\bin the |, )(city|town|county) of ((?:\p{Lu}[\p{L}'’-]+)(?: \p{Lu}[\p{L}'’-]+){0,2})(?=[,;]| [a-z(]|\.(?:\s|$)|$)|\b(?:Zip|ZIP|Postal) Code:? (\d{5}(?:-\d{4})?)\b/gu;
+function placeParts(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(PLACE_PART)) {
+    const value = m[2] ?? m[3]!;
+    found.push({
+      type: 'value',
+      name: m[1] ?? 'zip_code',
       named: true,
       text: value,
       index: line.index + m.index + m[0].length - value.length,

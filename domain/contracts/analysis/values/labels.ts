@@ -68,12 +68,18 @@ function isSignatureLabel(label: string): boolean {
   return SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] !== undefined;
 }
 
-function isLabel(text: string): boolean {
+/**
+ * A label: a few capitalised words. A key-terms table's label cell may name its term at length
+ * ("Total Post-Money Shares Reserved for Option Pool"): a table sets the label apart, so it may
+ * take up to eight words, its 49 characters still.
+ */
+function isLabel(text: string, maxWords = 6): boolean {
   const label = text.replace(/:$/, '').trim();
   if (!LABEL.test(label) || label.endsWith('.') || label.endsWith(',')) return false;
   const words = label.split(' ').length;
-  return words <= 6;
+  return words <= maxWords;
 }
+const TABLE_LABEL_WORDS = 8;
 
 /** The role of the party a heading names ("PROVIDER:", "TechCo Inc.", "Acme (Customer)"), or null. */
 export function roleOf(heading: string, parties: readonly Party[]): string | null {
@@ -121,9 +127,13 @@ function labelName(label: string, role: string | null, value: string): string {
 
 /** A key-terms cell of wording is at most this long; a longer one is a clause set out as a table. */
 const MAX_CELL_VALUE = 300;
-/** An attachment's or a part's caption before its title: "Exhibit A", "Schedule 2", "Section 4.1". */
+/**
+ * An attachment's or a part's caption before its title: "Exhibit A", "Schedule 2", "Section 4.1";
+ * and a numbered alternative's or step's ("Option 1: Direct via Open Collective", "Step 2: …"):
+ * a form that offers choices or steps names each one in print, whichever is chosen.
+ */
 const CAPTION =
-  /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
+  /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part|Option|Alternative|Step)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
 /** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
 const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
 
@@ -429,7 +439,7 @@ const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignator
  */
 export function isLabelRow(line: Span): boolean {
   const cells = cellsOf(line);
-  return cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!);
+  return cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!);
 }
 
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
@@ -463,7 +473,7 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
-  if (cells.length === 2 && isLabel(cells[0]!.text) && !nameAndOffice(cells[0]!)) {
+  if (cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!)) {
     return labelled(cells[0]!.text, cells[1]!, context.role, false, true);
   }
   const found: Candidate[] = [];
