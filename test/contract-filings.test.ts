@@ -163,6 +163,22 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads an "and" inside a name that a legal form ends, not after a defined term', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and between Integrated Drilling Equipment Holdings Corp. ("Buyer") and Offshore and Marine Holdings LLC (the "Representative").',
+        'The escrow shall be held by Boston Safe Deposit and Trust Company for the Representative.',
+        'Any agreement between Buyer and Rural Cellular Corporation shall survive.',
+        SIGNED,
+      ],
+      [
+        { name: 'representative_name', text: 'Offshore and Marine Holdings LLC' },
+        { text: 'Boston Safe Deposit and Trust Company' },
+      ],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Buyer and Rural Cellular Corporation');
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

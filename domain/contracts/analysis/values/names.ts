@@ -76,11 +76,28 @@ export function isAndCompany(before: string, rest: string): boolean {
 }
 
 /**
+ * "Saco River Telegraph and Telephone Company", "Offshore and Marine Holdings LLC": an "and"
+ * between two capitalised words inside one name, when capitalised words after it run on to a
+ * legal-entity suffix (companies are registered under names joining two trades or two places so;
+ * a suffix ends the registered name, and two parties are written with the first one's suffix,
+ * descriptor or definition before their "and"). `before` is the word before "and".
+ */
+export function isInnerAnd(before: string, after: readonly { text: string }[]): boolean {
+  return (
+    isCapitalised(before) &&
+    !isEntitySuffix(before) &&
+    !/[,;:).'"’”]$/.test(before) &&
+    !NOT_NAMES.has(before.toLowerCase()) &&
+    suffixAhead(after, 0, 3)
+  );
+}
+
+/**
  * Whether an entity suffix ends the run of capitalised words starting at `tokens[from]` ("Pier
  * 1 Services Company": after its number, "Services Company").
  */
-function suffixAhead(tokens: readonly { text: string }[], from: number): boolean {
-  for (let j = from; j < tokens.length && j < from + 6; j += 1) {
+function suffixAhead(tokens: readonly { text: string }[], from: number, words = 5): boolean {
+  for (let j = from; j < tokens.length && j < from + words + 1; j += 1) {
     const text = tokens[j]!.text;
     if (j > from && isEntitySuffix(text)) return true;
     if (!isCapitalised(withoutTrailing(text, ',')) || !/\p{L}/u.test(text)) return false;
@@ -203,6 +220,14 @@ export function nameAt(stretch: string): NameRun | null {
       words += 1;
       break;
     }
+    // "Boston Safe Deposit and Trust Company": an "and" inside a name a legal form ends.
+    if (
+      bare === 'and' &&
+      token.text === bare &&
+      words > 0 &&
+      isInnerAnd(tokens[i - 1]!.text, tokens.slice(i + 1))
+    )
+      continue;
     if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
       const next = tokens[i + 1];
       if (next && isCapitalised(next.text)) continue;
@@ -231,7 +256,10 @@ export function nameAt(stretch: string): NameRun | null {
  * Software Pty Ltd "): read backwards over capitalised words from a legal-entity suffix, then
  * checked forwards. Null when the stretch does not end with one.
  */
-export function entityBefore(stretch: string): NameRun | null {
+export function entityBefore(
+  stretch: string,
+  isTerm: (word: string) => boolean = () => false,
+): NameRun | null {
   const words = stretch.trimEnd().split(' ');
   let first = words.length - 1;
   // "a Delaware corporation": a suffix in lower case describes, it names nothing.
@@ -239,10 +267,18 @@ export function entityBefore(stretch: string): NameRun | null {
   while (first > 0 && words.length - first < 12) {
     const previous = words[first - 1]!;
     // "of", "&" between capitalised words; a number inside the name ("Pier 1 Services Company").
+    // "Boston Safe Deposit and Trust Company": an "and" inside the name (not after a defined term).
     const joins =
-      (CONNECTORS.has(previous.toLowerCase()) || /^\d+$/.test(previous)) &&
-      first > 1 &&
-      isCapitalised(words[first - 2]!);
+      ((CONNECTORS.has(previous.toLowerCase()) || /^\d+$/.test(previous)) &&
+        first > 1 &&
+        isCapitalised(words[first - 2]!)) ||
+      (previous === 'and' &&
+        first > 1 &&
+        !isTerm(words[first - 2]!) &&
+        isInnerAnd(
+          words[first - 2]!,
+          words.slice(first).map((text) => ({ text })),
+        ));
     // A comma goes on only before a suffix ("Analytics, Inc.").
     const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
     if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;
