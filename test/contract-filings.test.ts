@@ -179,6 +179,19 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     expect(values.map((v) => v.text)).not.toContain('Buyer and Rural Cellular Corporation');
   });
 
+  it('reads a person introduced as "an individual", whatever the description after it', async () => {
+    await expectValues(
+      [
+        'This Agreement is made by and between Biosite Incorporated, a Delaware corporation (the "Employer"), and Gunars Valkirs, an individual, who is a resident of and employed in the State of California ("Employee").',
+        SIGNED,
+      ],
+      [
+        { name: 'employer_name', text: 'Biosite Incorporated' },
+        { name: 'employee_name', text: 'Gunars Valkirs' },
+      ],
+    );
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

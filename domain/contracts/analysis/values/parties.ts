@@ -228,11 +228,26 @@ export function findParties(
   lines.forEach((line, lineNumber) => {
     const inPreamble = lineNumber < preambleEnd;
     let definedHere = 0;
+    let closed = -1;
     for (const definition of definitionsIn(line.text)) {
+      const previousClose = closed;
+      closed = definition.close;
       if (definition.group) continue;
       // (the "Agreement"), (the "Effective Date"): a document or a date is defined, not a party.
       if (definition.terms.some((t) => NOT_PARTY_WORDS.has(t.text.split(' ').at(-1)!.toLowerCase())))
         continue;
+      const person = inPreamble
+        ? individualBefore(
+            line.text,
+            Math.max(previousClose + 1, definition.open - MAX_STRETCH),
+            definition.open,
+          )
+        : null;
+      if (person) {
+        addParty(person.text, line.index + person.start, definition);
+        definedHere += 1;
+        continue;
+      }
       const start = partyStretchStart(line.text, definition.open, defined);
       const stretch = line.text.slice(start, definition.open);
       // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
@@ -275,6 +290,22 @@ export function findParties(
     }
   });
   return { parties, candidates };
+}
+
+/**
+ * "and Gunars Valkirs, an individual, who is a resident of and employed in the State of California
+ * ("Employee")": preambles introduce a person who is a party as "an individual", as they introduce
+ * a company by its descriptor ("a Delaware corporation"); the name before it is the party's,
+ * whatever the description after it holds (an "and" there separates no parties). Sought between
+ * `from` and `to` (after the previous definition, before this one).
+ */
+function individualBefore(text: string, from: number, to: number): NameRun | null {
+  let marker = -1;
+  for (const m of text.slice(from, to).matchAll(/,\san\sindividual\b/gi)) marker = from + m.index;
+  if (marker < 0) return null;
+  const base = Math.max(from, marker - 80);
+  const name = personBefore(text.slice(base, marker));
+  return name && !name.entity && name.words >= 2 ? { ...name, start: base + name.start } : null;
 }
 
 /** A person's office before an organization's name: "director of FreeCook", "CEO of Acme". */
