@@ -192,6 +192,21 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads a company registered with "The" in its name, when a legal form ends it', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and between The Travelers Companies, Inc., a Minnesota corporation ("Travelers"), and The Healthfield Group, Inc., a Delaware corporation ("Healthfield").',
+        'The Company shall pay the fees of The Escrow Agent.',
+        SIGNED,
+      ],
+      [
+        { text: 'The Travelers Companies, Inc.' },
+        { text: 'The Healthfield Group, Inc.' },
+      ],
+    );
+    expect(values.map((v) => v.text)).not.toContain('The Company');
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

@@ -147,6 +147,9 @@ export function nameAt(stretch: string): NameRun | null {
   for (let i = 0; i < tokens.length && words < 12; i += 1) {
     const token = tokens[i]!;
     const bare = withoutTrailing(token.text, ',;:.\'’"”');
+    // "between The Travelers Companies, Inc., a Minnesota corporation": a company registered with
+    // "The" in its name writes it with a capital, and a legal form ends the name.
+    if (i === 0 && token.text === 'The' && suffixAhead(tokens, 1)) continue;
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
     // "EWSD 1, LLC", "Pier 1 Services Company", "Back 2 Health, Ltd.": a number inside a name
