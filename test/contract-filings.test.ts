@@ -199,10 +199,7 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
         'The Company shall pay the fees of The Escrow Agent.',
         SIGNED,
       ],
-      [
-        { text: 'The Travelers Companies, Inc.' },
-        { text: 'The Healthfield Group, Inc.' },
-      ],
+      [{ text: 'The Travelers Companies, Inc.' }, { text: 'The Healthfield Group, Inc.' }],
     );
     expect(values.map((v) => v.text)).not.toContain('The Company');
   });
