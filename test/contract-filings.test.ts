@@ -204,6 +204,18 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     expect(values.map((v) => v.text)).not.toContain('The Company');
   });
 
+  it('reads a firm named for its founders, their names listed before "& Co."', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and among Heritage-Crystal Clean, LLC (the "Company"), Bruckmann, Rosser, Sherrill & Co., Inc., a Delaware corporation ("BRS"), and Bruce C. Bruckmann ("Bruckmann").',
+        'Any agreement among Buyer, Seller and Company survives.',
+        SIGNED,
+      ],
+      [{ text: 'Bruckmann, Rosser, Sherrill & Co., Inc.' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Buyer, Seller and Company');
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

@@ -106,6 +106,27 @@ function suffixAhead(tokens: readonly { text: string }[], from: number, words = 
   return false;
 }
 
+/**
+ * "Sears, Roebuck and Co.", "Bruckmann, Rosser, Sherrill & Co., Inc.": a firm named for its
+ * founders lists their surnames, a comma after each but the last, before "& Co." or "and Co.".
+ * Whether such a list, each surname one capitalised word, starts at `tokens[from]` and ends so
+ * ("and Company" is left out: "between Buyer, Seller and Company" joins defined terms).
+ */
+export function foundersAhead(tokens: readonly { text: string }[], from: number): boolean {
+  for (let j = from; j < tokens.length && j < from + 4; j += 1) {
+    const text = tokens[j]!.text;
+    if (/^\p{Lu}[\p{L}'’-]+,$/u.test(text)) continue;
+    const joiner = tokens[j + 1]?.text;
+    const firm = tokens[j + 2]?.text ?? '';
+    return (
+      /^\p{Lu}[\p{L}'’-]+$/u.test(text) &&
+      ((joiner === '&' && /^(?:Co\.|Company)[,;]?$/.test(firm)) ||
+        (joiner === 'and' && /^Co\.[,;]?$/.test(firm)))
+    );
+  }
+  return false;
+}
+
 /** "Corporation of America", "Company of New York": a company named with its country or state. */
 const NAMED_FOR_PLACE = /^(?:corporation|company)$/i;
 
@@ -144,6 +165,7 @@ export function nameAt(stretch: string): NameRun | null {
   let end = -1;
   let entity = false;
   let words = 0;
+  let founders = false;
   for (let i = 0; i < tokens.length && words < 12; i += 1) {
     const token = tokens[i]!;
     const bare = withoutTrailing(token.text, ',;:.\'’"”');
@@ -223,6 +245,8 @@ export function nameAt(stretch: string): NameRun | null {
       words += 1;
       break;
     }
+    // "Sears, Roebuck and Co.": the "and" before the founders' "Co.".
+    if (bare === 'and' && token.text === bare && founders) continue;
     // "Boston Safe Deposit and Trust Company": an "and" inside a name a legal form ends.
     if (
       bare === 'and' &&
@@ -245,6 +269,11 @@ export function nameAt(stretch: string): NameRun | null {
       // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
       const next = tokens[i + 1];
       if (next && isEntitySuffix(next.text)) continue;
+      // "Sears, Roebuck and Co.": a comma between the founders' names.
+      if (token.text === `${bare},` && foundersAhead(tokens, i + 1)) {
+        founders = true;
+        continue;
+      }
       break;
     }
     if (token.text.endsWith('.') && bare.length > 1 && !/^[A-Z]\.[A-Z]$/.test(bare)) break;

@@ -8,6 +8,7 @@ import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 import {
   entityBefore,
+  foundersAhead,
   isAndCompany,
   isCapitalised,
   isEntitySuffix,
@@ -156,6 +157,12 @@ function isNamesAnd(line: string, at: number, separator: string, defined: Readon
     return true;
   // "Offshore and Marine Holdings LLC": one name, unless the word before "and" is a term the
   // contract defines ("between the Company and Rural Cellular Corporation"), a party's own.
+  // "Sears, Roebuck and Co.": the founders' names of a firm.
+  const prior = line.slice(Math.max(0, at - 60), at).split(' ');
+  if (separator.trim() === 'and' && prior.length > 2) {
+    const list = [prior.at(-2)!, before, ...line.slice(at + 1, at + 40).split(' ')].map((text) => ({ text }));
+    if (prior.at(-2)!.endsWith(',') && foundersAhead(list, 0)) return true;
+  }
   if (separator.trim() === 'and' && !defined.has(before)) {
     const after = line.slice(at + separator.length, at + separator.length + 80).split(' ');
     if (
