@@ -204,14 +204,15 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     expect(values.map((v) => v.text)).not.toContain('The Company');
   });
 
-  it('reads a firm named for its founders, their names listed before "& Co."', async () => {
+  it('reads a firm named for its founders, their names listed before "& Co." or "and Co."', async () => {
     const values = await expectValues(
       [
         'This Agreement is made by and among Heritage-Crystal Clean, LLC (the "Company"), Bruckmann, Rosser, Sherrill & Co., Inc., a Delaware corporation ("BRS"), and Bruce C. Bruckmann ("Bruckmann").',
         'Any agreement among Buyer, Seller and Company survives.',
+        'The Executive releases Sears, Roebuck and Co., its agents and assigns.',
         SIGNED,
       ],
-      [{ text: 'Bruckmann, Rosser, Sherrill & Co., Inc.' }],
+      [{ text: 'Bruckmann, Rosser, Sherrill & Co., Inc.' }, { text: 'Sears, Roebuck and Co.' }],
     );
     expect(values.map((v) => v.text)).not.toContain('Buyer, Seller and Company');
   });

@@ -312,7 +312,18 @@ export function entityBefore(
           words.slice(first).map((text) => ({ text })),
         ));
     // A comma goes on only before a suffix ("Analytics, Inc.").
-    const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
+    // … or between founders' names before their "and Co." ("Sears, Roebuck and Co.").
+    const founders = (from: number) =>
+      from >= 0 &&
+      foundersAhead(
+        words.slice(from, from + 5).map((text) => ({ text })),
+        0,
+      );
+    const fits = previous.endsWith(',')
+      ? isEntitySuffix(words[first]!) || founders(first - 1)
+      : isCapitalised(previous) ||
+        joins ||
+        (previous === 'and' && words[first - 3]?.endsWith(',') === true && founders(first - 3));
     if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;
     first -= 1;
   }

@@ -524,7 +524,16 @@ function trimOrganization(name: string): string {
         words[first - 2]!,
         words.slice(first).map((text) => ({ text })),
       );
-    if (NOT_ORGANIZATION.test(previous) && !innerAnd) break;
+    // "Sears, Roebuck and Co.": the "and" of a firm named for its founders.
+    const foundersAnd =
+      previous === 'and' &&
+      first > 2 &&
+      words[first - 3]!.endsWith(',') &&
+      foundersAhead(
+        words.slice(first - 3, first + 2).map((text) => ({ text })),
+        0,
+      );
+    if (NOT_ORGANIZATION.test(previous) && !innerAnd && !foundersAnd) break;
     // An upper-case name stops at mixed case; a mixed-case one at a word in capitals (an office, a heading).
     if (allUpper ? !upper(previous) : upper(previous) && previous.length > 3 && /^[A-Z]+$/.test(previous))
       break;
