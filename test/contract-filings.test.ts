@@ -163,6 +163,60 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
     );
   });
 
+  it('reads an "and" inside a name that a legal form ends, not after a defined term', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and between Integrated Drilling Equipment Holdings Corp. ("Buyer") and Offshore and Marine Holdings LLC (the "Representative").',
+        'The escrow shall be held by Boston Safe Deposit and Trust Company for the Representative.',
+        'Any agreement between Buyer and Rural Cellular Corporation shall survive.',
+        SIGNED,
+      ],
+      [
+        { name: 'representative_name', text: 'Offshore and Marine Holdings LLC' },
+        { text: 'Boston Safe Deposit and Trust Company' },
+      ],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Buyer and Rural Cellular Corporation');
+  });
+
+  it('reads a person introduced as "an individual", whatever the description after it', async () => {
+    await expectValues(
+      [
+        'This Agreement is made by and between Biosite Incorporated, a Delaware corporation (the "Employer"), and Gunars Valkirs, an individual, who is a resident of and employed in the State of California ("Employee").',
+        SIGNED,
+      ],
+      [
+        { name: 'employer_name', text: 'Biosite Incorporated' },
+        { name: 'employee_name', text: 'Gunars Valkirs' },
+      ],
+    );
+  });
+
+  it('reads a company registered with "The" in its name, when a legal form ends it', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and between The Travelers Companies, Inc., a Minnesota corporation ("Travelers"), and The Healthfield Group, Inc., a Delaware corporation ("Healthfield").',
+        'The Company shall pay the fees of The Escrow Agent.',
+        SIGNED,
+      ],
+      [{ text: 'The Travelers Companies, Inc.' }, { text: 'The Healthfield Group, Inc.' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('The Company');
+  });
+
+  it('reads a firm named for its founders, their names listed before "& Co." or "and Co."', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is made by and among Heritage-Crystal Clean, LLC (the "Company"), Bruckmann, Rosser, Sherrill & Co., Inc., a Delaware corporation ("BRS"), and Bruce C. Bruckmann ("Bruckmann").',
+        'Any agreement among Buyer, Seller and Company survives.',
+        'The Executive releases Sears, Roebuck and Co., its agents and assigns.',
+        SIGNED,
+      ],
+      [{ text: 'Bruckmann, Rosser, Sherrill & Co., Inc.' }, { text: 'Sears, Roebuck and Co.' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Buyer, Seller and Company');
+  });
+
   it('reads the company a confidentiality letter is addressed to, above "Ladies and Gentlemen:"', async () => {
     await expectValues(
       [

@@ -76,15 +76,53 @@ export function isAndCompany(before: string, rest: string): boolean {
 }
 
 /**
+ * "Saco River Telegraph and Telephone Company", "Offshore and Marine Holdings LLC": an "and"
+ * between two capitalised words inside one name, when capitalised words after it run on to a
+ * legal-entity suffix (companies are registered under names joining two trades or two places so;
+ * a suffix ends the registered name, and two parties are written with the first one's suffix,
+ * descriptor or definition before their "and"). `before` is the word before "and".
+ */
+export function isInnerAnd(before: string, after: readonly { text: string }[]): boolean {
+  return (
+    isCapitalised(before) &&
+    !isEntitySuffix(before) &&
+    !/[,;:).'"’”]$/.test(before) &&
+    !NOT_NAMES.has(before.toLowerCase()) &&
+    suffixAhead(after, 0, 3)
+  );
+}
+
+/**
  * Whether an entity suffix ends the run of capitalised words starting at `tokens[from]` ("Pier
  * 1 Services Company": after its number, "Services Company").
  */
-function suffixAhead(tokens: readonly { text: string }[], from: number): boolean {
-  for (let j = from; j < tokens.length && j < from + 6; j += 1) {
+function suffixAhead(tokens: readonly { text: string }[], from: number, words = 5): boolean {
+  for (let j = from; j < tokens.length && j < from + words + 1; j += 1) {
     const text = tokens[j]!.text;
     if (j > from && isEntitySuffix(text)) return true;
     if (!isCapitalised(withoutTrailing(text, ',')) || !/\p{L}/u.test(text)) return false;
     if (text.endsWith(',')) return tokens[j + 1] !== undefined && isEntitySuffix(tokens[j + 1]!.text);
+  }
+  return false;
+}
+
+/**
+ * "Sears, Roebuck and Co.", "Bruckmann, Rosser, Sherrill & Co., Inc.": a firm named for its
+ * founders lists their surnames, a comma after each but the last, before "& Co." or "and Co.".
+ * Whether such a list, each surname one capitalised word, starts at `tokens[from]` and ends so
+ * ("and Company" is left out: "between Buyer, Seller and Company" joins defined terms).
+ */
+export function foundersAhead(tokens: readonly { text: string }[], from: number): boolean {
+  for (let j = from; j < tokens.length && j < from + 4; j += 1) {
+    const text = tokens[j]!.text;
+    if (/^\p{Lu}[\p{L}'’-]+,$/u.test(text)) continue;
+    const joiner = tokens[j + 1]?.text;
+    const firm = tokens[j + 2]?.text ?? '';
+    return (
+      /^\p{Lu}[\p{L}'’-]+$/u.test(text) &&
+      ((joiner === '&' && /^(?:Co\.|Company)[,;]?$/.test(firm)) ||
+        (joiner === 'and' && /^Co\.[,;]?$/.test(firm)))
+    );
   }
   return false;
 }
@@ -127,9 +165,13 @@ export function nameAt(stretch: string): NameRun | null {
   let end = -1;
   let entity = false;
   let words = 0;
+  let founders = false;
   for (let i = 0; i < tokens.length && words < 12; i += 1) {
     const token = tokens[i]!;
     const bare = withoutTrailing(token.text, ',;:.\'’"”');
+    // "between The Travelers Companies, Inc., a Minnesota corporation": a company registered with
+    // "The" in its name writes it with a capital, and a legal form ends the name.
+    if (i === 0 && token.text === 'The' && suffixAhead(tokens, 1)) continue;
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
     // "EWSD 1, LLC", "Pier 1 Services Company", "Back 2 Health, Ltd.": a number inside a name
@@ -203,6 +245,16 @@ export function nameAt(stretch: string): NameRun | null {
       words += 1;
       break;
     }
+    // "Sears, Roebuck and Co.": the "and" before the founders' "Co.".
+    if (bare === 'and' && token.text === bare && founders) continue;
+    // "Boston Safe Deposit and Trust Company": an "and" inside a name a legal form ends.
+    if (
+      bare === 'and' &&
+      token.text === bare &&
+      words > 0 &&
+      isInnerAnd(tokens[i - 1]!.text, tokens.slice(i + 1))
+    )
+      continue;
     if (CONNECTORS.has(bare.toLowerCase()) && words > 0 && bare === token.text) {
       const next = tokens[i + 1];
       if (next && isCapitalised(next.text)) continue;
@@ -217,6 +269,11 @@ export function nameAt(stretch: string): NameRun | null {
       // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
       const next = tokens[i + 1];
       if (next && isEntitySuffix(next.text)) continue;
+      // "Sears, Roebuck and Co.": a comma between the founders' names.
+      if (token.text === `${bare},` && foundersAhead(tokens, i + 1)) {
+        founders = true;
+        continue;
+      }
       break;
     }
     if (token.text.endsWith('.') && bare.length > 1 && !/^[A-Z]\.[A-Z]$/.test(bare)) break;
@@ -231,7 +288,10 @@ export function nameAt(stretch: string): NameRun | null {
  * Software Pty Ltd "): read backwards over capitalised words from a legal-entity suffix, then
  * checked forwards. Null when the stretch does not end with one.
  */
-export function entityBefore(stretch: string): NameRun | null {
+export function entityBefore(
+  stretch: string,
+  isTerm: (word: string) => boolean = () => false,
+): NameRun | null {
   const words = stretch.trimEnd().split(' ');
   let first = words.length - 1;
   // "a Delaware corporation": a suffix in lower case describes, it names nothing.
@@ -239,12 +299,31 @@ export function entityBefore(stretch: string): NameRun | null {
   while (first > 0 && words.length - first < 12) {
     const previous = words[first - 1]!;
     // "of", "&" between capitalised words; a number inside the name ("Pier 1 Services Company").
+    // "Boston Safe Deposit and Trust Company": an "and" inside the name (not after a defined term).
     const joins =
-      (CONNECTORS.has(previous.toLowerCase()) || /^\d+$/.test(previous)) &&
-      first > 1 &&
-      isCapitalised(words[first - 2]!);
+      ((CONNECTORS.has(previous.toLowerCase()) || /^\d+$/.test(previous)) &&
+        first > 1 &&
+        isCapitalised(words[first - 2]!)) ||
+      (previous === 'and' &&
+        first > 1 &&
+        !isTerm(words[first - 2]!) &&
+        isInnerAnd(
+          words[first - 2]!,
+          words.slice(first).map((text) => ({ text })),
+        ));
     // A comma goes on only before a suffix ("Analytics, Inc.").
-    const fits = previous.endsWith(',') ? isEntitySuffix(words[first]!) : isCapitalised(previous) || joins;
+    // … or between founders' names before their "and Co." ("Sears, Roebuck and Co.").
+    const founders = (from: number) =>
+      from >= 0 &&
+      foundersAhead(
+        words.slice(from, from + 5).map((text) => ({ text })),
+        0,
+      );
+    const fits = previous.endsWith(',')
+      ? isEntitySuffix(words[first]!) || founders(first - 1)
+      : isCapitalised(previous) ||
+        joins ||
+        (previous === 'and' && words[first - 3]?.endsWith(',') === true && founders(first - 3));
     if (!fits || NOT_NAMES.has(previous.toLowerCase())) break;
     first -= 1;
   }

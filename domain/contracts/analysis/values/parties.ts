@@ -6,7 +6,16 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { entityBefore, isAndCompany, isCapitalised, isEntitySuffix, type NameRun, nameAt } from './names.ts';
+import {
+  entityBefore,
+  foundersAhead,
+  isAndCompany,
+  isCapitalised,
+  isEntitySuffix,
+  isInnerAnd,
+  type NameRun,
+  nameAt,
+} from './names.ts';
 
 export interface Party {
   /** snake_case: the role's defined term (`provider`), else `party_1`, `party_2`, … */
@@ -134,7 +143,7 @@ const MAX_STRETCH = 400;
  * in capitals, the first no legal-entity suffix. Filings write the "and" between two parties in
  * lower case, or after a suffix ("ACME CORP. AND BETA LLC").
  */
-function isNamesAnd(line: string, at: number, separator: string): boolean {
+function isNamesAnd(line: string, at: number, separator: string, defined: ReadonlySet<string>): boolean {
   const before =
     line
       .slice(Math.max(0, at - 40), at)
@@ -146,16 +155,34 @@ function isNamesAnd(line: string, at: number, separator: string): boolean {
     isAndCompany(before, line.slice(at + separator.length, at + separator.length + 20))
   )
     return true;
+  // "Offshore and Marine Holdings LLC": one name, unless the word before "and" is a term the
+  // contract defines ("between the Company and Rural Cellular Corporation"), a party's own.
+  // "Sears, Roebuck and Co.": the founders' names of a firm.
+  const prior = line.slice(Math.max(0, at - 60), at).split(' ');
+  if (separator.trim() === 'and' && prior.length > 2) {
+    const list = [prior.at(-2)!, before, ...line.slice(at + 1, at + 40).split(' ')].map((text) => ({ text }));
+    if (prior.at(-2)!.endsWith(',') && foundersAhead(list, 0)) return true;
+  }
+  if (separator.trim() === 'and' && !defined.has(before)) {
+    const after = line.slice(at + separator.length, at + separator.length + 80).split(' ');
+    if (
+      isInnerAnd(
+        before,
+        after.map((text) => ({ text })),
+      )
+    )
+      return true;
+  }
   if (separator.trim() !== 'AND') return false;
   const after = /^\s*AND\s(\S*)/.exec(line.slice(at, at + 60))?.[1] ?? '';
   return /^[A-Z0-9&]{2,}$/.test(before) && !isEntitySuffix(before) && /^[A-Z]{2}/.test(after);
 }
 
-function partyStretchStart(line: string, open: number): number {
+function partyStretchStart(line: string, open: number, defined: ReadonlySet<string>): number {
   const from = Math.max(0, open - MAX_STRETCH);
   let start = from;
   for (const m of line.slice(from, open).matchAll(SEPARATORS)) {
-    if (isNamesAnd(line, from + m.index, m[0])) continue;
+    if (isNamesAnd(line, from + m.index, m[0], defined)) continue;
     start = from + m.index + m[0].length;
   }
   // A list marker opening the line: "1.", "(a)", "(i)".
@@ -200,15 +227,35 @@ export function findParties(
     if (short && short.text !== nameText) party.nickname ??= short.text;
   };
 
+  // The terms the contract defines ("Company", "Stockholder"): such a word before "and" is a party's term.
+  const defined = new Set<string>();
+  for (const line of lines)
+    for (const definition of definitionsIn(line.text))
+      for (const term of definition.terms) defined.add(term.text);
   lines.forEach((line, lineNumber) => {
     const inPreamble = lineNumber < preambleEnd;
     let definedHere = 0;
+    let closed = -1;
     for (const definition of definitionsIn(line.text)) {
+      const previousClose = closed;
+      closed = definition.close;
       if (definition.group) continue;
       // (the "Agreement"), (the "Effective Date"): a document or a date is defined, not a party.
       if (definition.terms.some((t) => NOT_PARTY_WORDS.has(t.text.split(' ').at(-1)!.toLowerCase())))
         continue;
-      const start = partyStretchStart(line.text, definition.open);
+      const person = inPreamble
+        ? individualBefore(
+            line.text,
+            Math.max(previousClose + 1, definition.open - MAX_STRETCH),
+            definition.open,
+          )
+        : null;
+      if (person) {
+        addParty(person.text, line.index + person.start, definition);
+        definedHere += 1;
+        continue;
+      }
+      const start = partyStretchStart(line.text, definition.open, defined);
       const stretch = line.text.slice(start, definition.open);
       // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
       const first = nameAt(stretch);
@@ -229,7 +276,7 @@ export function findParties(
     // C Inc."): beside defined parties, a company (by its legal form) listed without one is a party
     // too; a person there is one's officer ("Ana Ruiz, director of Brightleaf (the "Client")").
     if (inPreamble) {
-      for (const listed of listedParties(line)) {
+      for (const listed of listedParties(line, defined)) {
         if (definedHere === 0 || (listed.entity && !byName.has(listed.text)))
           addParty(listed.text, listed.index, null);
       }
@@ -250,6 +297,22 @@ export function findParties(
     }
   });
   return { parties, candidates };
+}
+
+/**
+ * "and Gunars Valkirs, an individual, who is a resident of and employed in the State of California
+ * ("Employee")": preambles introduce a person who is a party as "an individual", as they introduce
+ * a company by its descriptor ("a Delaware corporation"); the name before it is the party's,
+ * whatever the description after it holds (an "and" there separates no parties). Sought between
+ * `from` and `to` (after the previous definition, before this one).
+ */
+function individualBefore(text: string, from: number, to: number): NameRun | null {
+  let marker = -1;
+  for (const m of text.slice(from, to).matchAll(/,\san\sindividual\b/gi)) marker = from + m.index;
+  if (marker < 0) return null;
+  const base = Math.max(from, marker - 80);
+  const name = personBefore(text.slice(base, marker));
+  return name && !name.entity && name.words >= 2 ? { ...name, start: base + name.start } : null;
 }
 
 /** A person's office before an organization's name: "director of FreeCook", "CEO of Acme". */
@@ -276,7 +339,7 @@ const LIST_KEYWORD = /\b(?:between|among|(?:made|entered into|executed) by(?! an
  * "between", "among" or "made by". A part between two "and"s is one name, and each company
  * after a comma in it ("Alpha Corp., Beta Holdings LLC") another.
  */
-function listedParties(line: Span): (Span & { entity: boolean })[] {
+function listedParties(line: Span, defined: ReadonlySet<string>): (Span & { entity: boolean })[] {
   const keyword = LIST_KEYWORD.exec(line.text);
   if (!keyword) return [];
   const found: (Span & { entity: boolean })[] = [];
@@ -287,7 +350,11 @@ function listedParties(line: Span): (Span & { entity: boolean })[] {
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
     let nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
     // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
-    if (nextAnd >= 0 && line.text[from + nextAnd] === ' ' && isNamesAnd(line.text, from + nextAnd, ' and ')) {
+    if (
+      nextAnd >= 0 &&
+      line.text[from + nextAnd] === ' ' &&
+      isNamesAnd(line.text, from + nextAnd, ' and ', defined)
+    ) {
       const after = line.text.slice(from + nextAnd + 5, listEnd).search(/,?\s(?:and|&)\s/);
       nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
     }
@@ -397,7 +464,7 @@ export function organizationsIn(
     // Within its cell, from the 200 characters before it.
     const floor = Math.max(0, m.index - 200);
     const from = floor + line.text.slice(floor, m.index).lastIndexOf('\t') + 1;
-    const name = entityBefore(line.text.slice(from, end));
+    const name = entityBefore(line.text.slice(from, end), (word) => definedTerms.has(word.toLowerCase()));
     if (!name) continue;
     const trimmed = trimOrganization(name.text);
     if (trimmed.split(' ').length < 2) continue;
@@ -449,7 +516,24 @@ function trimOrganization(name: string): string {
   const allUpper = upper(words[own]!) && /[A-Z]{2}/.test(words[own]!);
   while (first > 0) {
     const previous = words[first - 1]!;
-    if (NOT_ORGANIZATION.test(previous)) break;
+    // "Boston Safe Deposit and Trust Company": entityBefore kept an "and" only inside a name.
+    const innerAnd =
+      previous === 'and' &&
+      first > 1 &&
+      isInnerAnd(
+        words[first - 2]!,
+        words.slice(first).map((text) => ({ text })),
+      );
+    // "Sears, Roebuck and Co.": the "and" of a firm named for its founders.
+    const foundersAnd =
+      previous === 'and' &&
+      first > 2 &&
+      words[first - 3]!.endsWith(',') &&
+      foundersAhead(
+        words.slice(first - 3, first + 2).map((text) => ({ text })),
+        0,
+      );
+    if (NOT_ORGANIZATION.test(previous) && !innerAnd && !foundersAnd) break;
     // An upper-case name stops at mixed case; a mixed-case one at a word in capitals (an office, a heading).
     if (allUpper ? !upper(previous) : upper(previous) && previous.length > 3 && /^[A-Z]+$/.test(previous))
       break;
