@@ -5,7 +5,7 @@ import { normalizeLine } from '../adapters/documents/text-format.ts';
 import { countOccurrences, MAX_VARIABLES, toVariables } from '../domain/contracts/analysis/findings.ts';
 import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';
 import { toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
-import { organizationsIn } from '../domain/contracts/analysis/values/parties.ts';
+import { organizationsIn } from '../domain/contracts/analysis/values/organizations.ts';
 import { typedValues } from '../domain/contracts/analysis/values/typed.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
 

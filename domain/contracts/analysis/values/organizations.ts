@@ -1,0 +1,113 @@
+/**
+ * Organizations named anywhere in a contract by their legal form, beyond the parties the preamble
+ * defines: an agent, a bank, a party's other spelling.
+ */
+import type { Candidate } from './candidate.ts';
+import type { Span } from './lines.ts';
+import { entityBefore, foundersAhead, isCapitalised, isEntitySuffix, isInnerAnd } from './names.ts';
+import type { Party } from './parties.ts';
+
+/**
+ * Organizations named anywhere by their legal form ("… in an account at Harbor & Pike Logistics
+ * Ltd.", "Corporation Service Company"): a party, an agent or a bank a template would name again.
+ * Each suffix is read with the 200 characters before it, so a line of many stays linear.
+ */
+export function organizationsIn(
+  line: Span,
+  parties: readonly Party[],
+  definedTerms: ReadonlySet<string> = new Set(),
+): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(/\S+/g)) {
+    if (!isEntitySuffix(m[0]) || m.index === 0 || !isCapitalised(m[0])) continue;
+    const end = m.index + m[0].length;
+    // "a Delaware limited liability company", "the General Corporation Law": a descriptor or a longer name.
+    const next = /^\s*(\S*)/.exec(line.text.slice(end, end + 40))![1]!;
+    if (/^(?:liability|partnership|company|corporation|by)$/.test(next)) continue;
+    if (!m[0].endsWith('.') && !m[0].endsWith(',') && isCapitalised(next)) continue;
+    // "Las Vegas NV 89114", "Pueblo, CO 81006": a state before its ZIP code.
+    if (/^\d{5}(?:-\d{4})?\b/.test(next)) continue;
+    // "Co., Ltd.", "COMPANY, LLC": the last suffix of a chain reads the name.
+    if (isEntitySuffix(next)) continue;
+    // Within its cell, from the 200 characters before it.
+    const floor = Math.max(0, m.index - 200);
+    const from = floor + line.text.slice(floor, m.index).lastIndexOf('\t') + 1;
+    const name = entityBefore(line.text.slice(from, end), (word) => definedTerms.has(word.toLowerCase()));
+    if (!name) continue;
+    const trimmed = trimOrganization(name.text);
+    if (trimmed.split(' ').length < 2) continue;
+    // "Statement of Work, Company", "the Operating Company": a name cut short, a party's defined term.
+    if (/\b(?:of|and|&)$/i.test(name.text.slice(0, name.text.length - trimmed.length).trim())) continue;
+    if (
+      definedTerms.has(trimmed.toLowerCase()) ||
+      parties.some((p) => p.term === trimmed || p.nickname === trimmed)
+    )
+      continue;
+    const start = from + name.start + name.text.length - trimmed.length;
+    // "a Nevada Corporation", "any Holding Company", "its Parent Company": a descriptor or a kind.
+    if (DETERMINER_BEFORE.test(line.text.slice(Math.max(0, start - 10), start))) continue;
+    if (GENERIC_COMPANY.test(trimmed)) continue;
+    const lower = trimmed.toLowerCase();
+    const party = parties.find((p) => p.name.toLowerCase() === lower);
+    found.push({
+      type: 'party',
+      name: party ? `${party.role}_name` : 'organization_name',
+      named: party !== undefined,
+      text: trimmed,
+      index: line.index + start,
+    });
+  }
+  return found;
+}
+
+const DETERMINER_BEFORE =
+  /(?:^|\s)(?:a|an|the|any|its|their|each|such|every|no|either|neither|other|our|your|his|her|all)\s$/i;
+/** A kind of company, not a company: "AFFILIATED COMPANY", "Holding Company", "Group Company". */
+const GENERIC_COMPANY =
+  /^(?:affiliated|related|parent|holding|group|subsidiary|operating|successor|subcontractor|member|associated|controlling|controlled|acquiring|surviving|management) (?:company|companies|corporation|entity)$/i;
+
+/** Words that never belong to an organization's name but often stand right before it. */
+const NOT_ORGANIZATION =
+  /^(?:and|or|between|among|by|with|to|from|of|for|at|in|contact|attention|attn|certificate|agreement|statement|exhibit|schedule|supplier|purchaser|buyer|seller|customer|client|vendor|provider|licensor|licensee|company|product|products|ceo|cfo|coo|president|officer|director|manager|secretary|title|name|by:|name:)$/i;
+
+/**
+ * The organization's own words at the end of `name` ("Purchaser Northwind Analytics, Inc." →
+ * "Northwind Analytics, Inc."; "Oded Gilboa INTELLISENSE SOLUTIONS, INC." → the upper-case name).
+ */
+function trimOrganization(name: string): string {
+  const words = name.split(' ');
+  let first = words.length - 1;
+  const upper = (w: string) => w === w.toUpperCase();
+  // Upper case or not is read off the name's own words, not its suffix ("Acme Services, LLC").
+  let own = first;
+  while (own > 0 && (isEntitySuffix(words[own]!) || !/\p{L}/u.test(words[own]!))) own -= 1;
+  const allUpper = upper(words[own]!) && /[A-Z]{2}/.test(words[own]!);
+  while (first > 0) {
+    const previous = words[first - 1]!;
+    // "Boston Safe Deposit and Trust Company": entityBefore kept an "and" only inside a name.
+    const innerAnd =
+      previous === 'and' &&
+      first > 1 &&
+      isInnerAnd(
+        words[first - 2]!,
+        words.slice(first).map((text) => ({ text })),
+      );
+    // "Sears, Roebuck and Co.": the "and" of a firm named for its founders.
+    const foundersAnd =
+      previous === 'and' &&
+      first > 2 &&
+      words[first - 3]!.endsWith(',') &&
+      foundersAhead(
+        words.slice(first - 3, first + 2).map((text) => ({ text })),
+        0,
+      );
+    if (NOT_ORGANIZATION.test(previous) && !innerAnd && !foundersAnd) break;
+    // An upper-case name stops at mixed case; a mixed-case one at a word in capitals (an office, a heading).
+    if (allUpper ? !upper(previous) : upper(previous) && previous.length > 3 && /^[A-Z]+$/.test(previous))
+      break;
+    first -= 1;
+  }
+  return words.slice(first).join(' ');
+}
+
+/** A signature line: "By:", "By /s/ Jane Roe", "By: ________". */
