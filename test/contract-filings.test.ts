@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSignedIn } from './helpers/app-setup.ts';
-import { docxWithBody, wp } from './helpers/documents.ts';
+import { type ImportedVariable, importedVariables, paragraphsAndTables } from './helpers/documents.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import type { TestApp } from './helpers/test-app.ts';
 
@@ -15,18 +15,10 @@ let user: HttpClient;
 beforeAll(async () => ({ t, user } = await startSignedIn()));
 afterAll(() => t.close());
 
-interface Variable {
-  name: string;
-  kind: string;
-  text: string;
-}
-
 /** The value variables the service answers for a DOCX of one paragraph per line. */
-async function importedValues(lines: string[]): Promise<Variable[]> {
-  const bytes = docxWithBody(lines.map((line) => wp(line)).join(''));
-  const response = await user.upload('/api/contracts/import', { name: 'filing.docx', bytes });
-  expect(response.status, response.text).toBe(200);
-  return (response.body.variables as Variable[]).filter((v) => v.kind === 'value');
+async function importedValues(lines: string[]): Promise<ImportedVariable[]> {
+  const variables = await importedVariables(user, 'filing.docx', paragraphsAndTables(lines));
+  return variables.filter((v) => v.kind === 'value');
 }
 
 /** Each expected value is in the answer: by its text, and by its name where one is given. */

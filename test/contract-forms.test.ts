@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSignedIn } from './helpers/app-setup.ts';
-import { docxWithBody, printedByLibreOffice, wp, wtable } from './helpers/documents.ts';
+import { asRows, importedVariables, paragraphsAndTables, printedByLibreOffice } from './helpers/documents.ts';
 import type { HttpClient } from './helpers/http-client.ts';
 import type { TestApp } from './helpers/test-app.ts';
 
@@ -13,23 +13,9 @@ import type { TestApp } from './helpers/test-app.ts';
 let t: TestApp;
 let user: HttpClient;
 
-interface Variable {
-  name: string;
-  kind: string;
-  text: string;
-}
+const docx = (items: (string | string[][])[]) => paragraphsAndTables(items, [4000, 5000]);
 
-const docx = (items: (string | string[][])[]) =>
-  docxWithBody(
-    items.map((item) => (typeof item === 'string' ? wp(item) : wtable(item, [4000, 5000]))).join(''),
-  );
-
-async function variablesOf(file: string, bytes: Buffer): Promise<string[][]> {
-  const response = await user.upload('/api/contracts/import', { name: file, bytes });
-  expect(response.status, response.text).toBe(200);
-  const variables: Variable[] = response.body.variables;
-  return variables.map((v) => [v.kind, v.name, v.text.replace(/\s+/g, ' ')]);
-}
+const variablesOf = async (file: string, bytes: Buffer) => asRows(await importedVariables(user, file, bytes));
 
 /** A form whose write-in boxes are drawn with corner marks, some filled, some left. */
 const CORNER_BOXES = docx([

@@ -9,6 +9,8 @@ import { deflateRawSync, constants as zlibConstants } from 'node:zlib';
 import { unzipSync, zipSync } from 'fflate';
 import { parseOffice } from 'officeparser';
 import PDFDocument from 'pdfkit';
+import { expect } from 'vitest';
+import type { HttpClient } from './http-client.ts';
 import { projectRoot } from './processes.ts';
 
 const execFileAsync = promisify(execFile);
@@ -448,3 +450,29 @@ export function encryptedPdfWithSpaces(text: string, spaces: number): Promise<Bu
     doc.end();
   });
 }
+
+/** A real Word document: each item a paragraph, or a table's rows (cells `widths` twips wide). */
+export const paragraphsAndTables = (items: (string | string[][])[], widths = [3000, 6000]) =>
+  docxWithBody(items.map((item) => (typeof item === 'string' ? wp(item) : wtable(item, widths))).join(''));
+
+/** One variable of a contract import's answer. */
+export interface ImportedVariable {
+  name: string;
+  kind: string;
+  text: string;
+}
+
+/** The variables `POST /api/contracts/import` answers for a file (a 200 is expected). */
+export async function importedVariables(
+  user: HttpClient,
+  name: string,
+  bytes: Buffer,
+): Promise<ImportedVariable[]> {
+  const response = await user.upload('/api/contracts/import', { name, bytes });
+  expect(response.status, response.text).toBe(200);
+  return response.body.variables;
+}
+
+/** The answer as `[kind, name, text]` rows, white space in `text` collapsed (a PDF wraps long lines). */
+export const asRows = (variables: ImportedVariable[]) =>
+  variables.map((v) => [v.kind, v.name, v.text.replace(/\s+/g, ' ')]);
