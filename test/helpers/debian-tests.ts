@@ -17,7 +17,6 @@ export const NEEDS_DEBIAN: Record<string, string[]> = {
   ],
   'test/contract-drafts.test.ts': ['libreoffice-writer-nogui'],
   'test/contract-extraction.test.ts': ['libreoffice-writer-nogui'],
-  'test/contract-forms.test.ts': ['libreoffice-writer-nogui'],
   'test/contract-values-http.test.ts': ['libreoffice-writer-nogui'],
   'test/cross-site-browser.test.ts': ['chromium'],
   'test/docs-page.test.ts': ['chromium'],
