@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSignedIn } from './helpers/app-setup.ts';
 import { docxWithBody, pdf, wp } from './helpers/documents.ts';
 import type { HttpClient } from './helpers/http-client.ts';
+import { LONG_DESCRIPTION_LINES, LONG_DESCRIPTION_VARIABLES } from './helpers/long-descriptions.ts';
 import type { TestApp } from './helpers/test-app.ts';
 
 let t: TestApp;
@@ -62,9 +63,7 @@ const TEMPLATE_LANGUAGE_VARIABLES = [
 
 const BRACKETS_AND_BLANKS = [
   'This Employment Agreement is made on [Effective Date] between [EMPLOYER NAME] and [insert name of Employee].',
-  'Signed for the employer by [Full name of the authorized signatory signing for the employer].',
-  'The Employee holds shares under [Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")].',
-  'This offer lapses unless accepted by [Date by which the offer must be accepted].',
+  ...LONG_DESCRIPTION_LINES,
   'Base salary: $[_____] per year. Signing bonus: [•]',
   'Start date: ________',
   'Work location: [__________]',
@@ -76,17 +75,7 @@ const BRACKET_AND_BLANK_VARIABLES = [
   ['placeholder', 'effective_date', '[Effective Date]'],
   ['placeholder', 'employer_name', '[EMPLOYER NAME]'],
   ['placeholder', 'employee_name', '[insert name of Employee]'],
-  [
-    'placeholder',
-    'authorized_signatory_full_name',
-    '[Full name of the authorized signatory signing for the employer]',
-  ],
-  [
-    'placeholder',
-    'founder_restricted_stock_purchase_reference',
-    '[Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")]',
-  ],
-  ['placeholder', 'offer_accepted_date', '[Date by which the offer must be accepted]'],
+  ...LONG_DESCRIPTION_VARIABLES,
   ['placeholder', 'base_salary', 'Base salary: $[_____]'],
   ['placeholder', 'signing_bonus', 'Signing bonus: [•]'],
   ['placeholder', 'start_date', 'Start date: ________'],

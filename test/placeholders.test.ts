@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { toVariables } from '../domain/contracts/analysis/findings.ts';
 import { descriptionName } from '../domain/contracts/analysis/placeholders/names.ts';
 import { scanPlaceholders } from '../domain/contracts/analysis/placeholders.ts';
+import { LONG_DESCRIPTION_LINES, LONG_DESCRIPTION_VARIABLES } from './helpers/long-descriptions.ts';
 
 /** What the answer would hold for `text`: `[kind, name, text]` in order of first appearance. */
 const scan = (text: string) => toVariables(text, scanPlaceholders(text)).map((v) => [v.kind, v.name, v.text]);
@@ -185,9 +186,7 @@ describe('placeholders: square brackets', () => {
       scan(
         [
           'This Agreement is made on [Effective Date] by [COMPANY NAME] and [insert name of Employee].',
-          'Signed by [Full name of the authorized signatory signing for the employer].',
-          'Founder holds shares under [Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")].',
-          'This offer lapses unless accepted by [Date by which the offer must be accepted].',
+          ...LONG_DESCRIPTION_LINES,
           '[Describe the Services to be provided, including deliverables and milestones]',
         ].join('\n'),
       ),
@@ -195,17 +194,7 @@ describe('placeholders: square brackets', () => {
       ['placeholder', 'effective_date', '[Effective Date]'],
       ['placeholder', 'company_name', '[COMPANY NAME]'],
       ['placeholder', 'employee_name', '[insert name of Employee]'],
-      [
-        'placeholder',
-        'authorized_signatory_full_name',
-        '[Full name of the authorized signatory signing for the employer]',
-      ],
-      [
-        'placeholder',
-        'founder_restricted_stock_purchase_reference',
-        '[Reference to the founder\'s existing Restricted Stock Purchase Agreement (for example, "Restricted Stock Purchase Agreement dated January 1, 2022")]',
-      ],
-      ['placeholder', 'offer_accepted_date', '[Date by which the offer must be accepted]'],
+      ...LONG_DESCRIPTION_VARIABLES,
       [
         'placeholder',
         'services',
