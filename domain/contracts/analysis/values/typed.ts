@@ -84,9 +84,15 @@ export function typedValues(span: Span): Candidate[] {
     }
     for (const m of line.matchAll(DURATION)) {
       // "a 12 month term", "48-Hour Forecast": a number of units as an adjective describes, it is no term.
+      // But drafters write a term's number in words and figures to fix it beyond doubt ("a thirty
+      // (30) day notice period", "each Two (2) Year contract"): so written, it is the deal's term.
       const unit = m[0].slice(m[0].lastIndexOf(' ') + 1);
-      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1) continue;
-      add('duration', withDurationWords(line, m.index), m.index + m[0].length);
+      const start = withDurationWords(line, m.index);
+      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1 && start === m.index) continue;
+      // "a three hundred sixty-five (365) day year": interest's day-count basis, no term of the deal.
+      if (/^day$/i.test(unit) && /^[\s-]year/i.test(line.slice(m.index + m[0].length, m.index + m[0].length + 6)))
+        continue;
+      add('duration', start, m.index + m[0].length);
     }
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
