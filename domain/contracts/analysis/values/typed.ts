@@ -350,7 +350,7 @@ function addressStart(line: string, postcode: number): number {
     const rest = line.slice(at, at + 12);
     // An address before this one ends at its ZIP code: addresses listed one after another
     // ("Vinton, Virginia 24179 P.O. Box 13007 Roanoke, Virginia 24030") are each their own.
-    if (/^\d{5}(?:-\d{4})?(?!\S)/.test(line.slice(at, at + 11)) && stateBefore(line, at) >= 0) break;
+    if (/^\d{5}(?:-\d{4})?(?![^\s,])/.test(line.slice(at, at + 11)) && stateBefore(line, at) >= 0) break;
     // An address has one street number: a number right before another that starts a street
     // ("Suite 200 6795 Edmond St") is the end of another address, two columns read across.
     if (/^\d+ \d+[A-Za-z]?,? [A-Z]/.test(line.slice(at, at + 20))) break;
