@@ -40,8 +40,8 @@ import { organizationsIn } from './values/organizations.ts';
 import { definitionsIn, findParties } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
-import { captionedFields } from './values/signature-fields.ts';
 import { titledSignatories } from './values/signatories.ts';
+import { captionedFields } from './values/signature-fields.ts';
 import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
 import { typedValues } from './values/typed.ts';
 

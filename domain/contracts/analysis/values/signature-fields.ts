@@ -189,7 +189,8 @@ export function captionedFields(rows: readonly (Span | undefined)[], role: strin
   const found: Candidate[] = [];
   const add = (text: string, from: number) => {
     const offset = value.text.indexOf(text, from);
-    if (text && offset >= 0) found.push({ type: 'value', name, named: true, text, index: value.index + offset });
+    if (text && offset >= 0)
+      found.push({ type: 'value', name, named: true, text, index: value.index + offset });
     return offset + text.length;
   };
   if (field === 'signatory_name') {

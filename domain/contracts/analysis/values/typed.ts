@@ -91,7 +91,10 @@ export function typedValues(span: Span): Candidate[] {
       const start = withDurationWords(line, m.index);
       if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1 && start === m.index) continue;
       // "a three hundred sixty-five (365) day year": interest's day-count basis, no term of the deal.
-      if (/^day$/i.test(unit) && /^[\s-]year/i.test(line.slice(m.index + m[0].length, m.index + m[0].length + 6)))
+      if (
+        /^day$/i.test(unit) &&
+        /^[\s-]year/i.test(line.slice(m.index + m[0].length, m.index + m[0].length + 6))
+      )
         continue;
       add('duration', start, m.index + m[0].length);
     }
@@ -356,7 +359,12 @@ function addressStart(line: string, postcode: number): number {
     if (/^\d+ \d+[A-Za-z]?,? [A-Z]/.test(line.slice(at, at + 20))) break;
     if (/^\d+[A-Za-z]?(?:-\d+)?,? [A-Z0-9]/.test(rest) || /^P\.? ?O\.? Box/i.test(rest)) {
       const before = line.slice(Math.max(0, at - 5), at);
-      if (at === 0 || /(?:[,:(]| at| of| to| or| and) $/.test(before) || before.endsWith('\t') || afterName(line, at))
+      if (
+        at === 0 ||
+        /(?:[,:(]| at| of| to| or| and) $/.test(before) ||
+        before.endsWith('\t') ||
+        afterName(line, at)
+      )
         best = at;
     }
   }
@@ -370,8 +378,14 @@ function addressStart(line: string, postcode: number): number {
  * code; the text reads the block's lines as one.
  */
 function afterName(line: string, at: number): boolean {
-  const word = line.slice(Math.max(0, at - 20), at - 1).split(' ').at(-1) ?? '';
-  return isEntitySuffix(word) || (/^\d{5}(?:-\d{4})?$/.test(word) && stateBefore(line, at - 1 - word.length) >= 0);
+  const word =
+    line
+      .slice(Math.max(0, at - 20), at - 1)
+      .split(' ')
+      .at(-1) ?? '';
+  return (
+    isEntitySuffix(word) || (/^\d{5}(?:-\d{4})?$/.test(word) && stateBefore(line, at - 1 - word.length) >= 0)
+  );
 }
 
 function emails(line: string): { start: number; end: number }[] {
