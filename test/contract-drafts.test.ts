@@ -299,6 +299,45 @@ const NUMBERS_AND_OPTIONS_VARIABLES = [
   ['value', 'total_post_money_shares_reserved_for_option_pool', '8,324,207'],
 ];
 
+/** Conventions of contracts and forms beyond the development forms' layouts (decision 082, third pass). */
+const FORM_CONVENTIONS = formDocx([
+  'Content Licensing Agreement',
+  'This agreement is made on March 3, 2026 between Bluefin Robotics LLC and Northwind Analytics, Inc.',
+  '1. Orders. The Licensee places each order within a thirty (30) day period and pays Two Thousand Dollars ($2,000.00) for each Two (2) Year licence; interest accrues on the basis of a three hundred sixty-five (365) day year.',
+  '2. Notices. Notices go to Harbor Data GmbH 600 Kenrick, Suite B-12 Houston, Texas 77060, and to the agent at 519 Kimball Avenue, Vinton, Virginia 24179 P.O. Box 13007 Roanoke, Virginia 24030.',
+  '3. Venue. The promoter of 275 Madison Avenue, 6th Floor, New York, NY 10016 books the venues.',
+  'Copies go to Harbor Data GmbH 3753 Howard Hughes Pkwy. Suite 200 6795 Edmond St 3rd Floor Las Vegas, NV 89169',
+  'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+  'Heim Brecht Stefan Meyer ______________ ______________ Name (Please print) Name (Please print)',
+  'CIO COO ______________ ______________ Title/Position Title/Position',
+  'Maria L. Okafor',
+  '______________________',
+  'Name',
+  'Chief Executive Officer',
+  '______________________',
+  'Title',
+]);
+
+const FORM_CONVENTION_VARIABLES = [
+  ['value', 'agreement_date', 'March 3, 2026'],
+  ['value', 'party_1_name', 'Bluefin Robotics LLC'],
+  ['value', 'party_2_name', 'Northwind Analytics, Inc.'],
+  ['value', 'duration', 'thirty (30) day'],
+  ['value', 'amount', 'Two Thousand Dollars ($2,000.00)'],
+  ['value', 'duration_2', 'Two (2) Year'],
+  ['value', 'organization_name', 'Harbor Data GmbH'],
+  ['value', 'address', '600 Kenrick, Suite B-12 Houston, Texas 77060'],
+  ['value', 'address_2', '519 Kimball Avenue, Vinton, Virginia 24179'],
+  ['value', 'address_3', 'P.O. Box 13007 Roanoke, Virginia 24030'],
+  ['value', 'address_4', '275 Madison Avenue, 6th Floor, New York, NY 10016'],
+  ['value', 'signatory_name', 'Heim Brecht'],
+  ['value', 'signatory_name_2', 'Stefan Meyer'],
+  ['value', 'signatory_title', 'CIO'],
+  ['value', 'signatory_title_2', 'COO'],
+  ['value', 'signatory_name_3', 'Maria L. Okafor'],
+  ['value', 'signatory_title_3', 'Chief Executive Officer'],
+];
+
 const DOCUMENTS = {
   order: HALF_FILLED_ORDER,
   form: BLANK_PARTIES_FORM,
@@ -312,6 +351,7 @@ const DOCUMENTS = {
   labels: LABEL_LINES,
   layout: LAID_OUT,
   numbers: NUMBERS_AND_OPTIONS,
+  conventions: FORM_CONVENTIONS,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -387,6 +427,11 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'an account’s and a routing number in a clause’s line, an address’s city, county and ZIP code in words, a numbered option’s caption as no value, a key-terms row’s label of seven words',
       'numbers',
       NUMBERS_AND_OPTIONS_VARIABLES,
+    ],
+    [
+      'a duration in words and figures before its unit, an address after a name, after “of” and after another’s ZIP code (one street number each), captions printed under a signature’s rules',
+      'conventions',
+      FORM_CONVENTION_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

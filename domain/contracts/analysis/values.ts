@@ -41,6 +41,7 @@ import { definitionsIn, findParties } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { titledSignatories } from './values/signatories.ts';
+import { captionedFields } from './values/signature-fields.ts';
 import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
 import { typedValues } from './values/typed.ts';
 
@@ -205,6 +206,9 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     // A label's own value is at its slot; other terms in the label line's wording are not.
     candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
+    // A signature block's caption printed under its rule: what is written above it is its field.
+    if (line.text.includes('___') || lines[i + 1]?.text.includes('___'))
+      candidates.push(...slots(captionedFields([line, lines[i + 1], lines[i + 2]], context.role)));
     // A sentence may run on to the next line (hard-wrapped filings): the clause is read across it.
     const sentence = runOn(i);
     candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));

@@ -146,3 +146,92 @@ function titleAt(value: string, parties: readonly Party[]): string {
   while (count > 0 && TITLE_JOINERS.has(words[count - 1]!.toLowerCase())) count -= 1;
   return words.slice(0, count).join(' ').replace(/[,;]$/, '');
 }
+
+const ONE_WORD_TITLE =
+  /^(?:[A-Z]{2,5}|President|Secretary|Treasurer|Director|Manager|Partner|Member|Chairman|Chair|Owner|Principal)$/;
+/** A rule a form prints for a signature, a name or a date to be written on ("______"). */
+const RULE = /_{3,}/g;
+/** A caption a form prints under a rule, and the field it names ("Name (Please print)", "Title/Position"). */
+const CAPTION =
+  /^(?:(Signature|Name|Print(?:ed)? Name|Title|Position|Date)(?:\s?\/\s?(?:Position|Title|Date))?(?: \(please print\))?)$/i;
+
+/**
+ * Printed forms put a field's caption under the rule it is written on ("Jane Roe" / "______" /
+ * "Name"), and side by side for each party's column; a text reads the filled rule, the rules and
+ * their captions on one line ("CIO COO ____ ____ Title/Position Title/Position") or on the next
+ * lines. What stands before the rules is the captioned field's value: a person's name or a title,
+ * one a column (a title of one word per column, "CIO COO"; otherwise the first column's). Dates
+ * are read by their form (typedValues). `rows` is the line and the two after it; each is read
+ * up to 300 characters, so a line of many rules stays linear.
+ */
+export function captionedFields(rows: readonly (Span | undefined)[], role: string | null): Candidate[] {
+  const [line, next, after] = rows;
+  if (!line) return [];
+  const own = ruleRow(line);
+  const value = own ? subSpan(line, 0, own.start) : !line.text.includes('___') ? line : undefined;
+  let row = own;
+  if (!row && next) {
+    // The rules and their captions on the next line, or the rules alone and the captions after them.
+    const ruled = ruleRow(next);
+    if (ruled?.start === 0) row = ruled;
+    else if (after && /^[_\s]+$/.test(next.text.slice(0, 300)))
+      row = ruleRow({ text: `${next.text.slice(0, 300)} ${after.text}`, index: 0 });
+  }
+  if (!row || !value || value.text.length === 0 || value.text.length > 120) return [];
+  // A signature's rule holds the typed name too ("/s/ Jane Roe"); a date is read by its form.
+  const field = /^(?:title|position)/i.test(row.caption)
+    ? 'signatory_title'
+    : /^date/i.test(row.caption)
+      ? null
+      : 'signatory_name';
+  if (!field) return [];
+  const name = role ? `${role}_${field}` : field;
+  const found: Candidate[] = [];
+  const add = (text: string, from: number) => {
+    const offset = value.text.indexOf(text, from);
+    if (text && offset >= 0)
+      found.push({ type: 'value', name, named: true, text, index: value.index + offset });
+    return offset + text.length;
+  };
+  if (field === 'signatory_name') {
+    // Two names run together, one a column ("Heim Brecht Stefan Meyes-Sickenagel").
+    let from = 0;
+    for (let column = 0; column < row.columns && from < value.text.length; column += 1) {
+      const text = signatoryName(value.text.slice(from).trim());
+      if (!text) break;
+      from = add(text, from);
+    }
+    return found;
+  }
+  // "CIO COO": a title of one word in each column, an officer's abbreviation or a one-word
+  // office; "VP Sales" is one title.
+  const words = value.text.split(/\s+/);
+  if (row.columns > 1 && words.length === row.columns && words.every((w) => ONE_WORD_TITLE.test(w))) {
+    let from = 0;
+    for (const word of words) from = add(titleAt(word, []), from);
+    return found;
+  }
+  add(titleAt(value.text, []), 0);
+  return found;
+}
+
+/**
+ * A line of rules and the captions printed after them ("____ ____ Title/Position
+ * Title/Position"): where the rules start, how many columns, and the caption (the same for each
+ * column), or null.
+ */
+function ruleRow(line: Span): { start: number; columns: number; caption: string } | null {
+  const text = line.text.slice(0, 300);
+  const rules = [...text.matchAll(RULE)];
+  if (rules.length === 0) return null;
+  const last = rules.at(-1)!;
+  const captions = text.slice(last.index + last[0].length).trim();
+  const columns = rules.length;
+  // The same caption under each rule: "Date Date", "Name (Please print) Name (Please print)".
+  const length = (captions.length - (columns - 1)) / columns;
+  const caption = Number.isInteger(length) ? captions.slice(0, length) : '';
+  if (!caption || Array(columns).fill(caption).join(' ') !== captions || !CAPTION.test(caption)) return null;
+  // Only rules between the value and the captions.
+  if (text.slice(rules[0]!.index, last.index).replace(/[_\s]/g, '')) return null;
+  return { start: rules[0]!.index, columns, caption };
+}

@@ -7,6 +7,7 @@
 import * as chrono from 'chrono-node/en';
 import type { Candidate, ValueType } from './candidate.ts';
 import type { Span } from './lines.ts';
+import { isEntitySuffix } from './names.ts';
 import { wordsStart } from './numbers.ts';
 
 /** A currency symbol and its figure: "$10,000", "€1.2 million" ("US$", "C$" read before it). */
@@ -84,9 +85,18 @@ export function typedValues(span: Span): Candidate[] {
     }
     for (const m of line.matchAll(DURATION)) {
       // "a 12 month term", "48-Hour Forecast": a number of units as an adjective describes, it is no term.
+      // But drafters write a term's number in words and figures to fix it beyond doubt ("a thirty
+      // (30) day notice period", "each Two (2) Year contract"): so written, it is the deal's term.
       const unit = m[0].slice(m[0].lastIndexOf(' ') + 1);
-      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1) continue;
-      add('duration', withDurationWords(line, m.index), m.index + m[0].length);
+      const start = withDurationWords(line, m.index);
+      if (!/s$/i.test(unit) && Number(m[0].replace(/\D/g, '')) !== 1 && start === m.index) continue;
+      // "a three hundred sixty-five (365) day year": interest's day-count basis, no term of the deal.
+      if (
+        /^day$/i.test(unit) &&
+        /^[\s-]year/i.test(line.slice(m.index + m[0].length, m.index + m[0].length + 6))
+      )
+        continue;
+      add('duration', start, m.index + m[0].length);
     }
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
@@ -326,7 +336,8 @@ function withDurationWords(line: string, index: number): number {
 /**
  * Where the postal address ending at `postcode` starts: the furthest number (a street number)
  * or "P.O. Box" within 120 characters before it, in the same sentence, that starts a word after
- * the line's start, a comma, a colon, an opening parenthesis or "at". −1 when there is none.
+ * the line's start, a comma, a colon, an opening parenthesis, "at" or "of" (a preamble's "Acme Ltd
+ * of 1 High Street, …"), or after a name or an address before it (`afterName`). −1 when there is none.
  */
 function addressStart(line: string, postcode: number): number {
   const floor = Math.max(0, postcode - 120);
@@ -340,12 +351,41 @@ function addressStart(line: string, postcode: number): number {
     const startsWord = at === 0 || line[at - 1] === ' ';
     if (!startsWord) continue;
     const rest = line.slice(at, at + 12);
+    // An address before this one ends at its ZIP code: addresses listed one after another
+    // ("Vinton, Virginia 24179 P.O. Box 13007 Roanoke, Virginia 24030") are each their own.
+    if (/^\d{5}(?:-\d{4})?(?![^\s,])/.test(line.slice(at, at + 11)) && stateBefore(line, at) >= 0) break;
+    // An address has one street number: a number right before another that starts a street
+    // ("Suite 200 6795 Edmond St") is the end of another address, two columns read across.
+    if (/^\d+ \d+[A-Za-z]?,? [A-Z]/.test(line.slice(at, at + 20))) break;
     if (/^\d+[A-Za-z]?(?:-\d+)?,? [A-Z0-9]/.test(rest) || /^P\.? ?O\.? Box/i.test(rest)) {
       const before = line.slice(Math.max(0, at - 5), at);
-      if (at === 0 || /(?:[,:(]| at| to| or| and) $/.test(before) || before.endsWith('\t')) best = at;
+      if (
+        at === 0 ||
+        /(?:[,:(]| at| of| to| or| and) $/.test(before) ||
+        before.endsWith('\t') ||
+        afterName(line, at)
+      )
+        best = at;
     }
   }
   return best;
+}
+
+/**
+ * Whether the word before `at` ends a company's name or an address before it: a notice or a
+ * preamble block gives a party's name and then its address ("Data Call Technologies, Inc. 600
+ * Kenrick, …", "Acme GmbH 12 Hauptstraße …"), and a list of addresses puts one after another's ZIP
+ * code; the text reads the block's lines as one.
+ */
+function afterName(line: string, at: number): boolean {
+  const word =
+    line
+      .slice(Math.max(0, at - 20), at - 1)
+      .split(' ')
+      .at(-1) ?? '';
+  return (
+    isEntitySuffix(word) || (/^\d{5}(?:-\d{4})?$/.test(word) && stateBefore(line, at - 1 - word.length) >= 0)
+  );
 }
 
 function emails(line: string): { start: number; end: number }[] {
