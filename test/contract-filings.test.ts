@@ -250,6 +250,91 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
       [{ name: 'organization_name', text: 'HYPERION MINING' }],
     );
   });
+
+  it('reads a company by the descriptor after its name (", a California corporation"), whatever the name looks like', async () => {
+    const values = await expectValues(
+      [
+        'This Agreement is entered into by and between ZENTRA, a California corporation, with its executive offices located at 10 Main Street, Irvine, California 92602, and BRIGHTWELL SYSTEMS CORPORATION a Nevada corporation.',
+        'This Confidentiality Agreement is entered into between 77¢ Outlet Stores, a California corporation (the “Company”), and Harbor & Pike Partners, L.P. (“Counterparty”).',
+        'THIS AGREEMENT made by and between The Farmers Bank of Lorain, an Ohio banking corporation having its principal offices at 18 Main Street, Lorain, Ohio 44052 (the “Bank”), and Jane Q. Roe, a resident of Ohio (“Roe”).',
+        'Each of Alpha, a Director of the Bank, and Beta shall keep the information secret.',
+      ],
+      [
+        { name: 'party_1_name', text: 'ZENTRA' },
+        { name: 'company_name', text: '77¢ Outlet Stores' },
+        { name: 'bank_name', text: 'The Farmers Bank of Lorain' },
+      ],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Alpha');
+  });
+
+  it('reads a person listed as "an individual" beside a defined company, without a definition of his own', async () => {
+    await expectValues(
+      [
+        'THIS AGREEMENT made this 1st day of February, 2011, by and between Lorain Savings Company, an Ohio corporation (the “Bank”), and Peter Demming, an individual having an address at Lorain, Ohio 44052 (Demming).',
+      ],
+      [
+        { name: 'bank_name', text: 'Lorain Savings Company' },
+        { name: 'party_1_name', text: 'Peter Demming' },
+      ],
+    );
+  });
+
+  it('reads a party whose definition goes on to say what its term includes', async () => {
+    await expectValues(
+      [
+        'This Agreement is made this 5th day of May, 2006 by and between StratiX Group (hereinafter the “Company”, a term which includes the Company’s successors and assigns) and PETER LANG (hereinafter “Employee”).',
+        'In consideration of the award granted to me by Beacon Private Holdings, (the “Company” which for purposes of this Agreement shall include its subsidiaries) I agree as follows.',
+      ],
+      [{ name: 'company_name', text: 'StratiX Group' }, { text: 'Beacon Private Holdings' }],
+    );
+  });
+
+  it('reads initials written with periods inside a name ("L.M.K. Advisory LLC")', async () => {
+    await expectValues(
+      [
+        'This Agreement is made and entered into as of the 28th day of November, 2006, by and between Nordic Pharma, Inc., a Delaware corporation (“NORDIC”), L.M.K. Advisory LLC, 28 State Street, Boston, Massachusetts 02109 (“L.M.K.”), and Delta River Inc., a Virginia corporation (“DELTA”).',
+      ],
+      [{ text: 'L.M.K. Advisory LLC' }],
+    );
+  });
+
+  it('reads a company registered with "The" in its name in a signature block in capitals', async () => {
+    await expectValues(
+      [
+        'I, Mary Minton, agree to the terms of the attached letter.',
+        SIGNED,
+        '/s/ Mary Minton',
+        'THE ZEPHYR-COLA COMPANY',
+        'By: /s/ Geoffrey J. Kell',
+        'Title: Vice President',
+      ],
+      [{ name: 'organization_name', text: 'THE ZEPHYR-COLA COMPANY' }],
+    );
+  });
+
+  it('reads a company of a CIS state by its legal form in words and its name in quotation marks', async () => {
+    await expectValues(
+      [
+        'MUTUAL NON-DISCLOSURE AGREEMENT dated as of September 23, 2009 among NORTHERN HOLDINGS LIMITED, a company organized under the laws of Cyprus (“Northern”), and OPEN JOINT STOCK COMPANY “NORD-TELECOM”, an open joint stock company organized under the laws of the Russian Federation (“NordTel”).',
+        'NordTel holds shares in Closed Joint Stock Company “Baltic Mobile”, a closed joint stock company.',
+      ],
+      [
+        { text: 'OPEN JOINT STOCK COMPANY “NORD-TELECOM”' },
+        { name: 'organization_name', text: 'Closed Joint Stock Company “Baltic Mobile”' },
+      ],
+    );
+  });
+
+  it('reads the company after its board ("the Board of Directors of …"), and not the board', async () => {
+    const values = await expectValues(
+      [
+        'As a condition of my becoming a member of the Board of Directors of Quantive Data Corporation, a Delaware corporation (the “Company”), I agree to the following.',
+      ],
+      [{ name: 'organization_name', text: 'Quantive Data Corporation' }],
+    );
+    expect(values.map((v) => v.text).filter((text) => /Board/.test(text))).toEqual([]);
+  });
 });
 
 describe('POST /api/contracts/import: dates as filings write them', () => {

@@ -150,6 +150,23 @@ export interface NameRun {
   words: number;
 }
 
+/** A legal form written out in words, as CIS companies' names open: "Closed Joint Stock Company". */
+const FORM_IN_WORDS = /\b(?:joint stock|limited liability|additional liability) company$/i;
+
+/**
+ * The name in quotation marks that follows a legal form written out in words ("Open Joint Stock
+ * Company “Vimpel-Communications”": a company of Russia or another CIS state is named by its form
+ * and, in quotation marks, its name proper; Russia's Civil Code, art. 1473): how many characters
+ * of `rest`, the text after the form, it takes (0: none).
+ */
+export function quotedNameAfter(form: string, rest: string): number {
+  if (!FORM_IN_WORDS.test(form)) return 0;
+  return /^ [“"«]\p{Lu}[^”"»\n]{0,60}[”"»]/u.exec(rest)?.[0].length ?? 0;
+}
+
+/** An initial or initials without their last period: "A", "J.H", "L.E.K". */
+const INITIALS = /^[A-Z](?:\.[A-Z]){0,3}$/;
+
 /**
  * The name at the start of `stretch` (leading white space skipped), or null. At most 12 words
  * are read.
@@ -170,8 +187,9 @@ export function nameAt(stretch: string): NameRun | null {
     const token = tokens[i]!;
     const bare = withoutTrailing(token.text, ',;:.\'’"”');
     // "between The Travelers Companies, Inc., a Minnesota corporation": a company registered with
-    // "The" in its name writes it with a capital, and a legal form ends the name.
-    if (i === 0 && token.text === 'The' && suffixAhead(tokens, 1)) continue;
+    // "The" in its name writes it with a capital, and a legal form ends the name; a signature
+    // block writes the whole name in capitals ("THE COCA-COLA COMPANY" / "By: …").
+    if (i === 0 && (token.text === 'The' || token.text === 'THE') && suffixAhead(tokens, 1)) continue;
     if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
     // "EWSD 1, LLC", "Pier 1 Services Company", "Back 2 Health, Ltd.": a number inside a name
@@ -199,6 +217,8 @@ export function nameAt(stretch: string): NameRun | null {
       end = lastToken.start + suffixText(lastToken.text).length;
       entity = true;
       words += 1;
+      // "Open Joint Stock Company “Vimpel-Communications”": the quoted name after the form is the name's.
+      end += quotedNameAfter(stretch.slice(start, end), stretch.slice(end, end + 80));
       // "Sony Corporation of America": up to three capitalised words of a place after "of".
       if (NAMED_FOR_PLACE.test(lastToken.text) && tokens[last + 1]?.text === 'of') {
         for (let j = last + 2; j < tokens.length && j < last + 5; j += 1) {
@@ -263,8 +283,10 @@ export function nameAt(stretch: string): NameRun | null {
     if (!isCapitalised(bare)) break;
     words += 1;
     end = token.start + bare.length;
-    // A trailing period is the name's when it ends an initial ("Jane A.") or an abbreviation.
-    if (token.text.endsWith('.') && /^[A-Z]$|^[A-Z]\.[A-Z]$/.test(bare)) end += 1;
+    // A trailing period is the name's when it ends an initial ("Jane A.") or initials written
+    // with periods ("J.H. Cromarty", "L.E.K. Consulting LLC": a firm named for its founders'
+    // initials writes them so), and the name goes on.
+    if (token.text.endsWith('.') && INITIALS.test(bare)) end += 1;
     if (token.text !== bare && !token.text.endsWith('.')) {
       // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
       const next = tokens[i + 1];
@@ -276,12 +298,66 @@ export function nameAt(stretch: string): NameRun | null {
       }
       break;
     }
-    if (token.text.endsWith('.') && bare.length > 1 && !/^[A-Z]\.[A-Z]$/.test(bare)) break;
+    if (token.text.endsWith('.') && bare.length > 1 && !INITIALS.test(bare)) break;
   }
   if (end < 0 || words === 0) return null;
   const text = stretch.slice(start, end);
   return { start, text, entity, words };
 }
+
+/** The kind of company a descriptor ends with ("a Delaware corporation", "an Ohio banking corporation"). */
+const COMPANY_FORMS = new Set(['corporation', 'company', 'partnership', 'association', 'bank']);
+/** Words between "a" and the company's kind: "limited liability", "banking", "joint stock", "wholly owned". */
+const FORM_QUALIFIERS = new Set(
+  'limited liability general banking stock joint public private nonprofit non-profit not-for-profit professional business statutory national mutual savings chartered exempted open closed constitutional'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether `text` opens with a company's descriptor: ", a Delaware corporation", ", an Ohio banking
+ * corporation", ", a California limited liability company", ", a Limited Partnership", ", a company
+ * organized under the laws of …". Filings introduce each company that is a party by its name and,
+ * after a comma, the jurisdiction and form it is organized under; the words before such a
+ * descriptor are a company's name whatever they look like.
+ */
+export function opensCompanyDescriptor(text: string): boolean {
+  const article = /^,\s(?:an?)\s/.exec(text);
+  if (!article) return false;
+  const words = text.slice(article[0].length, article[0].length + 80).split(/[\s,]+/);
+  for (let i = 0; i < words.length && i < 5; i += 1) {
+    const word = words[i]!;
+    if (COMPANY_FORMS.has(word.toLowerCase())) return true;
+    // The jurisdiction ("New York", "British Virgin Islands") or a qualifier of the form.
+    if (!isCapitalised(word) && !FORM_QUALIFIERS.has(word.toLowerCase())) return false;
+  }
+  return false;
+}
+
+/**
+ * The company's name that `stretch` opens with when a descriptor follows it ("IXIA, a California
+ * corporation", "99¢ Only Stores, a California corporation", "The Citizens Bank of Logan, an Ohio
+ * banking corporation"): up to eight words, each capitalised (a number may open it, "99¢"; "The"
+ * is its own when the company is registered so) or a connector inside it. The descriptor vouches
+ * for what the other rules want from the words themselves (a legal form, two words at least).
+ */
+export function describedCompany(stretch: string): NameRun | null {
+  const start = stretch.length - stretch.trimStart().length;
+  const comma = stretch.indexOf(',', start);
+  if (comma < 0 || !opensCompanyDescriptor(stretch.slice(comma))) return null;
+  const text = stretch.slice(start, comma);
+  const words = text.split(' ');
+  if (words.length > 8) return null;
+  const fits = words.every((word, i) => {
+    if (i === 0 && (/^(?:The|THE)$/.test(word) || /^\d[\d.,-]*¢?$/.test(word))) return words.length > 1;
+    if (i === 0) return nameWord(word);
+    return (i < words.length - 1 && CONNECTORS.has(word.toLowerCase())) || isCapitalised(word);
+  });
+  return fits ? { start, text, entity: true, words: words.length } : null;
+}
+
+/** A capitalised word that may open a name: not "This", "Each", "Whereas". */
+const nameWord = (word: string) => isCapitalised(word) && !NOT_NAMES.has(word.toLowerCase());
 
 /**
  * The organization whose name ends `stretch` ("… except for Force Majeure cases, Tessellate

@@ -4,7 +4,14 @@
  */
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { entityBefore, foundersAhead, isCapitalised, isEntitySuffix, isInnerAnd } from './names.ts';
+import {
+  entityBefore,
+  foundersAhead,
+  isCapitalised,
+  isEntitySuffix,
+  isInnerAnd,
+  quotedNameAfter,
+} from './names.ts';
 import type { Party } from './parties.ts';
 
 /**
@@ -37,13 +44,19 @@ export function organizationsIn(
     const trimmed = trimOrganization(name.text);
     if (trimmed.split(' ').length < 2) continue;
     // "Statement of Work, Company", "the Operating Company": a name cut short, a party's defined term.
-    if (/\b(?:of|and|&)$/i.test(name.text.slice(0, name.text.length - trimmed.length).trim())) continue;
+    // Not after a company's organ or people ("the Board of Directors of Interactive Data
+    // Corporation", "an employee of …"): a company's body is named "the Board of X", whole.
+    const before = name.text.slice(0, name.text.length - trimmed.length).trim();
+    if (/\b(?:of|and|&)$/i.test(before) && !ORGAN_OF.test(before)) continue;
     if (
       definedTerms.has(trimmed.toLowerCase()) ||
       parties.some((p) => p.term === trimmed || p.nickname === trimmed)
     )
       continue;
     const start = from + name.start + name.text.length - trimmed.length;
+    // "OPEN JOINT STOCK COMPANY “VIMPEL-COMMUNICATIONS”": the name in quotation marks after a form
+    // in words is the name's (names.ts, quotedNameAfter).
+    const quoted = quotedNameAfter(trimmed, line.text.slice(end, end + 80));
     // "a Nevada Corporation", "any Holding Company", "its Parent Company": a descriptor or a kind.
     if (DETERMINER_BEFORE.test(line.text.slice(Math.max(0, start - 10), start))) continue;
     if (GENERIC_COMPANY.test(trimmed)) continue;
@@ -53,12 +66,16 @@ export function organizationsIn(
       type: 'party',
       name: party ? `${party.role}_name` : 'organization_name',
       named: party !== undefined,
-      text: trimmed,
+      text: trimmed + line.text.slice(end, end + quoted),
       index: line.index + start,
     });
   }
   return found;
 }
+
+/** A company's organ or its people, before "of" and the company's name. */
+const ORGAN_OF =
+  /\b(?:board|directors|committee|stockholders|shareholders|members|officers?|employees?|subsidiary|subsidiaries|affiliates?|division) of$/i;
 
 const DETERMINER_BEFORE =
   /(?:^|\s)(?:a|an|the|any|its|their|each|such|every|no|either|neither|other|our|your|his|her|all)\s$/i;

@@ -7,6 +7,7 @@ import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 import {
+  describedCompany,
   entityBefore,
   foundersAhead,
   isAndCompany,
@@ -39,7 +40,7 @@ export interface Definition {
 const OPENING_QUOTES = '“"';
 const CLOSING_QUOTES = '”"';
 
-/** The quoted terms of a parenthesis's inside (each at most 60 characters), and the words between them. */
+/** The quoted terms of a parenthesis's inside (each at most 60 characters), and the words around them. */
 function quotedTerms(inside: string): { terms: { text: string; at: number }[]; rest: string } {
   const terms: { text: string; at: number }[] = [];
   let rest = '';
@@ -55,8 +56,16 @@ function quotedTerms(inside: string): { terms: { text: string; at: number }[]; r
     from = close + 1;
     at = close;
   }
-  return { terms, rest: `${rest} ${inside.slice(from)}`.trim() };
+  const after = inside.slice(from);
+  // A term's gloss after it ("(hereinafter the "Company", a term which includes the Company's
+  // successors and assigns)", "(the "Company" which for purposes of this Agreement shall include
+  // its subsidiaries)"): drafters define a party and, in the same parenthesis, say what the term
+  // also covers; the gloss is no connecting word of the definition.
+  if (terms.length > 0 && GLOSS.test(after)) return { terms, rest: rest.trim() };
+  return { terms, rest: `${rest} ${after}`.trim() };
 }
+/** What opens a term's gloss: ", a term which", ", which", "which", ", including", ", and its". */
+const GLOSS = /^,?\s(?:a term (?:which|that)|which|that|including|includes|and its)\s/i;
 const GROUP = /\b(?:each|collectively|together|individually|jointly|both|respectively)\b/i;
 /** Words that make a definition's subject a document or a date, never a party. */
 export const NOT_PARTY_WORDS = new Set(
@@ -231,6 +240,7 @@ export function findParties(
   for (const line of lines)
     for (const definition of definitionsIn(line.text))
       for (const term of definition.terms) defined.add(term.text);
+  const individuals: Listed[] = [];
   lines.forEach((line, lineNumber) => {
     const inPreamble = lineNumber < preambleEnd;
     let definedHere = 0;
@@ -258,7 +268,10 @@ export function findParties(
       const stretch = line.text.slice(start, definition.open);
       // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
       const first = nameAt(stretch);
-      const name = (first?.entity ? first : (entityBefore(stretch) ?? organizationOf(stretch))) ?? first;
+      const name =
+        (first?.entity
+          ? first
+          : (entityBefore(stretch) ?? organizationOf(stretch) ?? describedCompany(stretch))) ?? first;
       if (!name) continue;
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
@@ -278,6 +291,10 @@ export function findParties(
       for (const listed of listedParties(line, defined)) {
         if (definedHere === 0 || (listed.entity && !byName.has(listed.text)))
           addParty(listed.text, listed.index, null);
+        // A person listed as "an individual" is a party too, once every definition has been read
+        // (a sentence run on to the next line defines it there, "… an individual resident" / "of
+        // the State of Florida ("Executive")", and gives it its role).
+        else if (listed.individual) individuals.push(listed);
       }
     }
     for (const alias of aliases(line)) {
@@ -295,6 +312,7 @@ export function findParties(
       });
     }
   });
+  for (const listed of individuals) if (!byName.has(listed.text)) addParty(listed.text, listed.index, null);
   return { parties, candidates };
 }
 
@@ -334,14 +352,26 @@ function organizationOf(stretch: string): NameRun | null {
 const LIST_KEYWORD = /\b(?:between|among|(?:made|entered into|executed) by(?! and\b))\s/i;
 
 /**
+ * A name listed among the parties: a company (`entity`, by its legal form or its descriptor), a
+ * person introduced as "an individual" (the preamble's descriptor of a person, as "a Delaware
+ * corporation" is a company's: "and John Demmler, an individual having an address at …"), or a
+ * name of two to four words.
+ */
+interface Listed extends Span {
+  entity: boolean;
+  individual: boolean;
+}
+const INDIVIDUAL = /^,\san\sindividual\b/i;
+
+/**
  * "… between Globex Corporation and Initech GmbH.", "by and among A, B and C": the names after
  * "between", "among" or "made by". A part between two "and"s is one name, and each company
  * after a comma in it ("Alpha Corp., Beta Holdings LLC") another.
  */
-function listedParties(line: Span, defined: ReadonlySet<string>): (Span & { entity: boolean })[] {
+function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
   const keyword = LIST_KEYWORD.exec(line.text);
   if (!keyword) return [];
-  const found: (Span & { entity: boolean })[] = [];
+  const found: Listed[] = [];
   let from = keyword.index + keyword[0].length;
   // The list ends with its sentence ("… between the Sponsor and Promoter. The Sponsor agrees …").
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
@@ -359,11 +389,17 @@ function listedParties(line: Span, defined: ReadonlySet<string>): (Span & { enti
     }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
     const part = line.text.slice(from, end);
-    const name = nameAt(part);
+    // "between IXIA, a California corporation, …": a descriptor after it makes a name a company's.
+    const name = describedCompany(part) ?? nameAt(part);
     if (name && (name.entity || (name.words >= 2 && name.words <= 4))) {
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (!NOT_PARTY_WORDS.has(lastWord))
-        found.push({ text: name.text, index: line.index + from + name.start, entity: name.entity });
+        found.push({
+          text: name.text,
+          index: line.index + from + name.start,
+          entity: name.entity,
+          individual: INDIVIDUAL.test(part.slice(name.start + name.text.length)),
+        });
     }
     // "Alpha Corp., Beta Holdings LLC": another company after a comma (a place after one is no party).
     for (
@@ -373,7 +409,12 @@ function listedParties(line: Span, defined: ReadonlySet<string>): (Span & { enti
     ) {
       const next = nameAt(part.slice(comma + 2));
       if (next?.entity && next.start === 0)
-        found.push({ text: next.text, index: line.index + from + comma + 2, entity: true });
+        found.push({
+          text: next.text,
+          index: line.index + from + comma + 2,
+          entity: true,
+          individual: false,
+        });
       comma = part.indexOf(', ', comma + 2 + (next?.text.length ?? 0));
     }
     if (nextAnd < 0) break;
