@@ -337,6 +337,118 @@ describe('POST /api/contracts/import: parties as filings write them', () => {
   });
 });
 
+describe('POST /api/contracts/import: parties by general conventions (round 5)', () => {
+  it('reads a generational suffix written after a comma as part of the name', async () => {
+    await expectValues(
+      [SIGNED, 'KESTREL NANOTECH CORP.', '/s/ Harold W. Pike, Sr.', 'Harold W. Pike, Sr.', 'Dated: 5/4/09'],
+      [{ text: 'Harold W. Pike, Sr.' }],
+    );
+  });
+
+  it('reads "&" inside a firm’s name as the name’s, not as two parties', async () => {
+    const values = await expectValues(
+      [
+        'Memorandum of Understanding',
+        'Between Northgate Trading Ltd and Marlow & Finch Limited',
+        'DATE: 3 April 2025',
+      ],
+      [{ text: 'Marlow & Finch Limited' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Finch Limited');
+  });
+
+  it('ends a public body’s name at its head noun before "and"', async () => {
+    const values = await expectValues(
+      [
+        'Memorandum of Understanding',
+        'Between U.S. Small Business Administration and Société Lumière Numérique SAS',
+        'DATE: 3 April 2025',
+      ],
+      [{ text: 'U.S. Small Business Administration' }, { text: 'Société Lumière Numérique SAS' }],
+    );
+    expect(values.map((v) => v.text).filter((text) => / and /.test(text))).toEqual([]);
+  });
+
+  it('reads a legal form after "a" as the party’s descriptor, not its name', async () => {
+    const values = await expectValues(
+      [
+        'This Sponsorship Agreement is made by and between WordPress Community Support, a Public Benefit Corporation (the "WPCS"), and Pinecrest Cloud Services Corp. (the "Sponsor").',
+      ],
+      [{ name: 'wpcs_name', text: 'WordPress Community Support' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Public Benefit Corporation');
+  });
+
+  it('ends the list of parties where the sentence turns to its subject', async () => {
+    const values = await expectValues(
+      [
+        'Memorandum of Understanding',
+        'The purpose of this memorandum is to establish a management agreement between Federal Election Commission and Marlowe Creek Software, LLC regarding the security of a connection between Grants Management System (GMS), owned by Federal Election Commission, and Payment Disbursement Platform (PDP), owned by Marlowe Creek Software, LLC.',
+      ],
+      [{ text: 'Federal Election Commission' }, { text: 'Marlowe Creek Software, LLC' }],
+    );
+    expect(values.map((v) => v.text)).not.toContain('Payment Disbursement Platform');
+  });
+
+  it('reads who signs an English execution clause and the company they sign for, and no dotted rule', async () => {
+    const variables = await importedVariables(
+      user,
+      'deed.docx',
+      paragraphsAndTables([
+        'This Agreement has been entered into on the date stated at the beginning of it.',
+        [
+          [
+            'Signed by Yuki Tanaka for and on behalf of HARBOUR SCIENCE LIMITED on 22 December 2024',
+            '........ Director',
+          ],
+          ['Signed by Amelia K. Hart on 22 December 2024', '........ Community Member'],
+        ],
+      ]),
+    );
+    const texts = variables.filter((v) => v.kind === 'value').map((v) => v.text);
+    expect(texts).toEqual(
+      expect.arrayContaining(['Yuki Tanaka', 'HARBOUR SCIENCE LIMITED', 'Amelia K. Hart']),
+    );
+    expect(texts.filter((text) => text.includes('....'))).toEqual([]);
+  });
+
+  it('reads the signer typed above a "Signature" caption, with the organization after the comma', async () => {
+    await expectValues(
+      [
+        'I agree to the terms of this Memorandum of Understanding.',
+        'Jonas Bergström, U.S. Small Business Administration',
+        'Signature',
+        'J.H. Cromarty',
+        'Signature',
+      ],
+      [
+        { text: 'Jonas Bergström' },
+        { text: 'U.S. Small Business Administration' },
+        { text: 'J.H. Cromarty' },
+      ],
+    );
+  });
+
+  it('reads parties and people an English definitions clause defines by "means"', async () => {
+    const values = await expectValues(
+      [
+        'Definitions:',
+        'Agreement means this fiscally sponsored community contract.',
+        'Community Representative means Thomas J. Whitaker III who is the authorised point of contact to act for the Community.',
+        'Grantor means The Calder Valley Charitable Trust, a registered charity in England and Wales (charity number 1054551).',
+        'Funder means Northbridge Science Foundation, a registered charity.',
+        'Territory means United Kingdom and Ireland.',
+      ],
+      [
+        { name: 'community_representative', text: 'Thomas J. Whitaker III' },
+        { name: 'grantor', text: 'The Calder Valley Charitable Trust' },
+        { name: 'funder', text: 'Northbridge Science Foundation' },
+      ],
+    );
+    expect(values.map((v) => v.text)).not.toContain('United Kingdom');
+  });
+});
+
 describe('POST /api/contracts/import: dates as filings write them', () => {
   it.each([
     [

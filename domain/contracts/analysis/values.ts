@@ -37,10 +37,10 @@ import { isLabelRow, type LabelContext, labelledValues } from './values/labels.t
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
 import { organizationsIn } from './values/organizations.ts';
-import { definitionsIn, findParties } from './values/parties.ts';
+import { definitionsIn, findParties, meansDefinition } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
-import { titledSignatories } from './values/signatories.ts';
+import { captionedSigner, executionClause, titledSignatories } from './values/signatories.ts';
 import { captionedFields } from './values/signature-fields.ts';
 import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
 import { typedValues } from './values/typed.ts';
@@ -182,6 +182,9 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   let signaturePage = false;
   let lawSection = false;
   for (const [i, line] of lines.entries()) {
+    // The signer typed above "Signature" (values/signatories.ts), even where the page types the
+    // name twice (above the signatures and under them): no running header stands above a caption.
+    candidates.push(...slots(captionedSigner(line, lines[i + 1])));
     if (repeated.has(line.text)) continue;
     const inPreamble = i < preambleEnd;
     // Only the sentence that names the parties can name the reader as one: a later "to You, Your
@@ -204,6 +207,9 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
       const signing = signingParty(line, lines[i + 1], parties);
       if (signing) candidates.push({ ...signing, slot: true });
     }
+    // Who signs an English execution clause, and a party defined by "means" (values/signatories.ts,
+    // values/parties.ts), wherever they stand.
+    candidates.push(...slots(executionClause(line)), ...slots(meansDefinition(line)));
     // A label's own value is at its slot; other terms in the label line's wording are not.
     candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
     // A signature block's caption printed under its rule: what is written above it is its field.

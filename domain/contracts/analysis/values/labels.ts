@@ -31,6 +31,11 @@ export interface LabelContext {
 const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
+/**
+ * A signature line and its caption ("........ Director", "________ Community Member"): an English
+ * execution block prints a dotted rule for the signature with the signer's capacity after it.
+ */
+const SIGNATURE_RULE = /^(?:\.{4}|_{4}|…{2})/;
 /** Redacted ("XXXXXXX", "[***]") or a choice still to tick ("[ ] Yes [ ] No"): no value to keep. */
 const REDACTED = /^[Xx*#]{3,}$|\[\s?\]/;
 /**
@@ -148,7 +153,8 @@ function labelled(
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
     text = text.slice(0, -1);
-  if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text)) return [];
+  if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text) || SIGNATURE_RULE.test(text))
+    return [];
   // "Project: Morphia (“Project”)": a definition in parentheses follows what it defines, and
   // the term is no part of the value (contracts write `Acme Inc. (the "Company")`).
   const definition = DEFINITION_AFTER.exec(text);

@@ -85,6 +85,9 @@ export function isAndCompany(before: string, rest: string): boolean {
 export function isInnerAnd(before: string, after: readonly { text: string }[]): boolean {
   return (
     isCapitalised(before) &&
+    // "between U.S. Small Business Administration and Acme SAS": a public body's name ends with
+    // its head noun, so an "and" after one separates two parties.
+    !INSTITUTION_HEADS.has(before.toLowerCase()) &&
     !isEntitySuffix(before) &&
     !/[,;:).'"’”]$/.test(before) &&
     !NOT_NAMES.has(before.toLowerCase()) &&
@@ -163,6 +166,25 @@ export function quotedNameAfter(form: string, rest: string): number {
   if (!FORM_IN_WORDS.test(form)) return 0;
   return /^ [“"«]\p{Lu}[^”"»\n]{0,60}[”"»]/u.exec(rest)?.[0].length ?? 0;
 }
+
+/**
+ * The head nouns that public bodies and institutions are named by instead of a legal form: "U.S.
+ * Small Business Administration", "Federal Election Commission", "Northvale Medical University",
+ * "Centre for Brain Imaging Research", "Institut Valmont de recherche biomédicale" (English, French
+ * and German spellings). Lower case.
+ */
+export const INSTITUTION_HEADS = new Set(
+  (
+    'university universities institute institution centre center administration commission agency ' +
+    'department ministry authority foundation trust hospital college school academy council ' +
+    'laboratory laboratories society association museum library ' +
+    'université institut unité centre laboratoire école fondation département hôpital ' +
+    'universität institut stiftung klinikum hochschule akademie zentrum'
+  ).split(' '),
+);
+
+/** A generational suffix, as a person's name carries it after a comma: "Jr.", "Sr.", "II", "III", "IV". */
+const GENERATION = /^(?:Jr\.|Sr\.|JR\.|SR\.|II|III|IV)[,;]?$/;
 
 /** An initial or initials without their last period: "A", "J.H", "L.E.K". */
 const INITIALS = /^[A-Z](?:\.[A-Z]){0,3}$/;
@@ -291,6 +313,13 @@ export function nameAt(stretch: string): NameRun | null {
       // "Acme, Inc.": a comma goes on only to a legal-entity suffix.
       const next = tokens[i + 1];
       if (next && isEntitySuffix(next.text)) continue;
+      // "Thomas W. Mills, Sr.", "Eugene Wright, III": a person's generational suffix is written
+      // after a comma and is part of the name (it tells father from son); nothing follows it.
+      if (token.text === `${bare},` && next && !entity && words >= 2 && GENERATION.test(next.text)) {
+        end = next.start + withoutTrailing(next.text, ',;:').length;
+        words += 1;
+        break;
+      }
       // "Sears, Roebuck and Co.": a comma between the founders' names.
       if (token.text === `${bare},` && foundersAhead(tokens, i + 1)) {
         founders = true;

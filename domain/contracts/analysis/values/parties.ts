@@ -10,6 +10,7 @@ import {
   describedCompany,
   entityBefore,
   foundersAhead,
+  INSTITUTION_HEADS,
   isAndCompany,
   isEntitySuffix,
   isInnerAnd,
@@ -271,7 +272,7 @@ export function findParties(
       const name =
         (first?.entity
           ? first
-          : (entityBefore(stretch) ?? organizationOf(stretch) ?? describedCompany(stretch))) ?? first;
+          : (namingEntity(stretch) ?? organizationOf(stretch) ?? describedCompany(stretch))) ?? first;
       if (!name) continue;
       const lastWord = name.text.split(/\s+/).at(-1)!.toLowerCase();
       if (NOT_PARTY_WORDS.has(lastWord)) continue;
@@ -314,6 +315,19 @@ export function findParties(
   });
   for (const listed of individuals) if (!byName.has(listed.text)) addParty(listed.text, listed.index, null);
   return { parties, candidates };
+}
+
+/**
+ * The organization named by its legal form at the end of `stretch`, unless an article stands
+ * before it: "WordPress Community Support, a Public Benefit Corporation" describes the party by
+ * its form (as "a Delaware corporation" does), whatever its capitals; the party is named before.
+ */
+function namingEntity(stretch: string): NameRun | null {
+  const name = entityBefore(stretch);
+  if (!name) return null;
+  return /(?:^|\s)(?:an?|An?|AN?)\s$/.test(stretch.slice(Math.max(0, name.start - 4), name.start))
+    ? null
+    : name;
 }
 
 /**
@@ -377,14 +391,14 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
   const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
-    let nextAnd = line.text.slice(from, listEnd).search(/,?\s(?:and|&)\s/);
+    let nextAnd = listJoin(line.text, from, listEnd);
     // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
     if (
       nextAnd >= 0 &&
       line.text[from + nextAnd] === ' ' &&
       isNamesAnd(line.text, from + nextAnd, ' and ', defined)
     ) {
-      const after = line.text.slice(from + nextAnd + 5, listEnd).search(/,?\s(?:and|&)\s/);
+      const after = listJoin(line.text, from + nextAnd + 5, listEnd);
       nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
     }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
@@ -418,9 +432,37 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
       comma = part.indexOf(', ', comma + 2 + (next?.text.length ?? 0));
     }
     if (nextAnd < 0) break;
+    // "between A and B regarding the connection between X (…), owned by A, and Y": the list ends
+    // where the sentence turns to its subject; what is named after is no party.
+    if (name && LIST_ENDS.test(part.slice(name.start + name.text.length))) break;
     from = end + line.text.slice(end).match(/^,?\s(?:and|&)\s/)![0].length;
   }
   return found;
+}
+
+/** What turns a sentence from its parties to its subject: "regarding", "concerning", "with respect to". */
+const LIST_ENDS =
+  /^,?\s(?:regarding|concerning|relating to|respecting|with respect to|in respect of|for the purpose|whereby|under which|pursuant to)\s/;
+
+/**
+ * Where the next "and" that separates two listed parties stands in `text` between `from` and
+ * `to` (relative to `from`), or −1. An "&" separates them only after a legal form ("Acme Inc. &
+ * Beta LLC"): inside a name it joins the founders' or partners' names of one firm ("Marlow &
+ * Finch Limited", "Johnson & Johnson"), and filings list parties with "and".
+ */
+function listJoin(text: string, from: number, to: number): number {
+  const joins = /,?\s(?:and|&)\s/g;
+  const stretch = text.slice(from, to);
+  for (let m = joins.exec(stretch); m; m = joins.exec(stretch)) {
+    if (!m[0].includes('&')) return m.index;
+    const before =
+      stretch
+        .slice(Math.max(0, m.index - 20), m.index)
+        .split(' ')
+        .at(-1) ?? '';
+    if (isEntitySuffix(before)) return m.index;
+  }
+  return -1;
 }
 
 /**
@@ -477,4 +519,45 @@ function personBefore(stretch: string): NameRun | null {
   return name && offset + name.start + name.text.length === stretch.length
     ? { ...name, start: offset + name.start }
     : null;
+}
+
+/**
+ * A definitions clause's entry that names a party or a person: "Grantor means The Calder Valley
+ * Charitable Trust, a registered charity …", "Community Representative means Thomas J. Whitaker III
+ * who is …". English contracts define their parties and people in the definitions clause ("X
+ * means Y"), as American ones define them in the preamble's parentheses. The term is the name's
+ * role; the name is an organization's when a legal form, an institution's head noun or a
+ * descriptor after it ("a registered charity", "a company limited by guarantee") says so, and a
+ * person's when "who" or "an individual" follows it.
+ */
+const MEANS = /^["“]?(\p{Lu}[\p{L}-]{0,30}(?: \p{Lu}[\p{L}-]{0,30}){0,3})["”]? means /u;
+const UK_DESCRIPTOR =
+  /^,\s(?:an?|the)\s(?:registered charity|charity|charitable|company|private company|public company|limited company|community interest company|body corporate|statutory)\b/i;
+const PERSON_AFTER = /^(?:,?\s(?:who|whose)\s|,\san\sindividual\b)/;
+
+export function meansDefinition(line: Span): Candidate[] {
+  const m = MEANS.exec(line.text);
+  if (!m) return [];
+  const at = m[0].length;
+  const rest = line.text.slice(at, at + 200);
+  // "The Calder Valley Charitable Trust": a body registered with "The" in its name.
+  const the = /^The /.test(rest) ? 4 : 0;
+  const name = nameAt(rest.slice(the));
+  if (name?.start !== 0) return [];
+  const after = rest.slice(the + name.text.length);
+  const words = name.text.split(' ');
+  const institution = words.some((w) => INSTITUTION_HEADS.has(w.toLowerCase()));
+  const organization = name.entity || (name.words >= 2 && (institution || UK_DESCRIPTOR.test(after)));
+  const person = !organization && !the && name.words >= 2 && name.words <= 5 && PERSON_AFTER.test(after);
+  if (!organization && !person) return [];
+  const text = the && organization ? rest.slice(0, the + name.text.length) : name.text;
+  return [
+    {
+      type: organization ? 'party' : 'value',
+      name: toSnakeCase(m[1]!),
+      named: true,
+      text,
+      index: line.index + at + (text === name.text ? the : 0),
+    },
+  ];
 }

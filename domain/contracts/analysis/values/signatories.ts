@@ -6,7 +6,7 @@
  */
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { isCapitalised, isEntitySuffix } from './names.ts';
+import { isCapitalised, isEntitySuffix, nameAt } from './names.ts';
 
 /** Words an office is made of ("Chief Financial Officer", "Dir. of Commercialization"), lower case. */
 const OFFICE_WORDS = new Set(
@@ -146,6 +146,85 @@ export function titledSignatories(line: Span, role: string | null): Candidate[] 
     );
     i += length - 1;
     taken = i + 1;
+  }
+  return found;
+}
+
+/**
+ * "Signed by Yuki Tanaka for and on behalf of OPEN LIFE SCIENCE LIMITED on 22 December 2024",
+ * "Signed by Amelia K. Hart on …": the execution clause of an English contract or deed names who
+ * signs, and the company they sign for after "for and on behalf of" (the form of the Law Society's
+ * precedents and of Companies Act 2006 s. 44 executions: "Signed by [NAME], a director, for and on
+ * behalf of [COMPANY]"); the name is a person's, the company a party's. The date is read as any
+ * date. A blank left there (`Signed by [NAME] on [DATE]`) is no name.
+ */
+const EXECUTED_BY = /^(?:Signed|Executed)(?: as a deed)? by /;
+const ON_BEHALF = /^,?(?: a director,| director,)? for and on behalf of /;
+
+export function executionClause(line: Span): Candidate[] {
+  const lead = EXECUTED_BY.exec(line.text);
+  if (!lead) return [];
+  let at = lead[0].length;
+  const person = nameAt(line.text.slice(at, at + 120));
+  if (person?.start !== 0 || person.entity || person.words < 2) return [];
+  const found: Candidate[] = [
+    { type: 'value', name: 'signatory_name', named: true, text: person.text, index: line.index + at },
+  ];
+  at += person.text.length;
+  const behalf = ON_BEHALF.exec(line.text.slice(at, at + 60));
+  if (behalf) {
+    at += behalf[0].length;
+    const company = nameAt(line.text.slice(at, at + 160));
+    if (company?.start === 0 && (company.entity || company.words >= 2))
+      found.push({
+        type: 'party',
+        name: 'organization_name',
+        named: false,
+        text: company.text,
+        index: line.index + at,
+      });
+  }
+  return found;
+}
+
+/** A signature's caption printed under its line: "Signature", "Signature	Date". */
+const SIGNATURE_CAPTION = /^Signature(?:\s+Date)?$/i;
+
+/**
+ * The signer typed above a signature's caption: "J.H. Cromarty" / "Signature", "Jonas Bergström,
+ * U.S. Small Business Administration" / "Signature	Date". Forms and filings print the signer's
+ * name (and the organization they sign for, after a comma) on the line whose rule the caption
+ * "Signature" stands under; the name is a person's, the organization a party's.
+ */
+export function captionedSigner(line: Span, next: Span | undefined): Candidate[] {
+  if (!next || !SIGNATURE_CAPTION.test(next.text.trim())) return [];
+  const cell = line.text.split('\t')[0]!.trimEnd();
+  const tokens = cell.split(/,\s/)[0]!.split(' ');
+  if (
+    tokens.length < 2 ||
+    tokens.length > 5 ||
+    !tokens.every((t) => isNameWord(t) || /^(?:\p{Lu}\.){1,3}$/u.test(t))
+  )
+    return [];
+  const person = tokens.join(' ');
+  const found: Candidate[] = [
+    { type: 'value', name: 'signatory_name', named: true, text: person, index: line.index },
+  ];
+  const rest = cell.slice(person.length);
+  if (rest.startsWith(', ')) {
+    const company = nameAt(rest.slice(2));
+    if (
+      company?.start === 0 &&
+      company.text.length === rest.length - 2 &&
+      (company.entity || company.words >= 2)
+    )
+      found.push({
+        type: 'party',
+        name: 'organization_name',
+        named: false,
+        text: company.text,
+        index: line.index + person.length + 2,
+      });
   }
   return found;
 }
