@@ -174,19 +174,24 @@ function titleBlockParty(line: Span | undefined): Candidate[] {
  * Payment instructions give the account's number and the bank's routing number (ABA) side by
  * side, in a sentence's line or under it ("… lists directly below: Account Number: 1,119,834
  * Routing Number: 2,098,176"); a number may be written in groups of three with commas.
+ * A party's registration number follows its label in running text too, in capitals or not
+ * ("charity number 1054551", "company number 02958002", "Registration No. 2016/123456/07",
+ * "EIN 12-3456789", "Tax ID: 81-0896291"): a company, a charity or a taxpayer is identified by the
+ * number its register gave it (UK Companies Act 2006 s. 1066, Charities Act 2011 s. 30; a US
+ * employer identification number), and each party's is its own.
  */
 const NUMBERED =
-  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+  /\b(?:((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case|[Cc]ompany|[Cc]harity|[Rr]egistration|[Rr]egistered|VAT)(?: Number| No\.?| #|#| number| no\.?)|(Tax ID|EIN))[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
 function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {
-    const value = m[2]!;
+    const value = m[3]!;
     // "Executive Order No. 13526": a statute's citation, the same in every contract.
     if (!/\d/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
       continue;
     found.push({
       type: 'value',
-      name: `${toSnakeCase(m[1]!)}_number`,
+      name: `${toSnakeCase(m[1] ?? m[2]!)}_number`,
       named: true,
       text: value,
       index: line.index + m.index + m[0].length - value.length,
@@ -207,7 +212,7 @@ function numbers(line: Span): Candidate[] {
 const PLACE_PART =
   /(?:\bin the |, )(city|town|county) of ((?:\p{Lu}[\p{L}'’-]+)(?: \p{Lu}[\p{L}'’-]+){0,2})(?=[,;]| [a-z(]|\.(?:\s|$)|$)|\b(?:Zip|ZIP|Postal) Code:? (\d{5}(?:-\d{4})?)\b/gu;
 function placeParts(line: Span): Candidate[] {
-  const found: Candidate[] = [];
+  const found: Candidate[] = [...seats(line)];
   for (const m of line.text.matchAll(PLACE_PART)) {
     const value = m[2] ?? m[3]!;
     found.push({
@@ -220,4 +225,24 @@ function placeParts(line: Span): Candidate[] {
     });
   }
   return found;
+}
+
+/**
+ * Where an organization is established, after the words that give its seat: "established at
+ * Nijmegen, Netherlands", "based in Leeds, United Kingdom", "établi à Liège, Belgique", "mit Sitz
+ * in Köln, Deutschland". Forms that name an institution give its seat as a town and its country
+ * (the GDPR's "main establishment", Art. 4(16); French "siège", German "Sitz"): the place is the
+ * party's, a value of each copy. A town and a country of up to three capitalised words each.
+ */
+const SEAT =
+  /\b(?:(?:established|located|based|domiciled|headquartered|seated) (?:at|in)|with (?:its )?(?:seat|registered office|principal office) (?:at|in)|(?:établie?|située?|domiciliée?|installée?) (?:à|en)|ayant son siège (?:à|en)|mit Sitz in|ansässig in) (\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2}, \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2})(?=\s?[(,.;]|\s\p{Ll}|$)/gu;
+function seats(line: Span): Candidate[] {
+  return [...line.text.matchAll(SEAT)].map((m) => ({
+    type: 'address' as const,
+    name: 'place',
+    named: true,
+    text: m[1]!,
+    index: line.index + m.index + m[0].length - m[1]!.length,
+    slot: true,
+  }));
 }
