@@ -11,6 +11,7 @@
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
+import { isLabelRow } from './labels.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { typedValues } from './typed.ts';
@@ -143,10 +144,138 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
       if (people.length >= 2)
         for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
     }
-    found.push(...numbers(line), ...placeParts(line));
+    found.push(...numbers(line), ...placeParts(line), ...signedBy(line), ...definedNames(line));
     if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
+    if (i < TITLE_BLOCK_LINES) found.push(...coverCells(line));
+    if (i > 0) found.push(...namesOverCaptions(lines[i - 1]!, line));
   }
   return found;
+}
+
+/** A table row's cells (tab-separated), with their places. */
+function cellsIn(line: Span): Span[] {
+  const cells: Span[] = [];
+  let start = 0;
+  for (;;) {
+    const tab = line.text.indexOf('\t', start);
+    const end = tab < 0 ? line.text.length : tab;
+    const raw = line.text.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    cells.push({ text: raw.trim(), index: line.index + start + lead });
+    if (tab < 0) return cells;
+    start = tab + 1;
+  }
+}
+
+/** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
+function wholeName(text: string): { entity: boolean } | null {
+  if (text.length > 80) return null;
+  // A name may be followed by its acronym, the short name it goes by ("Permit Intake Portal (PIP)").
+  const bare = text.replace(/ \([A-Z][A-Za-z0-9&.-]{1,9}\)$/, '').replace(/^The /, '');
+  const name = nameAt(bare);
+  return name && name.start === 0 && name.text === bare && name.words >= 2 ? { entity: name.entity } : null;
+}
+
+/**
+ * A cover page's table of names: a row within the first lines whose every cell is a name ("Permit
+ * Intake Portal (PIP)\t\tIdentity Verification Gateway (IVG)", then "U.S. Small Business
+ * Administration\t\tbytecraft.io, inc."). A cover page sets out side by side what the agreement
+ * joins, one column each (an interconnection agreement's cover names the two systems and their
+ * owners, NIST SP 800-47), as a deed's names its parties: each cell is a value of the deal.
+ */
+function coverCells(line: Span): Candidate[] {
+  if (!line.text.includes('\t')) return [];
+  const cells = cellsIn(line);
+  const filled = cells.filter((cell) => cell.text);
+  // "Governing Law\tNew York": a key-terms row of a label and its value (labels.ts), no names side by side.
+  if (filled.length < 2 || isLabelRow(line)) return [];
+  const names = filled.map((cell) => wholeName(cell.text));
+  if (names.some((name) => name === null)) return [];
+  return filled.map((cell, i) => ({
+    type: names[i]!.entity ? 'party' : 'value',
+    name: names[i]!.entity ? 'party' : 'name',
+    named: false,
+    text: cell.text,
+    index: cell.index,
+    slot: true,
+  }));
+}
+
+/** The captions printed under a signature table's rules: "Signature", "Date". */
+const CAPTION_CELL = /^(?:Signature|Date|Signed|Sign here)$/i;
+/**
+ * A signer's name printed above the caption "Signature" of a signature table ("Fatima Al-Sayed,
+ * U.S. Small Business Administration\t" over "Signature\tDate"): a form prints each signer's name,
+ * and the organization the signer signs for after a comma, in the cell where the signer signs.
+ */
+function namesOverCaptions(above: Span, line: Span): Candidate[] {
+  if (!line.text.includes('\t')) return [];
+  const captions = cellsIn(line);
+  if (!captions.every((cell) => !cell.text || CAPTION_CELL.test(cell.text))) return [];
+  const cells = cellsIn(above);
+  const found: Candidate[] = [];
+  captions.forEach((caption, i) => {
+    const cell = cells[i];
+    if (!cell?.text || !/^signature$/i.test(caption.text)) return;
+    const comma = cell.text.indexOf(', ');
+    const person = comma < 0 ? cell.text : cell.text.slice(0, comma);
+    if (isPersonName(person))
+      found.push({
+        type: 'value',
+        name: 'signatory_name',
+        named: true,
+        text: person,
+        index: cell.index,
+        slot: true,
+      });
+  });
+  return found;
+}
+
+/**
+ * The person an English deed's execution clause names: "Signed by Yuki Tanaka for and on behalf
+ * of OPEN LIFE SCIENCE LIMITED on …", "Executed as a deed by Jane Roe, a director": the clause names who signs
+ * (Companies Act 2006 s. 44), a person of each copy.
+ */
+const SIGNED_BY =
+  /\b(?:Signed|Executed)(?: as a deed)? by ((?:\p{Lu}[\p{L}.'’-]*)(?: \p{Lu}[\p{L}.'’-]*){1,4})(?=,| on | for | as |$)/gu;
+function signedBy(line: Span): Candidate[] {
+  return [...line.text.matchAll(SIGNED_BY)]
+    .filter((m) => isPersonName(m[1]!))
+    .map((m) => ({
+      type: 'value' as const,
+      name: 'signatory_name',
+      named: true,
+      text: m[1]!,
+      index: line.index + m.index + m[0].length - m[1]!.length,
+      slot: true,
+    }));
+}
+
+/**
+ * A definition that names its term's referent: "Community Representative means Thomas J. Whitaker
+ * III who is …", "Grantor means The Calder Valley Charitable Trust, a registered charity …". An
+ * English contract's definitions clause gives each term its meaning; where the meaning is a
+ * proper name, followed by its description, that name is the deal's (a person or a party).
+ */
+const DEFINED_NAME =
+  /^((?:\p{Lu}[\p{L}'’-]*)(?: \p{Lu}[\p{L}'’-]*){0,3}) means ((?:The )?\p{Lu}[\p{L}\p{N}.,&'’ -]{1,80}?)(?= who | which |, an? | \(|\.?$)/u;
+function definedNames(line: Span): Candidate[] {
+  const m = DEFINED_NAME.exec(line.text);
+  if (!m) return [];
+  const text = m[2]!;
+  const person = isPersonName(text);
+  if (!person && !wholeName(text)) return [];
+  return [
+    {
+      type: person ? 'value' : 'party',
+      name: toSnakeCase(m[1]!),
+      named: true,
+      text,
+      index: line.index + m[0].length - text.length,
+      slot: true,
+    },
+  ];
 }
 
 /** A cover page's parties stand within its first lines. */

@@ -125,7 +125,8 @@ const CAPTION =
  * "Form Version: 2.1"): publishers print which edition of the form this is on every copy, so that
  * whoever signs knows the terms; it identifies the form, not the deal.
  */
-const FORM_VERSION = /^(?:(?:Form |Document |Template )?(?:Version|Revision|Edition)|Rev\.?|Form (?:No|Number)\.?)$/i;
+const FORM_VERSION =
+  /^(?:(?:Form |Document |Template )?(?:Version|Revision|Edition)|Rev\.?|Form (?:No|Number)\.?)$/i;
 /** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
 const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
 
@@ -370,7 +371,9 @@ function isHeaderRow(cells: readonly Span[]): boolean {
   const filled = cells.filter((cell) => cell.text);
   return (
     filled.length >= 2 &&
-    filled.every((cell) => isLabel(cell.text, 4) && !/[\d:]/.test(cell.text) && COLUMN_KIND.test(cell.text)) &&
+    filled.every(
+      (cell) => isLabel(cell.text, 4) && !/[\d:]/.test(cell.text) && COLUMN_KIND.test(cell.text),
+    ) &&
     !filled.every((cell) => CAPTION_ONLY.test(cell.text))
   );
 }
