@@ -11,7 +11,7 @@
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
-import { isLabelRow } from './labels.ts';
+import { COLUMN_KIND, isHeaderRow, isLabelRow } from './labels.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { typedValues } from './typed.ts';
@@ -167,6 +167,9 @@ function cellsIn(line: Span): Span[] {
   }
 }
 
+/** What marks a proper name: its acronym in parentheses, an abbreviation ("U.S."), a legal form. */
+const PROPER_MARK =
+  / \([A-Z][A-Za-z0-9&.-]{1,9}\)$|\b(?:[A-Z]\.){2,}|,? (?:Inc|LLC|Ltd|Corp|GmbH|SAS|S\.A|B\.V|PBC|plc|inc)\.?$/;
 /** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
 function wholeName(text: string): { entity: boolean } | null {
   if (text.length > 80) return null;
@@ -185,12 +188,21 @@ function wholeName(text: string): { entity: boolean } | null {
  */
 function coverCells(line: Span): Candidate[] {
   if (!line.text.includes('\t')) return [];
-  const cells = cellsIn(line);
-  const filled = cells.filter((cell) => cell.text);
-  // "Governing Law\tNew York": a key-terms row of a label and its value (labels.ts), no names side by side.
-  if (filled.length < 2 || isLabelRow(line)) return [];
+  const filled = cellsIn(line).filter((cell) => cell.text);
+  if (filled.length < 2 || isHeaderRow(filled)) return [];
   const names = filled.map((cell) => wholeName(cell.text));
   if (names.some((name) => name === null)) return [];
+  // "Governing Law\tNew York", "Sponsor Name\tAcme Corp.": a key-terms row of a label and its value
+  // (labels.ts). Names side by side are proper names: one at least marked as one (a legal form, an
+  // acronym it goes by, an abbreviation), and none a label's kind of value.
+  if (
+    isLabelRow(line) &&
+    !(
+      filled.some((cell) => PROPER_MARK.test(cell.text)) &&
+      !filled.some((cell) => COLUMN_KIND.test(cell.text))
+    )
+  )
+    return [];
   return filled.map((cell, i) => ({
     type: names[i]!.entity ? 'party' : 'value',
     name: names[i]!.entity ? 'party' : 'name',
@@ -219,7 +231,8 @@ function namesOverCaptions(above: Span, line: Span): Candidate[] {
     if (!cell?.text || !/^signature$/i.test(caption.text)) return;
     const comma = cell.text.indexOf(', ');
     const person = comma < 0 ? cell.text : cell.text.slice(0, comma);
-    if (isPersonName(person))
+    // A name alone stands in a table's cell; a line of a PDF without one may be a wrapped name's tail.
+    if (isPersonName(person) && (comma >= 0 || above.text.includes('\t')))
       found.push({
         type: 'value',
         name: 'signatory_name',

@@ -33,6 +33,11 @@ export interface LabelContext {
 const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
+/**
+ * A rule drawn with dots or underscores and the capacity printed after it ("……… Community Member",
+ * "________ Director"): the line where a signer signs, captioned with the capacity; no value.
+ */
+const SIGNATURE_RULE = /^(?:\.{5}|_{5}|…{3})/;
 /** Redacted ("XXXXXXX", "[***]") or a choice still to tick ("[ ] Yes [ ] No"): no value to keep. */
 const REDACTED = /^[Xx*#]{3,}$|\[\s?\]/;
 /**
@@ -160,7 +165,8 @@ function labelled(
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
   if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord) && !isProse(text))
     text = text.slice(0, -1);
-  if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text)) return [];
+  if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text) || SIGNATURE_RULE.test(text))
+    return [];
   // "Project: Morphia (“Project”)": a definition in parentheses follows what it defines, and
   // the term is no part of the value (contracts write `Acme Inc. (the "Company")`).
   const definition = DEFINITION_AFTER.exec(text);
@@ -356,7 +362,7 @@ export function isLabelRow(line: Span): boolean {
  * its columns hold (`Full Legal Name\tResidential Address\tEmail Address`, `Party\tSignature\tDate`)
  * is a list of entries, each body cell a value of its column's kind.
  */
-const COLUMN_KIND =
+export const COLUMN_KIND =
   /\b(?:name|names|address|e-?mail|phone|telephone|party|parties|organi[sz]ation|member|country|city|role|amount|fee|fees|shares|percentage|holder|owner|signatory|signer|signature|date|title|position)$/i;
 /** The captions printed under a signature rule ("Signature\tDate"), no table's header. */
 const CAPTION_ONLY = /^(?:signature|date|signed|initials)$/i;
@@ -367,7 +373,7 @@ const CAPTION_ONLY = /^(?:signature|date|signed|initials)$/i;
  * captions; "Term\tValue" heads a key-terms table of label rows, and "Name of Employee\tJane Roe"
  * is one label row.
  */
-function isHeaderRow(cells: readonly Span[]): boolean {
+export function isHeaderRow(cells: readonly Span[]): boolean {
   const filled = cells.filter((cell) => cell.text);
   return (
     filled.length >= 2 &&
