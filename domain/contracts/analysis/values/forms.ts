@@ -11,7 +11,7 @@
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
-import { COLUMN_KIND, isHeaderRow, isLabelRow } from './labels.ts';
+import { isHeaderRow, isLabelRow, wholeName } from './labels.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { typedValues } from './typed.ts';
@@ -167,18 +167,6 @@ function cellsIn(line: Span): Span[] {
   }
 }
 
-/** What marks a proper name: its acronym in parentheses, an abbreviation ("U.S."), a legal form. */
-const PROPER_MARK =
-  / \([A-Z][A-Za-z0-9&.-]{1,9}\)$|\b(?:[A-Z]\.){2,}|,? (?:Inc|LLC|Ltd|Corp|GmbH|SAS|S\.A|B\.V|PBC|plc|inc)\.?$/;
-/** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
-function wholeName(text: string): { entity: boolean } | null {
-  if (text.length > 80) return null;
-  // A name may be followed by its acronym, the short name it goes by ("Permit Intake Portal (PIP)").
-  const bare = text.replace(/ \([A-Z][A-Za-z0-9&.-]{1,9}\)$/, '').replace(/^The /, '');
-  const name = nameAt(bare);
-  return name && name.start === 0 && name.text === bare && name.words >= 2 ? { entity: name.entity } : null;
-}
-
 /**
  * A cover page's table of names: a row within the first lines whose every cell is a name ("Permit
  * Intake Portal (PIP)\t\tIdentity Verification Gateway (IVG)", then "U.S. Small Business
@@ -192,17 +180,8 @@ function coverCells(line: Span): Candidate[] {
   if (filled.length < 2 || isHeaderRow(filled)) return [];
   const names = filled.map((cell) => wholeName(cell.text));
   if (names.some((name) => name === null)) return [];
-  // "Governing Law\tNew York", "Sponsor Name\tAcme Corp.": a key-terms row of a label and its value
-  // (labels.ts). Names side by side are proper names: one at least marked as one (a legal form, an
-  // acronym it goes by, an abbreviation), and none a label's kind of value.
-  if (
-    isLabelRow(line) &&
-    !(
-      filled.some((cell) => PROPER_MARK.test(cell.text)) &&
-      !filled.some((cell) => COLUMN_KIND.test(cell.text))
-    )
-  )
-    return [];
+  // "Governing Law\tNew York", "Sponsor Name\tAcme Corp.": a key-terms row of a label and its value.
+  if (isLabelRow(line)) return [];
   return filled.map((cell, i) => ({
     type: names[i]!.entity ? 'party' : 'value',
     name: names[i]!.entity ? 'party' : 'name',
@@ -377,7 +356,7 @@ function placeParts(line: Span): Candidate[] {
  * party's, a value of each copy. A town and a country of up to three capitalised words each.
  */
 const SEAT =
-  /\b(?:(?:established|located|based|domiciled|headquartered|seated) (?:at|in)|with (?:its )?(?:seat|registered office|principal office) (?:at|in)|(?:établie?|située?|domiciliée?|installée?) (?:à|en)|ayant son siège (?:à|en)|mit Sitz in|ansässig in) (\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2}, \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2})(?=\s?[(,.;]|\s\p{Ll}|$)/gu;
+  /(?<![\p{L}\p{N}])(?:(?:established|located|based|domiciled|headquartered|seated) (?:at|in)|with (?:its )?(?:seat|registered office|principal office) (?:at|in)|(?:établie?|située?|domiciliée?|installée?) (?:à|en)|ayant son siège (?:à|en)|mit Sitz in|ansässig in) (\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2}, \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2})(?=\s?[(,.;]|\s\p{Ll}|$)/gu;
 function seats(line: Span): Candidate[] {
   return [...line.text.matchAll(SEAT)].map((m) => ({
     type: 'address' as const,

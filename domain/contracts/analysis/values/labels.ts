@@ -348,13 +348,42 @@ function isClause(text: string): boolean {
 /** "Name and office side by side" ("Jane Roe, Chief Executive Officer"), not a label. */
 const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
 
+/** What marks a proper name: its acronym in parentheses, an abbreviation ("U.S."), a legal form. */
+const PROPER_MARK =
+  / \([A-Z][A-Za-z0-9&.-]{1,9}\)$|\b(?:[A-Z]\.){2,}|,? (?:Inc|LLC|Ltd|Corp|GmbH|SAS|S\.A|B\.V|PBC|plc|inc)\.?$/;
+/** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
+export function wholeName(text: string): { entity: boolean } | null {
+  if (text.length > 80) return null;
+  // A name may be followed by its acronym, the short name it goes by ("Permit Intake Portal (PIP)").
+  const bare = text.replace(/ \([A-Z][A-Za-z0-9&.-]{1,9}\)$/, '').replace(/^The /, '');
+  const name = nameAt(bare);
+  return name && name.start === 0 && name.text === bare && name.words >= 2 ? { entity: name.entity } : null;
+}
+
+/**
+ * Two proper names side by side ("Permit Intake Portal (PIP)\tIdentity Verification Gateway (IVG)"),
+ * not a label and its value: one at least marked as a name (its acronym, an abbreviation, a legal
+ * form), and neither a label's kind of value ("Sponsor Name\tAcme Corp.").
+ */
+function isNameRow(cells: readonly Span[]): boolean {
+  return (
+    cells.every((cell) => wholeName(cell.text) !== null && !COLUMN_KIND.test(cell.text)) &&
+    cells.some((cell) => PROPER_MARK.test(cell.text))
+  );
+}
+
 /**
  * Whether a line is a table row of a label and its value (`Title of Contractor Employee\tVice
  * President`): its label is read as a label, never as a signatory's name beside an office.
  */
 export function isLabelRow(line: Span): boolean {
   const cells = cellsOf(line);
-  return cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!);
+  return (
+    cells.length === 2 &&
+    isLabel(cells[0]!.text, TABLE_LABEL_WORDS) &&
+    !nameAndOffice(cells[0]!) &&
+    !isNameRow(cells)
+  );
 }
 
 /**
@@ -430,7 +459,7 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
-  if (cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!)) {
+  if (isLabelRow(line)) {
     return labelled(cells[0]!.text, cells[1]!, context.role, false, true);
   }
   const found: Candidate[] = [];
