@@ -6,7 +6,12 @@
  * - the people a list under a heading names, one a line or in one line (`Lucas Moreau, Yuki
  *   Tanaka and Thomas J. Whitaker III` under `Schedule A`);
  * - a contract's or an order's number after the noun it numbers (`Task Order Number
- *   47QFCA25F7156`, `Purchase Order No. PO-2291`).
+ *   47QFCA25F7156`, `Purchase Order No. PO-2291`), and a party's registration number after its
+ *   label (`charity number 1054551`, `Tax ID: 81-0896291`);
+ * - a cover page's table of names side by side, a signer's name over a signature table's caption,
+ *   an English deed's `Signed by …`, a definition that names a person or a party, an
+ *   institution's seat (`established at Nijmegen, Netherlands`, `établi à Liège, Belgique`)
+ *   (docs/decisions/085-values-as-forms-lay-them-out.md).
  * Every step reads each line once, with patterns of bounded repetition: linear in the text.
  */
 import { toSnakeCase } from '../placeholders.ts';
