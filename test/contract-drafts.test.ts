@@ -162,12 +162,12 @@ const SENTENCE_CELL_VARIABLES = [
   [
     'value',
     'technical_support',
-    'Email and chat support during business hours, Monday through Friday, 9 AM to 5 PM ET',
+    'Email and chat support during business hours, Monday through Friday, 9 AM to 5 PM ET.',
   ],
   [
     'value',
     'service_levels',
-    'The Provider answers Priority 1 incidents within one hour. Other incidents are answered on the next business day',
+    'The Provider answers Priority 1 incidents within one hour. Other incidents are answered on the next business day.',
   ],
   ['value', 'data_location', 'All customer data is stored and processed in the European Union'],
 ];

@@ -6,11 +6,17 @@
  * - the people a list under a heading names, one a line or in one line (`Lucas Moreau, Yuki
  *   Tanaka and Thomas J. Whitaker III` under `Schedule A`);
  * - a contract's or an order's number after the noun it numbers (`Task Order Number
- *   47QFCA25F7156`, `Purchase Order No. PO-2291`).
+ *   47QFCA25F7156`, `Purchase Order No. PO-2291`), and a party's registration number after its
+ *   label (`charity number 1054551`, `Tax ID: 81-0896291`);
+ * - a cover page's table of names side by side, a signer's name over a signature table's caption,
+ *   an English deed's `Signed by …`, a definition that names a person or a party, an
+ *   institution's seat (`established at Nijmegen, Netherlands`, `établi à Liège, Belgique`)
+ *   (docs/decisions/085-values-as-forms-lay-them-out.md).
  * Every step reads each line once, with patterns of bounded repetition: linear in the text.
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
+import { isHeaderRow, isLabelRow, wholeName } from './labels.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { typedValues } from './typed.ts';
@@ -143,10 +149,130 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
       if (people.length >= 2)
         for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
     }
-    found.push(...numbers(line), ...placeParts(line));
+    found.push(...numbers(line), ...placeParts(line), ...signedBy(line), ...definedNames(line));
     if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
+    if (i < TITLE_BLOCK_LINES) found.push(...coverCells(line));
+    if (i > 0) found.push(...namesOverCaptions(lines[i - 1]!, line));
   }
   return found;
+}
+
+/** A table row's cells (tab-separated), with their places. */
+function cellsIn(line: Span): Span[] {
+  const cells: Span[] = [];
+  let start = 0;
+  for (;;) {
+    const tab = line.text.indexOf('\t', start);
+    const end = tab < 0 ? line.text.length : tab;
+    const raw = line.text.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    cells.push({ text: raw.trim(), index: line.index + start + lead });
+    if (tab < 0) return cells;
+    start = tab + 1;
+  }
+}
+
+/**
+ * A cover page's table of names: a row within the first lines whose every cell is a name ("Permit
+ * Intake Portal (PIP)\t\tIdentity Verification Gateway (IVG)", then "U.S. Small Business
+ * Administration\t\tbytecraft.io, inc."). A cover page sets out side by side what the agreement
+ * joins, one column each (an interconnection agreement's cover names the two systems and their
+ * owners, NIST SP 800-47), as a deed's names its parties: each cell is a value of the deal.
+ */
+function coverCells(line: Span): Candidate[] {
+  if (!line.text.includes('\t')) return [];
+  const filled = cellsIn(line).filter((cell) => cell.text);
+  if (filled.length < 2 || isHeaderRow(filled)) return [];
+  const names = filled.map((cell) => wholeName(cell.text));
+  if (names.some((name) => name === null)) return [];
+  // "Governing Law\tNew York", "Sponsor Name\tAcme Corp.": a key-terms row of a label and its value.
+  if (isLabelRow(line)) return [];
+  return filled.map((cell, i) => ({
+    type: names[i]!.entity ? 'party' : 'value',
+    name: names[i]!.entity ? 'party' : 'name',
+    named: false,
+    text: cell.text,
+    index: cell.index,
+    slot: true,
+  }));
+}
+
+/** The captions printed under a signature table's rules: "Signature", "Date". */
+const CAPTION_CELL = /^(?:Signature|Date|Signed|Sign here)$/i;
+/**
+ * A signer's name printed above the caption "Signature" of a signature table ("Fatima Al-Sayed,
+ * U.S. Small Business Administration\t" over "Signature\tDate"): a form prints each signer's name,
+ * and the organization the signer signs for after a comma, in the cell where the signer signs.
+ */
+function namesOverCaptions(above: Span, line: Span): Candidate[] {
+  if (!line.text.includes('\t')) return [];
+  const captions = cellsIn(line);
+  if (!captions.every((cell) => !cell.text || CAPTION_CELL.test(cell.text))) return [];
+  const cells = cellsIn(above);
+  const found: Candidate[] = [];
+  captions.forEach((caption, i) => {
+    const cell = cells[i];
+    if (!cell?.text || !/^signature$/i.test(caption.text)) return;
+    const comma = cell.text.indexOf(', ');
+    const person = comma < 0 ? cell.text : cell.text.slice(0, comma);
+    // A name alone stands in a table's cell; a line of a PDF without one may be a wrapped name's tail.
+    if (isPersonName(person) && (comma >= 0 || above.text.includes('\t')))
+      found.push({
+        type: 'value',
+        name: 'signatory_name',
+        named: true,
+        text: person,
+        index: cell.index,
+        slot: true,
+      });
+  });
+  return found;
+}
+
+/**
+ * The person an English deed's execution clause names: "Signed by Yuki Tanaka for and on behalf
+ * of OPEN LIFE SCIENCE LIMITED on …", "Executed as a deed by Jane Roe, a director": the clause names who signs
+ * (Companies Act 2006 s. 44), a person of each copy.
+ */
+const SIGNED_BY =
+  /\b(?:Signed|Executed)(?: as a deed)? by ((?:\p{Lu}[\p{L}.'’-]*)(?: \p{Lu}[\p{L}.'’-]*){1,4})(?=,| on | for | as |$)/gu;
+function signedBy(line: Span): Candidate[] {
+  return [...line.text.matchAll(SIGNED_BY)]
+    .filter((m) => isPersonName(m[1]!))
+    .map((m) => ({
+      type: 'value' as const,
+      name: 'signatory_name',
+      named: true,
+      text: m[1]!,
+      index: line.index + m.index + m[0].length - m[1]!.length,
+      slot: true,
+    }));
+}
+
+/**
+ * A definition that names its term's referent: "Community Representative means Thomas J. Whitaker
+ * III who is …", "Grantor means The Calder Valley Charitable Trust, a registered charity …". An
+ * English contract's definitions clause gives each term its meaning; where the meaning is a
+ * proper name, followed by its description, that name is the deal's (a person or a party).
+ */
+const DEFINED_NAME =
+  /^((?:\p{Lu}[\p{L}'’-]*)(?: \p{Lu}[\p{L}'’-]*){0,3}) means ((?:The )?\p{Lu}[\p{L}\p{N}.,&'’ -]{1,80}?)(?= who | which |, an? | \(|\.?$)/u;
+function definedNames(line: Span): Candidate[] {
+  const m = DEFINED_NAME.exec(line.text);
+  if (!m) return [];
+  const text = m[2]!;
+  const person = isPersonName(text);
+  if (!person && !wholeName(text)) return [];
+  return [
+    {
+      type: person ? 'value' : 'party',
+      name: toSnakeCase(m[1]!),
+      named: true,
+      text,
+      index: line.index + m[0].length - text.length,
+      slot: true,
+    },
+  ];
 }
 
 /** A cover page's parties stand within its first lines. */
@@ -174,19 +300,24 @@ function titleBlockParty(line: Span | undefined): Candidate[] {
  * Payment instructions give the account's number and the bank's routing number (ABA) side by
  * side, in a sentence's line or under it ("… lists directly below: Account Number: 1,119,834
  * Routing Number: 2,098,176"); a number may be written in groups of three with commas.
+ * A party's registration number follows its label in running text too, in capitals or not
+ * ("charity number 1054551", "company number 02958002", "Registration No. 2016/123456/07",
+ * "EIN 12-3456789", "Tax ID: 81-0896291"): a company, a charity or a taxpayer is identified by the
+ * number its register gave it (UK Companies Act 2006 s. 1066, Charities Act 2011 s. 30; a US
+ * employer identification number), and each party's is its own.
  */
 const NUMBERED =
-  /\b((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case)(?: Number| No\.?| #|#)[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+  /\b(?:((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case|[Cc]ompany|[Cc]harity|[Rr]egistration|[Rr]egistered|VAT)(?: Number| No\.?| #|#| number| no\.?)|(Tax ID|EIN))[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
 function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {
-    const value = m[2]!;
+    const value = m[3]!;
     // "Executive Order No. 13526": a statute's citation, the same in every contract.
     if (!/\d/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
       continue;
     found.push({
       type: 'value',
-      name: `${toSnakeCase(m[1]!)}_number`,
+      name: `${toSnakeCase(m[1] ?? m[2]!)}_number`,
       named: true,
       text: value,
       index: line.index + m.index + m[0].length - value.length,
@@ -207,7 +338,7 @@ function numbers(line: Span): Candidate[] {
 const PLACE_PART =
   /(?:\bin the |, )(city|town|county) of ((?:\p{Lu}[\p{L}'’-]+)(?: \p{Lu}[\p{L}'’-]+){0,2})(?=[,;]| [a-z(]|\.(?:\s|$)|$)|\b(?:Zip|ZIP|Postal) Code:? (\d{5}(?:-\d{4})?)\b/gu;
 function placeParts(line: Span): Candidate[] {
-  const found: Candidate[] = [];
+  const found: Candidate[] = [...seats(line)];
   for (const m of line.text.matchAll(PLACE_PART)) {
     const value = m[2] ?? m[3]!;
     found.push({
@@ -220,4 +351,24 @@ function placeParts(line: Span): Candidate[] {
     });
   }
   return found;
+}
+
+/**
+ * Where an organization is established, after the words that give its seat: "established at
+ * Nijmegen, Netherlands", "based in Leeds, United Kingdom", "établi à Liège, Belgique", "mit Sitz
+ * in Köln, Deutschland". Forms that name an institution give its seat as a town and its country
+ * (the GDPR's "main establishment", Art. 4(16); French "siège", German "Sitz"): the place is the
+ * party's, a value of each copy. A town and a country of up to three capitalised words each.
+ */
+const SEAT =
+  /(?<![\p{L}\p{N}])(?:(?:established|located|based|domiciled|headquartered|seated) (?:at|in)|with (?:its )?(?:seat|registered office|principal office) (?:at|in)|(?:établie?|située?|domiciliée?|installée?) (?:à|en)|ayant son siège (?:à|en)|mit Sitz in|ansässig in) (\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2}, \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2})(?=\s?[(,.;]|\s\p{Ll}|$)/gu;
+function seats(line: Span): Candidate[] {
+  return [...line.text.matchAll(SEAT)].map((m) => ({
+    type: 'address' as const,
+    name: 'place',
+    named: true,
+    text: m[1]!,
+    index: line.index + m.index + m[0].length - m[1]!.length,
+    slot: true,
+  }));
 }

@@ -26,16 +26,18 @@ export interface LabelContext {
   role: string | null;
   /** Roles by column, from a table row of party headings (signature blocks side by side). */
   columnRoles: (string | null)[];
+  /** What each column holds, from the header row of the table being read (`Name\tAddress\tEmail`). */
+  columnHeadings?: string[];
 }
 
 const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
 /**
- * A signature line and its caption ("........ Director", "________ Community Member"): an English
- * execution block prints a dotted rule for the signature with the signer's capacity after it.
+ * A rule drawn with dots or underscores and the capacity printed after it ("……… Community Member",
+ * "________ Director"): the line where a signer signs, captioned with the capacity; no value.
  */
-const SIGNATURE_RULE = /^(?:\.{4}|_{4}|…{2})/;
+const SIGNATURE_RULE = /^(?:\.{5}|_{5}|…{3})/;
 /** Redacted ("XXXXXXX", "[***]") or a choice still to tick ("[ ] Yes [ ] No"): no value to keep. */
 const REDACTED = /^[Xx*#]{3,}$|\[\s?\]/;
 /**
@@ -123,6 +125,13 @@ const MAX_CELL_VALUE = 300;
  */
 const CAPTION =
   /^(?:Exhibit|Schedule|Annex|Appendix|Attachment|Article|Section|Part|Option|Alternative|Step)\s+[A-Z0-9][A-Z0-9.-]{0,5}$/i;
+/**
+ * The label of a form's own version or edition ("Version: OBC-GDPR-DUA 1.0.1", "Rev. 03/2019",
+ * "Form Version: 2.1"): publishers print which edition of the form this is on every copy, so that
+ * whoever signs knows the terms; it identifies the form, not the deal.
+ */
+const FORM_VERSION =
+  /^(?:(?:Form |Document |Template )?(?:Version|Revision|Edition)|Rev\.?|Form (?:No|Number)\.?)$/i;
 /** A label that is a reference ("Section 2.1\tThe Company shall …"): the row is a clause, not a term. */
 const REFERENCE_LABEL = /^(?:Section|Article|Clause|Exhibit|Schedule|Annex|Appendix|Part|Paragraph)\b/i;
 
@@ -149,9 +158,12 @@ function labelled(
   // "Grantor: Grantee:": the next label, not a value.
   if (text.endsWith(':')) return [];
   text = text.replace(/[,;]$/, '');
-  // A sentence's full stop is not the value's; an abbreviation's ("Acme Inc.", "U.S.A.") is.
+  // The full stop after a name, a date or a figure ends the line's sentence, not the value; an
+  // abbreviation's ("Acme Inc.", "U.S.A.") is the value's. A value of wording written in as an
+  // answer ("Incidents are reported … in writing.", "Hosted in a public cloud.") is the sentence
+  // as written, its full stop with it: a form's blank or cell held the whole sentence.
   const lastWord = text.slice(text.lastIndexOf(' ') + 1);
-  if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord))
+  if (text.endsWith('.') && !isEntitySuffix(lastWord) && !/^(?:[A-Z]\.)+$/.test(lastWord) && !isProse(text))
     text = text.slice(0, -1);
   if (!text || BLANK.test(text) || REDACTED.test(text) || PROMPT.test(text) || SIGNATURE_RULE.test(text))
     return [];
@@ -181,9 +193,13 @@ function labelled(
     index += text.indexOf(person);
     text = person;
   }
-  // A sentence is the contract's wording, not a filled-in value; nor is a numbered item ("10. Search …").
-  if (/[a-z]\. [A-Z]/.test(text) || /^(?:the|this|each|all|any|if|in|as)\s|^\d{1,3}\.\s/i.test(text))
-    return [];
+  // Sentences after a colon are the contract's wording, not a filled-in value, and so is a numbered
+  // item ("10. Search …"). A single sentence written in as a labelled item's answer ("Personnel
+  // Changes: Each party tells the other of a change of system owner promptly.") is a value: a
+  // contract's own clause speaks of the instrument and binds with "shall" (`CLAUSE_WORDING`), a
+  // form's answer states the facts of this deal.
+  if (/[a-z]\. [A-Z]/.test(text) || /^\d{1,3}\.\s/.test(text)) return [];
+  if (/^(?:the|each|all|any)\s/i.test(text) ? !isAnswer(text) : /^(?:this|if|in|as)\s/i.test(text)) return [];
   // "Formula for breach penalty calculation: penalty = number of …": after a run-in heading, a
   // clause in lower case is the contract's wording going on; a filled-in value is a name, a
   // figure, a date or a short phrase.
@@ -199,6 +215,28 @@ function labelled(
   const terms = inWording ? termsInWording(text, index) : [];
   if (terms.length > 0) return terms.map((term, i) => (i === 0 ? { ...term, name, named: true } : term));
   return [{ type: 'value', name, named: true, text, index }];
+}
+
+/**
+ * Wording rather than a name, a date or a figure: four words or more, two of them in lower case
+ * ("Hosted in a FedRAMP Moderate authorized public cloud.", not "Nairobi, Kenya." or "June 2, 2026.").
+ */
+function isProse(text: string): boolean {
+  const words = text.split(' ');
+  return words.length >= 4 && words.filter((w) => /^\p{Ll}/u.test(w)).length >= 2;
+}
+
+/**
+ * What binds the parties in a contract's own clauses: the operative "shall" (and "agrees"), and the
+ * instrument speaking of itself ("this Agreement", "hereunder", "herein"). A clause after a run-in
+ * heading ("Governing Law: The Agreement shall be governed …") has them; a form's answer, which
+ * states this deal's facts ("Each party tells the other of a change of system owner promptly."), does not.
+ */
+const CLAUSE_WORDING =
+  /\b(?:shall|agrees?|hereby|herein|hereunder|hereof|hereto|this (?:Agreement|Contract|Memorandum|MOU|Lease|Order|Amendment|agreement|contract))\b/;
+/** A single sentence of a labelled item that answers the label rather than continuing the contract. */
+function isAnswer(text: string): boolean {
+  return isProse(text) && !CLAUSE_WORDING.test(text);
 }
 
 const TERM_TYPES = new Set(['amount', 'percentage', 'duration', 'date']);
@@ -255,8 +293,9 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   if (CONFORMED_SIGNATURE.test(span.text.slice(colon + 1).trimStart()))
     return signatureFields(span, context.parties, role);
   const label = span.text.slice(0, colon);
-  // "Exhibit A: Sponsor Guidelines": a caption names the attachment, it holds no value.
-  if (CAPTION.test(label)) return [];
+  // "Exhibit A: Sponsor Guidelines": a caption names the attachment, it holds no value; nor does a
+  // form's version line ("Version: OBC-GDPR-DUA 1.0.1"), printed the same on every copy.
+  if (CAPTION.test(label) || FORM_VERSION.test(label)) return [];
   const ownRole = roleOf(label, context.parties);
   if (ownRole) {
     // "PROVIDER: TechCo Inc.": the heading of a signature block, with the party's name.
@@ -309,19 +348,84 @@ function isClause(text: string): boolean {
 /** "Name and office side by side" ("Jane Roe, Chief Executive Officer"), not a label. */
 const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
 
+/** What marks a proper name: its acronym in parentheses, an abbreviation ("U.S."), a legal form. */
+const PROPER_MARK =
+  / \([A-Z][A-Za-z0-9&.-]{1,9}\)$|\b(?:[A-Z]\.){2,}|,? (?:Inc|LLC|Ltd|Corp|GmbH|SAS|S\.A|B\.V|PBC|plc|inc)\.?$/;
+/** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
+export function wholeName(text: string): { entity: boolean } | null {
+  if (text.length > 80) return null;
+  // A name may be followed by its acronym, the short name it goes by ("Permit Intake Portal (PIP)").
+  const bare = text.replace(/ \([A-Z][A-Za-z0-9&.-]{1,9}\)$/, '').replace(/^The /, '');
+  const name = nameAt(bare);
+  return name && name.start === 0 && name.text === bare && name.words >= 2 ? { entity: name.entity } : null;
+}
+
+/**
+ * Two proper names side by side ("Permit Intake Portal (PIP)\tIdentity Verification Gateway (IVG)"),
+ * not a label and its value: one at least marked as a name (its acronym, an abbreviation, a legal
+ * form), and neither a label's kind of value ("Sponsor Name\tAcme Corp.").
+ */
+function isNameRow(cells: readonly Span[]): boolean {
+  return (
+    cells.every((cell) => wholeName(cell.text) !== null && !COLUMN_KIND.test(cell.text)) &&
+    cells.some((cell) => PROPER_MARK.test(cell.text))
+  );
+}
+
 /**
  * Whether a line is a table row of a label and its value (`Title of Contractor Employee\tVice
  * President`): its label is read as a label, never as a signatory's name beside an office.
  */
 export function isLabelRow(line: Span): boolean {
   const cells = cellsOf(line);
-  return cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!);
+  return (
+    cells.length === 2 &&
+    isLabel(cells[0]!.text, TABLE_LABEL_WORDS) &&
+    !nameAndOffice(cells[0]!) &&
+    !isNameRow(cells)
+  );
+}
+
+/**
+ * The kinds of value a column heading names, as its last word: a table whose header row says what
+ * its columns hold (`Full Legal Name\tResidential Address\tEmail Address`, `Party\tSignature\tDate`)
+ * is a list of entries, each body cell a value of its column's kind.
+ */
+export const COLUMN_KIND =
+  /\b(?:name|names|address|e-?mail|phone|telephone|party|parties|organi[sz]ation|member|country|city|role|amount|fee|fees|shares|percentage|holder|owner|signatory|signer|signature|date|title|position)$/i;
+/** The captions printed under a signature rule ("Signature\tDate"), no table's header. */
+const CAPTION_ONLY = /^(?:signature|date|signed|initials)$/i;
+
+/**
+ * A table's header row: two cells or more, each a heading of at most four words without a figure
+ * or a colon that ends with a kind of value (`COLUMN_KIND`), and not only a signature rule's
+ * captions; "Term\tValue" heads a key-terms table of label rows, and "Name of Employee\tJane Roe"
+ * is one label row.
+ */
+export function isHeaderRow(cells: readonly Span[]): boolean {
+  const filled = cells.filter((cell) => cell.text);
+  return (
+    filled.length >= 2 &&
+    filled.every(
+      (cell) => isLabel(cell.text, 4) && !/[\d:]/.test(cell.text) && COLUMN_KIND.test(cell.text),
+    ) &&
+    !filled.every((cell) => CAPTION_ONLY.test(cell.text))
+  );
+}
+
+/** A body row under a header row: each filled cell a value named after its column's heading. */
+function columnValues(cells: readonly Span[], headings: readonly string[], role: string | null): Candidate[] {
+  return cells.flatMap((cell, i) =>
+    cell.text && headings[i] ? labelled(headings[i]!, cell, role, false, true) : [],
+  );
 }
 
 export function labelledValues(line: Span, context: LabelContext): Candidate[] {
   const cells = cellsOf(line);
   // A clause ends the signature block (or notice block) whose heading named the role.
   if (cells.length === 1 && isClause(line.text)) context.role = null;
+  // A paragraph ends the table whose header row named the columns.
+  if (cells.length === 1) context.columnHeadings = undefined;
   if (cells.length === 1) {
     const role = roleOf(line.text, context.parties);
     if (role) {
@@ -346,10 +450,16 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
     context.columnRoles = cells.map((cell) => roleOf(cell.text, context.parties));
     return [];
   }
+  if (isHeaderRow(cells)) {
+    context.columnHeadings = cells.map((cell) => cell.text);
+    return [];
+  }
+  const columns = context.columnHeadings;
+  if (columns && columns.length === cells.length) return columnValues(cells, columns, context.role);
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.
-  if (cells.length === 2 && isLabel(cells[0]!.text, TABLE_LABEL_WORDS) && !nameAndOffice(cells[0]!)) {
+  if (isLabelRow(line)) {
     return labelled(cells[0]!.text, cells[1]!, context.role, false, true);
   }
   const found: Candidate[] = [];
