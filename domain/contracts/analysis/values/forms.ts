@@ -8,10 +8,10 @@
  * - a contract's or an order's number after the noun it numbers (`Task Order Number
  *   47QFCA25F7156`, `Purchase Order No. PO-2291`), and a party's registration number after its
  *   label (`charity number 1054551`, `Tax ID: 81-0896291`);
- * - a cover page's table of names side by side, a signer's name over a signature table's caption,
- *   an English deed's `Signed by …`, a definition that names a person or a party, an
- *   institution's seat (`established at Nijmegen, Netherlands`, `établi à Liège, Belgique`)
- *   (docs/decisions/085-values-as-forms-lay-them-out.md).
+ * - a cover page's table of names side by side, an institution's seat (`established at Nijmegen,
+ *   Netherlands`, `établi à Liège, Belgique`) (docs/decisions/085-values-as-forms-lay-them-out.md).
+ * A signer over a "Signature" caption, an English `Signed by …` and a definition by "means" are
+ * read where the other signatories and parties are (signatories.ts, parties.ts).
  * Every step reads each line once, with patterns of bounded repetition: linear in the text.
  */
 import { toSnakeCase } from '../placeholders.ts';
@@ -149,10 +149,9 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
       if (people.length >= 2)
         for (const p of people) found.push({ ...p, name: toSnakeCase(heading), named: true, slot: true });
     }
-    found.push(...numbers(line), ...placeParts(line), ...signedBy(line), ...definedNames(line));
+    found.push(...numbers(line), ...placeParts(line));
     if (i < TITLE_BLOCK_LINES && AND_LINE.test(line.text)) found.push(...titleBlockParty(lines[i + 1]));
     if (i < TITLE_BLOCK_LINES) found.push(...coverCells(line));
-    if (i > 0) found.push(...namesOverCaptions(lines[i - 1]!, line));
   }
   return found;
 }
@@ -195,84 +194,6 @@ function coverCells(line: Span): Candidate[] {
     index: cell.index,
     slot: true,
   }));
-}
-
-/** The captions printed under a signature table's rules: "Signature", "Date". */
-const CAPTION_CELL = /^(?:Signature|Date|Signed|Sign here)$/i;
-/**
- * A signer's name printed above the caption "Signature" of a signature table ("Fatima Al-Sayed,
- * U.S. Small Business Administration\t" over "Signature\tDate"): a form prints each signer's name,
- * and the organization the signer signs for after a comma, in the cell where the signer signs.
- */
-function namesOverCaptions(above: Span, line: Span): Candidate[] {
-  if (!line.text.includes('\t')) return [];
-  const captions = cellsIn(line);
-  if (!captions.every((cell) => !cell.text || CAPTION_CELL.test(cell.text))) return [];
-  const cells = cellsIn(above);
-  const found: Candidate[] = [];
-  captions.forEach((caption, i) => {
-    const cell = cells[i];
-    if (!cell?.text || !/^signature$/i.test(caption.text)) return;
-    const comma = cell.text.indexOf(', ');
-    const person = comma < 0 ? cell.text : cell.text.slice(0, comma);
-    // A name alone stands in a table's cell; a line of a PDF without one may be a wrapped name's tail.
-    if (isPersonName(person) && (comma >= 0 || above.text.includes('\t')))
-      found.push({
-        type: 'value',
-        name: 'signatory_name',
-        named: true,
-        text: person,
-        index: cell.index,
-        slot: true,
-      });
-  });
-  return found;
-}
-
-/**
- * The person an English deed's execution clause names: "Signed by Yuki Tanaka for and on behalf
- * of OPEN LIFE SCIENCE LIMITED on …", "Executed as a deed by Jane Roe, a director": the clause names who signs
- * (Companies Act 2006 s. 44), a person of each copy.
- */
-const SIGNED_BY =
-  /\b(?:Signed|Executed)(?: as a deed)? by ((?:\p{Lu}[\p{L}.'’-]*)(?: \p{Lu}[\p{L}.'’-]*){1,4})(?=,| on | for | as |$)/gu;
-function signedBy(line: Span): Candidate[] {
-  return [...line.text.matchAll(SIGNED_BY)]
-    .filter((m) => isPersonName(m[1]!))
-    .map((m) => ({
-      type: 'value' as const,
-      name: 'signatory_name',
-      named: true,
-      text: m[1]!,
-      index: line.index + m.index + m[0].length - m[1]!.length,
-      slot: true,
-    }));
-}
-
-/**
- * A definition that names its term's referent: "Community Representative means Thomas J. Whitaker
- * III who is …", "Grantor means The Calder Valley Charitable Trust, a registered charity …". An
- * English contract's definitions clause gives each term its meaning; where the meaning is a
- * proper name, followed by its description, that name is the deal's (a person or a party).
- */
-const DEFINED_NAME =
-  /^((?:\p{Lu}[\p{L}'’-]*)(?: \p{Lu}[\p{L}'’-]*){0,3}) means ((?:The )?\p{Lu}[\p{L}\p{N}.,&'’ -]{1,80}?)(?= who | which |, an? | \(|\.?$)/u;
-function definedNames(line: Span): Candidate[] {
-  const m = DEFINED_NAME.exec(line.text);
-  if (!m) return [];
-  const text = m[2]!;
-  const person = isPersonName(text);
-  if (!person && !wholeName(text)) return [];
-  return [
-    {
-      type: person ? 'value' : 'party',
-      name: toSnakeCase(m[1]!),
-      named: true,
-      text,
-      index: line.index + m[0].length - text.length,
-      slot: true,
-    },
-  ];
 }
 
 /** A cover page's parties stand within its first lines. */
