@@ -32,17 +32,19 @@ import type { Finding } from './findings.ts';
 import { toSnakeCase } from './placeholders.ts';
 import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
+import { definitionsIn, meansDefinition } from './values/definitions.ts';
 import { formValues } from './values/forms.ts';
-import { isLabelRow, type LabelContext, labelledValues } from './values/labels.ts';
+import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
 import { organizationsIn } from './values/organizations.ts';
-import { definitionsIn, findParties, meansDefinition } from './values/parties.ts';
+import { findParties } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { captionedSigner, executionClause, titledSignatories } from './values/signatories.ts';
 import { captionedFields } from './values/signature-fields.ts';
 import { isRedacted, meets, noValueStretches, readerAt, type Stretch } from './values/spans.ts';
+import { isLabelRow } from './values/table-rows.ts';
 import { typedValues } from './values/typed.ts';
 
 /** How much of a document is read for values (about 80 pages). */

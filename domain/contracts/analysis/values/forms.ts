@@ -11,14 +11,14 @@
  * - a cover page's table of names side by side, an institution's seat (`established at Nijmegen,
  *   Netherlands`, `établi à Liège, Belgique`) (docs/decisions/085-values-as-forms-lay-them-out.md).
  * A signer over a "Signature" caption, an English `Signed by …` and a definition by "means" are
- * read where the other signatories and parties are (signatories.ts, parties.ts).
+ * read where the other signatories and parties are (signatories.ts, definitions.ts).
  * Every step reads each line once, with patterns of bounded repetition: linear in the text.
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
-import { isHeaderRow, isLabelRow, wholeName } from './labels.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
+import { isHeaderRow, isLabelRow, wholeName } from './table-rows.ts';
 import { typedValues } from './typed.ts';
 
 /** How many lines under a label an entry may take (an address's lines, a list of people). */

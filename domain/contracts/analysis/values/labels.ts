@@ -9,7 +9,6 @@ import type { Candidate } from './candidate.ts';
 import { cellsOf, type Span, subSpan } from './lines.ts';
 import { isEntitySuffix, nameAt } from './names.ts';
 import type { Party } from './parties.ts';
-import { titledSignatories } from './signatories.ts';
 import {
   CONFORMED_SIGNATURE,
   SIGNATURE_LABEL,
@@ -17,6 +16,7 @@ import {
   signatoryName,
   signatureFields,
 } from './signature-fields.ts';
+import { isClause, isHeaderRow, isLabel, isLabelRow } from './table-rows.ts';
 import { typedValues } from './typed.ts';
 
 /** What the lines before tell about the one being read. */
@@ -30,7 +30,6 @@ export interface LabelContext {
   columnHeadings?: string[];
 }
 
-const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
 /** A blank to fill or a signature line, not a value. */
 const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$/i;
 /**
@@ -58,19 +57,6 @@ const FIGURE = /^[$€£]?\d[\d,.]*%?$/;
 function isSignatureLabel(label: string): boolean {
   return SIGNATURE_LABELS[label.replace(/:$/, '').trim().toLowerCase()] !== undefined;
 }
-
-/**
- * A label: a few capitalised words. A key-terms table's label cell may name its term at length
- * ("Total Post-Money Shares Reserved for Option Pool"): a table sets the label apart, so it may
- * take up to eight words, its 49 characters still.
- */
-function isLabel(text: string, maxWords = 6): boolean {
-  const label = text.replace(/:$/, '').trim();
-  if (!LABEL.test(label) || label.endsWith('.') || label.endsWith(',')) return false;
-  const words = label.split(' ').length;
-  return words <= maxWords;
-}
-const TABLE_LABEL_WORDS = 8;
 
 /** The role of the party a heading names ("PROVIDER:", "TechCo Inc.", "Acme (Customer)"), or null. */
 export function roleOf(heading: string, parties: readonly Party[]): string | null {
@@ -335,83 +321,6 @@ const COLUMN_HEADINGS = new Set([
   'entry',
   'response',
 ]);
-
-/**
- * A sentence of the contract, not a line of a signature block: many words, many of them in lower
- * case ("By: /s/ JANE DOE By: /s/ JOHN ROE Title: CEO Title: CFO" is long but a block's line).
- */
-function isClause(text: string): boolean {
-  const words = text.split(' ');
-  return words.length > 12 && words.filter((w) => /^[a-z]/.test(w)).length >= 6;
-}
-
-/** "Name and office side by side" ("Jane Roe, Chief Executive Officer"), not a label. */
-const nameAndOffice = (cell: Span) => !cell.text.includes(':') && titledSignatories(cell, null).length > 0;
-
-/** What marks a proper name: its acronym in parentheses, an abbreviation ("U.S."), a legal form. */
-const PROPER_MARK =
-  / \([A-Z][A-Za-z0-9&.-]{1,9}\)$|\b(?:[A-Z]\.){2,}|,? (?:Inc|LLC|Ltd|Corp|GmbH|SAS|S\.A|B\.V|PBC|plc|inc)\.?$/;
-/** A name a cell holds whole: "U.S. Small Business Administration", "Permit Intake Portal (PIP)". */
-export function wholeName(text: string): { entity: boolean } | null {
-  if (text.length > 80) return null;
-  // A name may be followed by its acronym, the short name it goes by ("Permit Intake Portal (PIP)").
-  const bare = text.replace(/ \([A-Z][A-Za-z0-9&.-]{1,9}\)$/, '').replace(/^The /, '');
-  const name = nameAt(bare);
-  return name && name.start === 0 && name.text === bare && name.words >= 2 ? { entity: name.entity } : null;
-}
-
-/**
- * Two proper names side by side ("Permit Intake Portal (PIP)\tIdentity Verification Gateway (IVG)"),
- * not a label and its value: one at least marked as a name (its acronym, an abbreviation, a legal
- * form), and neither a label's kind of value ("Sponsor Name\tAcme Corp.").
- */
-function isNameRow(cells: readonly Span[]): boolean {
-  return (
-    cells.every((cell) => wholeName(cell.text) !== null && !COLUMN_KIND.test(cell.text)) &&
-    cells.some((cell) => PROPER_MARK.test(cell.text))
-  );
-}
-
-/**
- * Whether a line is a table row of a label and its value (`Title of Contractor Employee\tVice
- * President`): its label is read as a label, never as a signatory's name beside an office.
- */
-export function isLabelRow(line: Span): boolean {
-  const cells = cellsOf(line);
-  return (
-    cells.length === 2 &&
-    isLabel(cells[0]!.text, TABLE_LABEL_WORDS) &&
-    !nameAndOffice(cells[0]!) &&
-    !isNameRow(cells)
-  );
-}
-
-/**
- * The kinds of value a column heading names, as its last word: a table whose header row says what
- * its columns hold (`Full Legal Name\tResidential Address\tEmail Address`, `Party\tSignature\tDate`)
- * is a list of entries, each body cell a value of its column's kind.
- */
-export const COLUMN_KIND =
-  /\b(?:name|names|address|e-?mail|phone|telephone|party|parties|organi[sz]ation|member|country|city|role|amount|fee|fees|shares|percentage|holder|owner|signatory|signer|signature|date|title|position)$/i;
-/** The captions printed under a signature rule ("Signature\tDate"), no table's header. */
-const CAPTION_ONLY = /^(?:signature|date|signed|initials)$/i;
-
-/**
- * A table's header row: two cells or more, each a heading of at most four words without a figure
- * or a colon that ends with a kind of value (`COLUMN_KIND`), and not only a signature rule's
- * captions; "Term\tValue" heads a key-terms table of label rows, and "Name of Employee\tJane Roe"
- * is one label row.
- */
-export function isHeaderRow(cells: readonly Span[]): boolean {
-  const filled = cells.filter((cell) => cell.text);
-  return (
-    filled.length >= 2 &&
-    filled.every(
-      (cell) => isLabel(cell.text, 4) && !/[\d:]/.test(cell.text) && COLUMN_KIND.test(cell.text),
-    ) &&
-    !filled.every((cell) => CAPTION_ONLY.test(cell.text))
-  );
-}
 
 /** A body row under a header row: each filled cell a value named after its column's heading. */
 function columnValues(cells: readonly Span[], headings: readonly string[], role: string | null): Candidate[] {

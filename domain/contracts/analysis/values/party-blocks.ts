@@ -3,9 +3,10 @@
  * the person and company a letter agreement is addressed to.
  */
 import type { Candidate } from './candidate.ts';
+import { NOT_PARTY_WORDS } from './definitions.ts';
 import type { Span } from './lines.ts';
 import { nameAt } from './names.ts';
-import { NOT_PARTY_WORDS, type Party } from './parties.ts';
+import type { Party } from './parties.ts';
 
 const BY_LINE = /^By\b/;
 
