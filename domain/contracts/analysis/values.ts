@@ -36,7 +36,6 @@ import { formValues } from './values/forms.ts';
 import { isLabelRow, type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
-import { institutionsIn } from './values/institutions.ts';
 import { organizationsIn } from './values/organizations.ts';
 import { definitionsIn, findParties, meansDefinition } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
@@ -222,8 +221,6 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     // The paragraph under a "Governing Law" heading names the law without a verb to say so.
     lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
-    // Organizations named by their kind of body, not a legal form (values/institutions.ts).
-    candidates.push(...institutionsIn(line, parties, definedTerms));
     candidates.push(...quotedValues(line, definitions));
     const typed = typedValues(line);
     if (i < preambleEnd) nameByLead(line, typed);
