@@ -39,7 +39,6 @@ import { isEntitySuffix } from './values/names.ts';
 import { organizationsIn } from './values/organizations.ts';
 import { definitionsIn, findParties, meansDefinition } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
-import { lowerCaseWords, peopleIn } from './values/people.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
 import { captionedSigner, executionClause, titledSignatories } from './values/signatories.ts';
 import { captionedFields } from './values/signature-fields.ts';
@@ -175,8 +174,6 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   const context: LabelContext = { parties, role: null, columnRoles: [] };
   const definedTerms = quotedTerms(lines);
   const definitions = quotedDefinitions(lines);
-  // The words the document writes in lower case: common words, not a person's name (values/people.ts).
-  const common = lowerCaseWords(lines);
   // A party's name that the document itself quotes as a defined term ("Counterparty") is the term.
   const keptParties = candidates.filter((c) => !definitions.has(c.text.toLowerCase()));
   candidates.length = 0;
@@ -225,8 +222,6 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     lawSection = LAW_HEADING.test(line.text);
     candidates.push(...organizationsIn(line, parties, definedTerms));
     candidates.push(...quotedValues(line, definitions));
-    // People named by a given name and a surname, wherever they stand (values/people.ts).
-    candidates.push(...peopleIn(line, common, definedTerms));
     const typed = typedValues(line);
     if (i < preambleEnd) nameByLead(line, typed);
     nameByDefinitions(line, typed);
