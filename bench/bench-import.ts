@@ -27,7 +27,9 @@
  *   the governing law when a value variable named for the law or jurisdiction holds its name;
  * - an expected entry marked `optional` counts neither as missed nor, when reported, as wrong.
  * Every figure is printed for the development set and the held-out set apart (the manifest's
- * `set`): the held-out figure is the one that counts, and its values end the last line.
+ * `set`): the held-out figure is the one that counts, and its values end the last line. The
+ * development set's values are also printed by publisher, to see whether a rule written on some
+ * publishers' documents moves the others' (the held-out set is only ever printed whole).
  * Times are the whole HTTP request, one import at a time. "Per 20 pages" holds each import to the
  * goal for a 20-page document: a document of up to 20 pages (by its PDF's page count) counts with
  * its own time, a longer one with its time scaled down to 20 pages.
@@ -112,6 +114,7 @@ interface DocumentResult {
   id: string;
   kind: 'template' | 'filled' | 'signed';
   set: 'dev' | 'held-out';
+  publisher: string;
   pages: number;
   docx: FormatResult;
   pdf: FormatResult;
@@ -501,6 +504,7 @@ try {
       id: document.id,
       kind: document.kind,
       set: document.set,
+      publisher: document.publisher,
       pages: pageCount(readFileSync(pdfFile)),
       docx,
       pdf,
@@ -604,6 +608,19 @@ for (const [set, t] of Object.entries(bySet)) {
         `${counted(t.values)}, precision ${fixed(t.values.precision)} (${t.values.correct}/${t.values.reported}); ` +
         `DOCX recall ${fixed(t.valuesDocx.recall)}, PDF recall ${fixed(t.valuesPdf.recall)}`,
     );
+  }
+  // The development set's values by publisher: whether a rule written while reading some
+  // publishers' documents moves the others' too (decision 086). Never printed for the held-out set.
+  if (set === 'dev' && t.filled > 0) {
+    const dev = results.filter((r) => r.set === 'dev' && r.kind === 'filled');
+    for (const publisher of [...new Set(dev.map((r) => r.publisher))].sort()) {
+      const v = figure(
+        sum(dev.filter((r) => r.publisher === publisher).flatMap((r) => [r.docx.score, r.pdf.score])),
+      );
+      log(
+        `    ${publisher}: recall ${fixed(v.recall)} ${counted(v)}, precision ${fixed(v.precision)} (${v.correct}/${v.reported})`,
+      );
+    }
   }
   if (t.drafts > 0) {
     log(
