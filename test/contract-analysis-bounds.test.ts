@@ -131,6 +131,28 @@ describe('contract analysis: crafted texts stay linear', () => {
   });
 });
 
+describe('templates answer no value', () => {
+  // A signature block of a template prints the capacity or a caption where the signer's name is
+  // typed ("Authorised Signatory" / "Signature"), and an English execution clause names the
+  // capacity that signs ("Signed by Duly Authorised Signatory for and on behalf of [SUPPLIER]").
+  it('reads no signer in a capacity or a caption over “Signature”, nor after “Signed by”', () => {
+    const text = [
+      'This Agreement is made on [DATE] between [SUPPLIER NAME] and [CUSTOMER NAME].',
+      'For and on behalf of the Supplier',
+      'Authorised Signatory',
+      'Signature',
+      'Print Name',
+      'Signature\tDate',
+      'Witness Name',
+      'Signature',
+      'Signed by Duly Authorised Signatory for and on behalf of [SUPPLIER]',
+      'Signed by Print Name',
+    ].join('\n');
+    const values = analyzeOffline(text, []).filter((v) => v.kind === 'value');
+    expect(values).toEqual([]);
+  });
+});
+
 describe('the AI path', () => {
   it('keeps the worker’s count of a form field (its widgets), and takes no text of a letter or a space', async () => {
     const ai = await startOpenAiStandIn(() => ({

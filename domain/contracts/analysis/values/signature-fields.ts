@@ -96,6 +96,14 @@ const FIELD_WORDS = new Set([
 ]);
 
 /**
+ * A capacity or a caption printed where a signer's name is typed ("Authorised Signatory", "Print
+ * Name", "Witness Name"): a template's signature block, no person's name.
+ */
+export function isCapacityOrCaption(name: string): boolean {
+  return CAPACITY.test(name) || name.split(' ').some((w) => FIELD_WORDS.has(w.toLowerCase()));
+}
+
+/**
  * "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words), up to
  * the next field's label; of two names run together ("Justin Anderson Cameron Gundry") the first.
  */
