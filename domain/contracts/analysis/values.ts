@@ -210,7 +210,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
       if (signing) candidates.push({ ...signing, slot: true });
     }
     // Who signs an English execution clause, and a party defined by "means" (values/signatories.ts,
-    // values/parties.ts), wherever they stand.
+    // values/definitions.ts), wherever they stand.
     candidates.push(...slots(executionClause(line)), ...slots(meansDefinition(line)));
     // A label's own value is at its slot; other terms in the label line's wording are not.
     candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
