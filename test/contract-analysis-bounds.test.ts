@@ -151,6 +151,27 @@ describe('templates answer no value', () => {
     const values = analyzeOffline(text, []).filter((v) => v.kind === 'value');
     expect(values).toEqual([]);
   });
+
+  // Forms stack their signature rules, each captioned under it: the caption of one rule stands
+  // right above the next rule, where a filled-in form has the value written.
+  it('reads no caption of the rule above as the value of the next rule', () => {
+    const text = [
+      'This Agreement is made on [DATE] between [SUPPLIER NAME] and [CUSTOMER NAME].',
+      '______________',
+      'Signature',
+      '______________',
+      'Name',
+      '______________',
+      'Title',
+      '______________ ______________',
+      'Print Name Print Name',
+      '______________ ______________',
+      'Position Position',
+      'Name ___ Title',
+    ].join('\n');
+    const values = analyzeOffline(text, []).filter((v) => v.kind === 'value');
+    expect(values).toEqual([]);
+  });
 });
 
 describe('the AI path', () => {
