@@ -131,6 +131,76 @@ describe('contract analysis: crafted texts stay linear', () => {
   });
 });
 
+describe('templates answer no value', () => {
+  // A signature block of a template prints the capacity or a caption where the signer's name is
+  // typed ("Authorised Signatory" / "Signature"), and an English execution clause names the
+  // capacity that signs ("Signed by Duly Authorised Signatory for and on behalf of [SUPPLIER]").
+  it('reads no signer in a capacity or a caption over “Signature”, nor after “Signed by”', () => {
+    const text = [
+      'This Agreement is made on [DATE] between [SUPPLIER NAME] and [CUSTOMER NAME].',
+      'For and on behalf of the Supplier',
+      'Authorised Signatory',
+      'Signature',
+      'Print Name',
+      'Signature\tDate',
+      'Witness Name',
+      'Signature',
+      'Signed by Duly Authorised Signatory for and on behalf of [SUPPLIER]',
+      'Signed by Print Name',
+    ].join('\n');
+    const values = analyzeOffline(text, []).filter((v) => v.kind === 'value');
+    expect(values).toEqual([]);
+  });
+
+  // Forms stack their signature rules, each captioned under it: the caption of one rule stands
+  // right above the next rule, where a filled-in form has the value written.
+  it('reads no caption of the rule above as the value of the next rule', () => {
+    const text = [
+      'This Agreement is made on [DATE] between [SUPPLIER NAME] and [CUSTOMER NAME].',
+      '______________',
+      'Signature',
+      '______________',
+      'Name',
+      '______________',
+      'Title',
+      '______________ ______________',
+      'Print Name Print Name',
+      '______________ ______________',
+      'Position Position',
+      'Name ___ Title',
+    ].join('\n');
+    const values = analyzeOffline(text, []).filter((v) => v.kind === 'value');
+    expect(values).toEqual([]);
+  });
+});
+
+describe('table rows with blank cells at their ends', () => {
+  // A line is trimmed, its blank cells at the ends with it: a body row whose last cells are blank
+  // is still a row of the table under the header row, not a label row nor a paragraph.
+  it('reads a body row whose last cells are blank by its columns', () => {
+    const text = [
+      'This Agreement is made on March 1, 2026 between Acme Inc. and Globex LLC.',
+      'Full Legal Name\tResidential Address\tEmail Address',
+      'Al Roe\t2 Elm Street, Austin, TX 78701\t',
+      'Bo Lee\t\t',
+      'Jo Ann Smith\t1 Main Street, Austin, TX 78701\tjo@x.io',
+    ].join('\n');
+    const values = analyzeOffline(text, [])
+      .filter((v) => v.kind === 'value')
+      .map((v) => [v.name, v.text]);
+    expect(values).toEqual(
+      expect.arrayContaining([
+        ['full_legal_name', 'Al Roe'],
+        ['residential_address', '2 Elm Street, Austin, TX 78701'],
+        ['full_legal_name_2', 'Bo Lee'],
+        ['full_legal_name_3', 'Jo Ann Smith'],
+        ['email_address', 'jo@x.io'],
+      ]),
+    );
+    expect(values.map(([name]) => name)).not.toContain('al_roe');
+  });
+});
+
 describe('the AI path', () => {
   it('keeps the worker’s count of a form field (its widgets), and takes no text of a letter or a space', async () => {
     const ai = await startOpenAiStandIn(() => ({

@@ -35,7 +35,7 @@ import { clauseValues } from './values/clauses.ts';
 import { definitionsIn, meansDefinition } from './values/definitions.ts';
 import { formValues } from './values/forms.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
-import { linesOf, type Span, subSpan, withNextLine } from './values/lines.ts';
+import { linesOf, rowCells, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
 import { organizationsIn } from './values/organizations.ts';
 import { findParties } from './values/parties.ts';
@@ -210,10 +210,12 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
       if (signing) candidates.push({ ...signing, slot: true });
     }
     // Who signs an English execution clause, and a party defined by "means" (values/signatories.ts,
-    // values/parties.ts), wherever they stand.
+    // values/definitions.ts), wherever they stand.
     candidates.push(...slots(executionClause(line)), ...slots(meansDefinition(line)));
     // A label's own value is at its slot; other terms in the label line's wording are not.
-    candidates.push(...labelledValues(line, context).map((c) => (c.named ? { ...c, slot: true } : c)));
+    candidates.push(
+      ...labelledValues(line, context, rowCells(text, line)).map((c) => (c.named ? { ...c, slot: true } : c)),
+    );
     // A signature block's caption printed under its rule: what is written above it is its field.
     if (line.text.includes('___') || lines[i + 1]?.text.includes('___'))
       candidates.push(...slots(captionedFields([line, lines[i + 1], lines[i + 2]], context.role)));

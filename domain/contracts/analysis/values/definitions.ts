@@ -115,6 +115,11 @@ export function isShortName(term: string, name: string): boolean {
   return term.length >= 2 && term === term.toUpperCase() && initials.startsWith(term);
 }
 
+const MEANS = /^["“]?(\p{Lu}[\p{L}-]{0,30}(?: \p{Lu}[\p{L}-]{0,30}){0,3})["”]? means /u;
+const UK_DESCRIPTOR =
+  /^,\s(?:an?|the)\s(?:registered charity|charity|charitable|company|private company|public company|limited company|community interest company|body corporate|statutory)\b/i;
+const PERSON_AFTER = /^(?:,?\s(?:who|whose)\s|,\san\sindividual\b)/;
+
 /**
  * A definitions clause's entry that names a party or a person: "Grantor means The Calder Valley
  * Charitable Trust, a registered charity …", "Community Representative means Thomas J. Whitaker III
@@ -124,11 +129,6 @@ export function isShortName(term: string, name: string): boolean {
  * descriptor after it ("a registered charity", "a company limited by guarantee") says so, and a
  * person's when "who" or "an individual" follows it.
  */
-const MEANS = /^["“]?(\p{Lu}[\p{L}-]{0,30}(?: \p{Lu}[\p{L}-]{0,30}){0,3})["”]? means /u;
-const UK_DESCRIPTOR =
-  /^,\s(?:an?|the)\s(?:registered charity|charity|charitable|company|private company|public company|limited company|community interest company|body corporate|statutory)\b/i;
-const PERSON_AFTER = /^(?:,?\s(?:who|whose)\s|,\san\sindividual\b)/;
-
 export function meansDefinition(line: Span): Candidate[] {
   const m = MEANS.exec(line.text);
   if (!m) return [];

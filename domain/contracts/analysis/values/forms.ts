@@ -16,7 +16,7 @@
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
-import type { Span } from './lines.ts';
+import { cellsOf, type Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { isHeaderRow, isLabelRow, wholeName } from './table-rows.ts';
 import { typedValues } from './typed.ts';
@@ -156,21 +156,6 @@ export function formValues(text: string, lines: readonly Span[], end: number): C
   return found;
 }
 
-/** A table row's cells (tab-separated), with their places. */
-function cellsIn(line: Span): Span[] {
-  const cells: Span[] = [];
-  let start = 0;
-  for (;;) {
-    const tab = line.text.indexOf('\t', start);
-    const end = tab < 0 ? line.text.length : tab;
-    const raw = line.text.slice(start, end);
-    const lead = raw.length - raw.trimStart().length;
-    cells.push({ text: raw.trim(), index: line.index + start + lead });
-    if (tab < 0) return cells;
-    start = tab + 1;
-  }
-}
-
 /**
  * A cover page's table of names: a row within the first lines whose every cell is a name ("Permit
  * Intake Portal (PIP)\t\tIdentity Verification Gateway (IVG)", then "U.S. Small Business
@@ -180,7 +165,7 @@ function cellsIn(line: Span): Span[] {
  */
 function coverCells(line: Span): Candidate[] {
   if (!line.text.includes('\t')) return [];
-  const filled = cellsIn(line).filter((cell) => cell.text);
+  const filled = cellsOf(line).filter((cell) => cell.text);
   if (filled.length < 2 || isHeaderRow(filled)) return [];
   const names = filled.map((cell) => wholeName(cell.text));
   if (names.some((name) => name === null)) return [];

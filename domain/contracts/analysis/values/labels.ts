@@ -329,12 +329,23 @@ function columnValues(cells: readonly Span[], headings: readonly string[], role:
   );
 }
 
-export function labelledValues(line: Span, context: LabelContext): Candidate[] {
+/**
+ * The values of one line. `row` is the line's cells with the blank ones at its ends (`rowCells`),
+ * which the trimmed line leaves out: a body row under a header row is read by its columns.
+ */
+export function labelledValues(
+  line: Span,
+  context: LabelContext,
+  row: readonly Span[] = cellsOf(line),
+): Candidate[] {
   const cells = cellsOf(line);
   // A clause ends the signature block (or notice block) whose heading named the role.
   if (cells.length === 1 && isClause(line.text)) context.role = null;
-  // A paragraph ends the table whose header row named the columns.
-  if (cells.length === 1) context.columnHeadings = undefined;
+  // A paragraph ends the table whose header row named the columns; a row whose only filled cell
+  // is its first ("Bo Lee\t\t") does not.
+  if (row.length === 1) context.columnHeadings = undefined;
+  const columns = context.columnHeadings;
+  if (cells.length === 1 && columns?.length === row.length) return columnValues(row, columns, context.role);
   if (cells.length === 1) {
     const role = roleOf(line.text, context.parties);
     if (role) {
@@ -363,8 +374,7 @@ export function labelledValues(line: Span, context: LabelContext): Candidate[] {
     context.columnHeadings = cells.map((cell) => cell.text);
     return [];
   }
-  const columns = context.columnHeadings;
-  if (columns && columns.length === cells.length) return columnValues(cells, columns, context.role);
+  if (columns && columns.length === row.length) return columnValues(row, columns, context.role);
   // "Term\tValue", "Item\tDetails": a table's header row names its columns, it holds no value.
   if (cells.length === 2 && COLUMN_HEADINGS.has(cells[1]!.text.toLowerCase())) return [];
   // "Jane Roe, Chief Executive Officer\tJohn Doe, Partner": names and offices side by side, no label.

@@ -48,6 +48,22 @@ export function cellsOf(line: Span): Span[] {
   }
 }
 
+/**
+ * A table row's cells with the blank ones at its ends, which `linesOf` trims off with the line's
+ * white space ("Al Roe\t2 Elm Street\t" is three cells, the last blank). Only the white space
+ * between the line and the line breaks around it is read.
+ */
+export function rowCells(text: string, line: Span): Span[] {
+  let lead = 0;
+  for (let at = line.index - 1; at >= 0 && text[at] !== '\n'; at -= 1) if (text[at] === '\t') lead += 1;
+  let trail = 0;
+  const end = line.index + line.text.length;
+  for (let at = end; at < text.length && text[at] !== '\n'; at += 1) if (text[at] === '\t') trail += 1;
+  const blanks = (count: number, index: number): Span[] =>
+    Array.from({ length: count }, () => ({ text: '', index }));
+  return [...blanks(lead, line.index), ...cellsOf(line), ...blanks(trail, end)];
+}
+
 /** Words a sentence does not end on: a line ending with one runs on. */
 const RUN_ON_WORDS = new Set(
   'a an and or of the to by between among in at with for on as under from its this that such said than'.split(

@@ -350,7 +350,7 @@ const FORM_QUALIFIERS = new Set(
  * after a comma, the jurisdiction and form it is organized under; the words before such a
  * descriptor are a company's name whatever they look like.
  */
-export function opensCompanyDescriptor(text: string): boolean {
+function opensCompanyDescriptor(text: string): boolean {
   const article = /^,\s(?:an?)\s/.exec(text);
   if (!article) return false;
   const words = text.slice(article[0].length, article[0].length + 80).split(/[\s,]+/);

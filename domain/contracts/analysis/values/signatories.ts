@@ -7,6 +7,7 @@
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 import { isCapitalised, isEntitySuffix, nameAt } from './names.ts';
+import { isCapacityOrCaption } from './signature-fields.ts';
 
 /** Words an office is made of ("Chief Financial Officer", "Dir. of Commercialization"), lower case. */
 const OFFICE_WORDS = new Set(
@@ -166,7 +167,7 @@ export function executionClause(line: Span): Candidate[] {
   if (!lead) return [];
   let at = lead[0].length;
   const person = nameAt(line.text.slice(at, at + 120));
-  if (person?.start !== 0 || person.entity || person.words < 2) return [];
+  if (person?.start !== 0 || person.entity || person.words < 2 || isCapacityOrCaption(person.text)) return [];
   const found: Candidate[] = [
     { type: 'value', name: 'signatory_name', named: true, text: person.text, index: line.index + at },
   ];
@@ -203,7 +204,8 @@ export function captionedSigner(line: Span, next: Span | undefined): Candidate[]
   if (
     tokens.length < 2 ||
     tokens.length > 5 ||
-    !tokens.every((t) => isNameWord(t) || /^(?:\p{Lu}\.){1,3}$/u.test(t))
+    !tokens.every((t) => isNameWord(t) || /^(?:\p{Lu}\.){1,3}$/u.test(t)) ||
+    isCapacityOrCaption(tokens.join(' '))
   )
     return [];
   const person = tokens.join(' ');

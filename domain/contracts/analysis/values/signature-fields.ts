@@ -96,6 +96,14 @@ const FIELD_WORDS = new Set([
 ]);
 
 /**
+ * A capacity or a caption printed where a signer's name is typed ("Authorised Signatory", "Print
+ * Name", "Witness Name"): a template's signature block, no person's name.
+ */
+export function isCapacityOrCaption(name: string): boolean {
+  return CAPACITY.test(name) || name.split(' ').some((w) => FIELD_WORDS.has(w.toLowerCase()));
+}
+
+/**
  * "/s/ Thomas A. Gallo", "Timothy Orr- President": the person's name (two to five words), up to
  * the next field's label; of two names run together ("Justin Anderson Cameron Gundry") the first.
  */
@@ -178,6 +186,9 @@ export function captionedFields(rows: readonly (Span | undefined)[], role: strin
       row = ruleRow({ text: `${next.text.slice(0, 300)} ${after.text}`, index: 0 });
   }
   if (!row || !value || value.text.length === 0 || value.text.length > 120) return [];
+  // Forms stack their rules, each captioned under it ("______" / "Name" / "______" / "Title"): the
+  // caption of the rule above is no value of the next.
+  if (isCaptionLine(value.text)) return [];
   // A signature's rule holds the typed name too ("/s/ Jane Roe"); a date is read by its form.
   const field = /^(?:title|position)/i.test(row.caption)
     ? 'signatory_title'
@@ -227,11 +238,28 @@ function ruleRow(line: Span): { start: number; columns: number; caption: string 
   const last = rules.at(-1)!;
   const captions = text.slice(last.index + last[0].length).trim();
   const columns = rules.length;
-  // The same caption under each rule: "Date Date", "Name (Please print) Name (Please print)".
-  const length = (captions.length - (columns - 1)) / columns;
-  const caption = Number.isInteger(length) ? captions.slice(0, length) : '';
-  if (!caption || Array(columns).fill(caption).join(' ') !== captions || !CAPTION.test(caption)) return null;
+  const caption = repeatedCaption(captions, columns);
+  if (!caption) return null;
   // Only rules between the value and the captions.
   if (text.slice(rules[0]!.index, last.index).replace(/[_\s]/g, '')) return null;
   return { start: rules[0]!.index, columns, caption };
+}
+
+/**
+ * The caption printed the same under each of `columns` rules ("Date Date", "Name (Please print)
+ * Name (Please print)"), or ''.
+ */
+function repeatedCaption(captions: string, columns: number): string {
+  const length = (captions.length - (columns - 1)) / columns;
+  const caption = Number.isInteger(length) ? captions.slice(0, length) : '';
+  return caption && Array(columns).fill(caption).join(' ') === captions && CAPTION.test(caption)
+    ? caption
+    : '';
+}
+
+/** A line of captions alone, one a column ("Name", "Print Name Print Name"): at most 120 characters are read. */
+function isCaptionLine(text: string): boolean {
+  const words = text.length <= 120 ? text.split(' ').length : 0;
+  for (let columns = 1; columns <= words; columns += 1) if (repeatedCaption(text, columns)) return true;
+  return false;
 }

@@ -19,7 +19,7 @@ export function isLabel(text: string, maxWords = 6): boolean {
   const words = label.split(' ').length;
   return words <= maxWords;
 }
-export const TABLE_LABEL_WORDS = 8;
+const TABLE_LABEL_WORDS = 8;
 
 /**
  * A sentence of the contract, not a line of a signature block: many words, many of them in lower
