@@ -168,6 +168,16 @@ describe('templates answer no value', () => {
         'Name ___ Title',
       ],
     ],
+    [
+      // A form shows a registration number's shape with zeros, and a term still to settle as "TBD".
+      'no sample number of zeros, no term still to settle',
+      [
+        'The Supplier is registered in England and Wales with company number 00000000.',
+        'Start Date: TBD',
+        'Fees\tTo be agreed',
+        'Territory: tbc',
+      ],
+    ],
   ])('reads %s', (_title, lines) => {
     const text = [
       'This Agreement is made on [DATE] between [SUPPLIER NAME] and [CUSTOMER NAME].',

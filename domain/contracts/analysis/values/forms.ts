@@ -218,8 +218,9 @@ function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {
     const value = m[3]!;
-    // "Executive Order No. 13526": a statute's citation, the same in every contract.
-    if (!/\d/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
+    // "Executive Order No. 13526": a statute's citation, the same in every contract. "00000000",
+    // "000-000-000": a form's sample of the number's shape, no number yet.
+    if (!/[1-9]/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
       continue;
     found.push({
       type: 'value',
