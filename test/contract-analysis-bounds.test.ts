@@ -212,6 +212,25 @@ describe('table rows with blank cells at their ends', () => {
     );
     expect(values.map(([name]) => name)).not.toContain('al_roe');
   });
+
+  // A register of companies prints each one's name and number under a header row.
+  it('reads a column of numbers under its heading', () => {
+    const text = [
+      'This Agreement is made on March 1, 2026 between Acme Inc. and Globex LLC.',
+      'Company Name\tCompany Number',
+      'Harbor Pike Holdings Limited\t08812345',
+    ].join('\n');
+    const values = analyzeOffline(text, [])
+      .filter((v) => v.kind === 'value')
+      .map((v) => [v.name, v.text]);
+    expect(values).toEqual(
+      expect.arrayContaining([
+        ['company_name', 'Harbor Pike Holdings Limited'],
+        ['company_number', '08812345'],
+      ]),
+    );
+    expect(values.map(([name]) => name)).not.toContain('company_name_2');
+  });
 });
 
 describe('the AI path', () => {

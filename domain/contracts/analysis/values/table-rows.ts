@@ -77,7 +77,7 @@ export function isLabelRow(line: Span): boolean {
  * is a list of entries, each body cell a value of its column's kind.
  */
 const COLUMN_KIND =
-  /\b(?:name|names|address|e-?mail|phone|telephone|party|parties|organi[sz]ation|member|country|city|role|amount|fee|fees|shares|percentage|holder|owner|signatory|signer|signature|date|title|position)$/i;
+  /\b(?:name|names|address|e-?mail|phone|telephone|party|parties|organi[sz]ation|member|country|city|role|amount|fee|fees|shares|percentage|holder|owner|signatory|signer|signature|date|title|position|number)$/i;
 /** The captions printed under a signature rule ("Signature\tDate"), no table's header. */
 const CAPTION_ONLY = /^(?:signature|date|signed|initials)$/i;
 
