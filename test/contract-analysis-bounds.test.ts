@@ -187,49 +187,46 @@ describe('templates answer no value', () => {
   });
 });
 
-describe('table rows with blank cells at their ends', () => {
-  // A line is trimmed, its blank cells at the ends with it: a body row whose last cells are blank
-  // is still a row of the table under the header row, not a label row nor a paragraph.
-  it('reads a body row whose last cells are blank by its columns', () => {
-    const text = [
-      'This Agreement is made on March 1, 2026 between Acme Inc. and Globex LLC.',
-      'Full Legal Name\tResidential Address\tEmail Address',
-      'Al Roe\t2 Elm Street, Austin, TX 78701\t',
-      'Bo Lee\t\t',
-      'Jo Ann Smith\t1 Main Street, Austin, TX 78701\tjo@x.io',
-    ].join('\n');
-    const values = analyzeOffline(text, [])
-      .filter((v) => v.kind === 'value')
-      .map((v) => [v.name, v.text]);
-    expect(values).toEqual(
-      expect.arrayContaining([
+describe('table rows under a header row', () => {
+  it.each([
+    [
+      // A line is trimmed, its blank cells at the ends with it: a body row whose last cells are
+      // blank is still a row of the table under the header row, not a label row nor a paragraph.
+      'a body row whose last cells are blank by its columns',
+      [
+        'Full Legal Name\tResidential Address\tEmail Address',
+        'Al Roe\t2 Elm Street, Austin, TX 78701\t',
+        'Bo Lee\t\t',
+        'Jo Ann Smith\t1 Main Street, Austin, TX 78701\tjo@x.io',
+      ],
+      [
         ['full_legal_name', 'Al Roe'],
         ['residential_address', '2 Elm Street, Austin, TX 78701'],
         ['full_legal_name_2', 'Bo Lee'],
         ['full_legal_name_3', 'Jo Ann Smith'],
         ['email_address', 'jo@x.io'],
-      ]),
+      ],
+      'al_roe',
+    ],
+    [
+      // A register of companies prints each one's name and number under a header row.
+      'a column of numbers under its heading',
+      ['Company Name\tCompany Number', 'Harbor Pike Holdings Limited\t08812345'],
+      [
+        ['company_name', 'Harbor Pike Holdings Limited'],
+        ['company_number', '08812345'],
+      ],
+      'company_name_2',
+    ],
+  ])('reads %s', (_title, rows, expected, notName) => {
+    const text = ['This Agreement is made on March 1, 2026 between Acme Inc. and Globex LLC.', ...rows].join(
+      '\n',
     );
-    expect(values.map(([name]) => name)).not.toContain('al_roe');
-  });
-
-  // A register of companies prints each one's name and number under a header row.
-  it('reads a column of numbers under its heading', () => {
-    const text = [
-      'This Agreement is made on March 1, 2026 between Acme Inc. and Globex LLC.',
-      'Company Name\tCompany Number',
-      'Harbor Pike Holdings Limited\t08812345',
-    ].join('\n');
     const values = analyzeOffline(text, [])
       .filter((v) => v.kind === 'value')
       .map((v) => [v.name, v.text]);
-    expect(values).toEqual(
-      expect.arrayContaining([
-        ['company_name', 'Harbor Pike Holdings Limited'],
-        ['company_number', '08812345'],
-      ]),
-    );
-    expect(values.map(([name]) => name)).not.toContain('company_name_2');
+    expect(values).toEqual(expect.arrayContaining(expected));
+    expect(values.map(([name]) => name)).not.toContain(notName);
   });
 });
 

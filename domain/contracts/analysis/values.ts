@@ -239,7 +239,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   }
-  candidates.push(...formValues(text, lines, lines.length));
+  candidates.push(...formValues(text, lines));
   const open = slotsOpen(text, lines, placeholders, preambleEnd);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(

@@ -128,10 +128,10 @@ function entryUnder(
   return found;
 }
 
-/** The values a form's layout gives beyond its `Label: value` lines, for `lines` up to `end`. */
-export function formValues(text: string, lines: readonly Span[], end: number): Candidate[] {
+/** The values a form's layout gives beyond its `Label: value` lines. */
+export function formValues(text: string, lines: readonly Span[]): Candidate[] {
   const found: Candidate[] = [];
-  for (let i = 0; i < end; i += 1) {
+  for (let i = 0; i < lines.length; i += 1) {
     const line = lines[i]!;
     const label = LABEL_ALONE.exec(line.text);
     if (
@@ -198,6 +198,24 @@ function titleBlockParty(line: Span | undefined): Candidate[] {
   return [{ type: 'party', name: 'party', named: false, text: line.text, index: line.index, slot: true }];
 }
 
+/** The value a match of `line` ends with, named by what the match says it is, at its slot. */
+function endingMatch(
+  line: Span,
+  m: RegExpMatchArray,
+  text: string,
+  type: Candidate['type'],
+  name: string,
+): Candidate {
+  return {
+    type,
+    name,
+    named: true,
+    text,
+    index: line.index + m.index! + m[0].length - text.length,
+    slot: true,
+  };
+}
+
 /**
  * The number of a contract, an order or an account, after the noun it numbers: "Task Order Number
  * 47QFCA25F7156", "Contract No. GS-35F-0119Y", "Purchase Order # 4500012345". Contracts and orders
@@ -222,14 +240,7 @@ function numbers(line: Span): Candidate[] {
     // "000-000-000": a form's sample of the number's shape, no number yet.
     if (!/[1-9]/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
       continue;
-    found.push({
-      type: 'value',
-      name: `${toSnakeCase(m[1] ?? m[2]!)}_number`,
-      named: true,
-      text: value,
-      index: line.index + m.index + m[0].length - value.length,
-      slot: true,
-    });
+    found.push(endingMatch(line, m, value, 'value', `${toSnakeCase(m[1] ?? m[2]!)}_number`));
   }
   return found;
 }
@@ -247,15 +258,7 @@ const PLACE_PART =
 function placeParts(line: Span): Candidate[] {
   const found: Candidate[] = [...seats(line)];
   for (const m of line.text.matchAll(PLACE_PART)) {
-    const value = m[2] ?? m[3]!;
-    found.push({
-      type: 'value',
-      name: m[1] ?? 'zip_code',
-      named: true,
-      text: value,
-      index: line.index + m.index + m[0].length - value.length,
-      slot: true,
-    });
+    found.push(endingMatch(line, m, m[2] ?? m[3]!, 'value', m[1] ?? 'zip_code'));
   }
   return found;
 }
@@ -270,12 +273,5 @@ function placeParts(line: Span): Candidate[] {
 const SEAT =
   /(?<![\p{L}\p{N}])(?:(?:established|located|based|domiciled|headquartered|seated) (?:at|in)|with (?:its )?(?:seat|registered office|principal office) (?:at|in)|(?:établie?|située?|domiciliée?|installée?) (?:à|en)|ayant son siège (?:à|en)|mit Sitz in|ansässig in) (\p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2}, \p{Lu}[\p{L}'’-]+(?: \p{Lu}[\p{L}'’-]+){0,2})(?=\s?[(,.;]|\s\p{Ll}|$)/gu;
 function seats(line: Span): Candidate[] {
-  return [...line.text.matchAll(SEAT)].map((m) => ({
-    type: 'address' as const,
-    name: 'place',
-    named: true,
-    text: m[1]!,
-    index: line.index + m.index + m[0].length - m[1]!.length,
-    slot: true,
-  }));
+  return [...line.text.matchAll(SEAT)].map((m) => endingMatch(line, m, m[1]!, 'address', 'place'));
 }
