@@ -403,6 +403,55 @@ const RUNNING_TEXT = paragraphsAndTables([
   'Signed by Yuki Tanaka for and on behalf of OPEN LIFE SCIENCE LIMITED on December 22, 2024',
 ]);
 
+/**
+ * A form laid out as headings, each over the lines written in for it (an interconnection MOU),
+ * then a contract's clauses under headings in capitals: a short clause among long ones is no entry.
+ * The authority's sentence runs to the end of its printed line, so the PDF sets the heading under
+ * it straight after its full stop.
+ */
+const HEADED_ENTRIES = paragraphsAndTables([
+  'MEMORANDUM OF UNDERSTANDING',
+  'AUTHORITY',
+  'The authority for this memorandum is the Economy Act and the information security policies of both agencies and of their bureaus as in force on the day it is signed.',
+  'BACKGROUND',
+  'The two systems exchange applicant records nightly so that grant applications can be checked.',
+  'SYSTEM A',
+  'A payment platform that sends disbursements to approved recipients.',
+  'Hosted in a FedRAMP Moderate authorized public cloud.',
+  'REVIEW',
+  'The parties shall review this memorandum every year.',
+  'TIMELINE',
+  'This memorandum ends on December 31, 2027.',
+  'SIGNATORY AUTHORITY',
+  'I agree to the terms of this Memorandum of Understanding.',
+  [['Signature', 'Date']],
+  'LICENCE AGREEMENT',
+  'GRANT',
+  'Licensor grants Licensee a licence to use the Software on the terms of this agreement, which Licensee accepts. The licence covers every copy Licensee makes for its own business, and no copy may be given to anyone else without the written consent of Licensor given in advance.',
+  'WARRANTY',
+  'Licensor warrants that it owns the Software.',
+  'LIABILITY',
+  'Neither party is liable to the other for any loss of profit, revenue or data, whatever its cause, except where the loss results from its wilful misconduct. This limit does not apply to a breach of the confidentiality terms of this agreement.',
+  'NOTICES',
+  'Notices go to the addresses at the head of this agreement.',
+]);
+
+const HEADED_ENTRY_VARIABLES = [
+  [
+    'value',
+    'authority',
+    'The authority for this memorandum is the Economy Act and the information security policies of both agencies and of their bureaus as in force on the day it is signed.',
+  ],
+  [
+    'value',
+    'background',
+    'The two systems exchange applicant records nightly so that grant applications can be checked.',
+  ],
+  ['value', 'system_a', 'A payment platform that sends disbursements to approved recipients.'],
+  ['value', 'system_a_2', 'Hosted in a FedRAMP Moderate authorized public cloud.'],
+  ['value', 'date', 'December 31, 2027'],
+];
+
 const LABELLED_ANSWERS_VARIABLES = [
   ['value', 'agreement_date', 'April 12, 2026'],
   ['value', 'party_1_name', 'Harbor Data GmbH'],
@@ -470,6 +519,7 @@ const DOCUMENTS = {
   columns: COLUMN_TABLE,
   cover: COVER_AND_SIGNATURES,
   running: RUNNING_TEXT,
+  headed: HEADED_ENTRIES,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -570,6 +620,11 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'registration numbers after their label, a definition naming a person or a party, a seat in English and French, an English deed’s “Signed by”',
       'running',
       RUNNING_TEXT_VARIABLES,
+    ],
+    [
+      'a form’s entries under its headings in capitals, not a clause drafted with “shall”, a date’s line, the section before the signatures or a short clause among a contract’s long ones',
+      'headed',
+      HEADED_ENTRY_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

@@ -301,9 +301,25 @@ function continuesParagraph(current: OutputLine, line: Line, rightEdge: number):
   const underIndentedFirst = firstLine && !listItem && line.x < previous.x && previous.x - line.x <= 72;
   const underListMarker = listItem && line.x > previous.x && line.x - previous.x <= 72;
   if (!sameX && !underIndentedFirst && !underListMarker) return false;
+  if (headingAfterSentence(previous, line, rightEdge)) return false;
   // Ended short: a space and the next line's first word would have fitted before the edge, by
   // more than half an em (the edge is the page's longest line, which may hang past the margin).
   return previous.end + 0.25 * size + line.firstWordWidth > rightEdge - 0.5 * size;
+}
+
+/**
+ * A heading in capitals under a finished sentence (`… security policies.` / `BACKGROUND`): a
+ * paragraph of its own, however far the sentence ran. Word and LibreOffice print a heading as a
+ * short line of its own; a paragraph in capitals that goes on after a full stop runs on to a full
+ * line, so a short line wholly in capitals after a full stop is a new paragraph.
+ */
+function headingAfterSentence(previous: Line, line: Line, rightEdge: number): boolean {
+  return (
+    /[.!?]["”)]?$/.test(previous.text) &&
+    !/\p{Ll}/u.test(line.text) &&
+    /\p{Lu}.*\p{Lu}/u.test(line.text) &&
+    line.end < rightEdge - 4 * line.size
+  );
 }
 
 /**

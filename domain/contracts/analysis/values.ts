@@ -5,7 +5,7 @@
  *
  * What counts as a deal value (what a person preparing a template from this contract would
  * replace), following the corpus's rules (test/fixtures/contracts-corpus/README.md):
- * - the parties' names (as each spelling stands), the people signing and their titles, every value of a key-terms or cover-page table and of a `Label: value` line;
+ * - the parties' names (as each spelling stands), the people signing and their titles, every value of a key-terms or cover-page table and of a `Label: value` line, a form's entries under its headings (`values/headed-entries.ts`);
  * - dates, money amounts, percentages, durations, e-mail addresses, phone numbers, postal
  *   addresses, governing law and venue wherever they stand. In a template, "within thirty (30)
  *   days of notice" is the publisher's standard wording; in a filled-in contract it is what these
@@ -34,6 +34,7 @@ import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { definitionsIn, meansDefinition } from './values/definitions.ts';
 import { formValues } from './values/forms.ts';
+import { headedEntries } from './values/headed-entries.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, rowCells, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
@@ -239,7 +240,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   }
-  candidates.push(...formValues(text, lines));
+  candidates.push(...formValues(text, lines), ...headedEntries(lines));
   const open = slotsOpen(text, lines, placeholders, preambleEnd);
   const stretches = noValueStretches(text, lines, placeholders);
   const kept = candidates.filter(

@@ -36,7 +36,7 @@ const VERBS = new Set(
   'may must shall will can should is are be provide provides include includes agree agrees'.split(' '),
 );
 /** A line that starts a label, a checkbox or a blank of its own: no entry of the label above. */
-const NOT_AN_ENTRY = /^(?:[^:\n]{1,60}:(?:\s|$)|\[[ xX✓]?\]|[⎣⌊_＿])/;
+export const NOT_AN_ENTRY = /^(?:[^:\n]{1,60}:(?:\s|$)|\[[ xX✓]?\]|[⎣⌊_＿])/;
 
 /** A person's name: two to five capitalised words, initials and a generational suffix inside. */
 const NAME_WORD = /^(?:\p{Lu}[\p{Ll}'’-]+(?:-\p{Lu}[\p{Ll}'’]+)?|\p{Lu}\.|Jr\.|Sr\.|II|III|IV)$/u;

@@ -1,0 +1,88 @@
+/**
+ * The entries of a form laid out as headings, each over the few lines written in for it: an
+ * interconnection MOU's `BACKGROUND` / `The two systems exchange applicant records nightly …`, a
+ * schedule's `SERVICES` / `Organise the community workshop …`. A form that asks for a description
+ * under each heading leaves one short entry under each of several headings in a row (NIST SP
+ * 800-47's MOU template, a fiscal sponsor's schedules); a contract's headings stand over its
+ * clauses, and a short one among long ones is a clause too. So entries are read only in a run of
+ * at least `MIN_RUN` short sections, and then only those written in plain words: a sentence
+ * drafted with "shall" is the form's own obligation, and a line holding a date, an amount or an
+ * address is read for that value (docs/decisions/087-entries-under-headings.md).
+ * One pass over the lines, patterns of bounded repetition: linear in the text.
+ */
+import { toSnakeCase } from '../placeholders.ts';
+import type { Candidate } from './candidate.ts';
+import { NOT_AN_ENTRY } from './forms.ts';
+import type { Span } from './lines.ts';
+import { typedValues } from './typed.ts';
+
+/** A heading on a line of its own, in capitals: `BACKGROUND`, `- MAIN CONTRACT`, `2.0 TIMELINE`. */
+const CAPS_HEADING = /^(?:[-–•] |\d{1,2}(?:\.\d{1,2})*\.? |[A-Z]\. )?(\p{Lu}[\p{Lu}\p{N}'’&/, -]{2,60})$/u;
+/** How many lines a short section takes at most, and how long each. */
+const MAX_ENTRY_LINES = 4;
+const MAX_ENTRY_CHARS = 250;
+/** A contract's own obligation: drafted with "shall", the form's wording, not an entry. */
+const SHALL = /\bshall\b/i;
+/** An entry's line: a capital, then two words at least. */
+const FREE_TEXT = /^\p{Lu}\S* \S/u;
+/** Not an entry: a blank's rule, a conformed signature, a list's lead-in or its item's run-on. */
+const NO_FREE_TEXT = /___|\/s\/| > |[:;,]$|\b(?:and|or)[,;]?$/;
+
+interface Section {
+  heading: string;
+  lines: readonly Span[];
+  /** Whether it could be one entry: a few lines, none long, no table row. */
+  short: boolean;
+}
+
+/**
+ * The sections between one capital heading and the next (the last one has no end: not read). A
+ * heading right over another (a part's title over its first section's) heads no section.
+ */
+function sectionsOf(lines: readonly Span[]): Section[] {
+  const sections: Section[] = [];
+  let open: { at: number; heading: string } | null = null;
+  for (let i = 0; i < lines.length; i += 1) {
+    const m = CAPS_HEADING.exec(lines[i]!.text);
+    if (!m) continue;
+    if (open && i > open.at + 1) {
+      const body = lines.slice(open.at + 1, i);
+      sections.push({ heading: open.heading, lines: body, short: isShort(body) });
+    }
+    open = { at: i, heading: m[1]!.trim() };
+  }
+  return sections;
+}
+
+const isShort = (body: readonly Span[]) =>
+  body.length <= MAX_ENTRY_LINES &&
+  body.every((line) => line.text.length <= MAX_ENTRY_CHARS && !line.text.includes('\t'));
+
+const isFreeText = (line: Span) =>
+  !NOT_AN_ENTRY.test(line.text) &&
+  FREE_TEXT.test(line.text) &&
+  !NO_FREE_TEXT.test(line.text) &&
+  !SHALL.test(line.text) &&
+  typedValues(line).length === 0;
+
+/** How many short sections in a row make a form's run of entries. */
+const MIN_RUN = 3;
+
+/** Each written-in line under a heading of a form's run of headed entries, named by its heading. */
+export function headedEntries(lines: readonly Span[]): Candidate[] {
+  const sections = sectionsOf(lines);
+  const found: Candidate[] = [];
+  for (let start = 0; start < sections.length; ) {
+    let end = start;
+    while (end < sections.length && sections[end]!.short) end += 1;
+    if (end - start >= MIN_RUN)
+      for (const section of sections.slice(start, end)) {
+        if (!section.lines.every(isFreeText)) continue;
+        const name = toSnakeCase(section.heading);
+        for (const line of section.lines)
+          found.push({ type: 'value', name, named: true, text: line.text, index: line.index, slot: true });
+      }
+    start = end + 1;
+  }
+  return found;
+}
