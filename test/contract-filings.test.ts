@@ -131,6 +131,18 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: ['United Kingdom'],
   },
+  'ends an address where "referred to as" defines its party': {
+    lines: [
+      'This lease is entered into on March 2, 2019, between Jo Roe, having a place of business at 14 Birch Lane, Dayton, Clark County, Ohio, referred to as "landlord," and Kettle Works, Inc., having a place of business at 9 Quarry Road, Dayton, Ohio, referred to as "tenant."',
+    ],
+    values: [{ text: '14 Birch Lane, Dayton, Clark County, Ohio' }, { text: '9 Quarry Road, Dayton, Ohio' }],
+    absent: [/referred/],
+  },
+  'ends a date before the comma that sets off its time': {
+    lines: ['The term of this lease begins on March 2, 2019, and ends on March 1, 2020, at 5:00 PM.'],
+    values: [{ text: 'March 1, 2020' }],
+    absent: ['March 1, 2020,'],
+  },
 };
 
 const FILINGS_WRITE: Record<string, PartyCase> = {
