@@ -138,6 +138,26 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     values: [{ text: '14 Birch Lane, Dayton, Clark County, Ohio' }, { text: '9 Quarry Road, Dayton, Ohio' }],
     absent: [/referred/],
   },
+  'reads each party’s name of signature blocks side by side, not the caption or column before it': {
+    lines: [
+      'This Agreement is made between Harrow Lane Supply, LLC, a Utah limited liability company ("Buyer"), and Tamsin Optics, LLC, a Utah limited liability company ("Tamsin").',
+      SIGNED,
+      'BUYER TAMSIN HARROW LANE SUPPLY, LLC TAMSIN OPTICS, LLC',
+    ],
+    values: [{ text: 'HARROW LANE SUPPLY, LLC' }],
+    absent: [/TAMSIN HARROW/],
+  },
+  'reads the next block’s party after another column’s name or trade name, not both as one': {
+    lines: [
+      'This Agreement is made between Orchard 7, LLC, d/b/a GREYFIELD FARMS ("Greyfield"), and Lumen Hemp Works, Inc ("Lumen") and Corvid Signal Systems, Inc. ("Corvid").',
+      SIGNED,
+      'Orchard 7, LLC d/b/a Greyfield Farms Lumen Hemp Works, Inc.',
+      'Pelham Freight Trading Corvid Signal Systems, Inc.,',
+      'Company Limited, As Agent',
+    ],
+    values: [{ text: 'Lumen Hemp Works, Inc.' }, { text: 'Corvid Signal Systems, Inc.' }],
+    absent: [/Farms Lumen|Trading Corvid/],
+  },
   'ends a date before the comma that sets off its time': {
     lines: ['The term of this lease begins on March 2, 2019, and ends on March 1, 2020, at 5:00 PM.'],
     values: [{ text: 'March 1, 2020' }],
