@@ -176,6 +176,14 @@ const FILINGS_WRITE: Record<string, PartyCase> = {
       { name: 'party_2_name', text: 'APOLLO CAPITAL MANAGEMENT, L.P.' },
     ],
   },
+  'reads an "AND" after a party’s defined term in a title in capitals as between two parties': {
+    lines: [
+      'CONSULTING AGREEMENT BETWEEN HALCYON AND VERDANT MILLS, INC.',
+      'This agreement is made on May 3, 2001 between Verdant Mills, Inc., a Texas corporation ("Verdant") and Halcyon Research Partners ("HALCYON").',
+    ],
+    values: [{ text: 'VERDANT MILLS, INC.' }],
+    absent: [/HALCYON AND/],
+  },
   'reads a company whose name is written in lower case': {
     lines: [
       'This Agreement is made by and between theglobe.com, inc., a Delaware corporation (the "Company"), and Egan Holdings LLC ("Egan").',

@@ -306,14 +306,14 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
   const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
-    let nextAnd = listJoin(line.text, from, listEnd);
+    let nextAnd = listJoin(line.text, from, listEnd, defined);
     // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
     if (
       nextAnd >= 0 &&
       line.text[from + nextAnd] === ' ' &&
       isNamesAnd(line.text, from + nextAnd, ' and ', defined)
     ) {
-      const after = listJoin(line.text, from + nextAnd + 5, listEnd);
+      const after = listJoin(line.text, from + nextAnd + 5, listEnd, defined);
       nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
     }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
@@ -350,7 +350,7 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
     // "between A and B regarding the connection between X (…), owned by A, and Y": the list ends
     // where the sentence turns to its subject; what is named after is no party.
     if (name && LIST_ENDS.test(part.slice(name.start + name.text.length))) break;
-    from = end + line.text.slice(end).match(/^,?\s(?:and|&)\s/)![0].length;
+    from = end + line.text.slice(end).match(/^,?\s(?:and|AND|&)\s/)![0].length;
   }
   return found;
 }
@@ -363,19 +363,23 @@ const LIST_ENDS =
  * Where the next "and" that separates two listed parties stands in `text` between `from` and
  * `to` (relative to `from`), or −1. An "&" separates them only after a legal form ("Acme Inc. &
  * Beta LLC"): inside a name it joins the founders' or partners' names of one firm ("Marlow &
- * Finch Limited", "Johnson & Johnson"), and filings list parties with "and".
+ * Finch Limited", "Johnson & Johnson"), and filings list parties with "and". A title in capitals
+ * writes its "AND" in capitals too, inside a name ("ATHENE ANNUITY AND LIFE COMPANY") and between
+ * parties: there it separates two only after a term the contract defines for a party
+ * ("AGREEMENT BETWEEN PBIS AND SOLOPOINT, INC.", where "PBIS" is defined), as a lower-case "and"
+ * after one does (`isNamesAnd`).
  */
-function listJoin(text: string, from: number, to: number): number {
-  const joins = /,?\s(?:and|&)\s/g;
+function listJoin(text: string, from: number, to: number, defined: ReadonlySet<string>): number {
+  const joins = /,?\s(?:and|AND|&)\s/g;
   const stretch = text.slice(from, to);
   for (let m = joins.exec(stretch); m; m = joins.exec(stretch)) {
-    if (!m[0].includes('&')) return m.index;
     const before =
       stretch
         .slice(Math.max(0, m.index - 20), m.index)
         .split(' ')
         .at(-1) ?? '';
-    if (isEntitySuffix(before)) return m.index;
+    if (m[0].includes('and')) return m.index;
+    if (m[0].includes('AND') ? defined.has(before) : isEntitySuffix(before)) return m.index;
   }
   return -1;
 }
