@@ -184,6 +184,14 @@ const FILINGS_WRITE: Record<string, PartyCase> = {
     values: [{ text: 'VERDANT MILLS, INC.' }],
     absent: [/HALCYON AND/],
   },
+  'reads the company after an officer’s title and "of", not the title': {
+    lines: [
+      'Dear Ms. Lark:',
+      'This letter agreement (“Agreement”) sets out the terms of your employment as Senior Vice President and Chief Financial Officer of Brightwater Mills Corp. (“Brightwater” or the “Company”).',
+    ],
+    values: [{ name: 'company_name', text: 'Brightwater Mills Corp.' }],
+    absent: [/Officer of/],
+  },
   'reads a company whose name is written in lower case': {
     lines: [
       'This Agreement is made by and between theglobe.com, inc., a Delaware corporation (the "Company"), and Egan Holdings LLC ("Egan").',

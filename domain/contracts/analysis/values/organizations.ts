@@ -2,6 +2,8 @@
  * Organizations named anywhere in a contract by their legal form, beyond the parties the preamble
  * defines: an agent, a bank, a party's other spelling.
  */
+
+import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 import {
@@ -12,7 +14,7 @@ import {
   isInnerAnd,
   quotedNameAfter,
 } from './names.ts';
-import { type Party, partyNameAt } from './parties.ts';
+import type { Party } from './parties.ts';
 
 /**
  * Organizations named anywhere by their legal form ("… in an account at Harbor & Pike Logistics

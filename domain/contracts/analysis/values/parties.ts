@@ -4,6 +4,7 @@
  * it in the preamble ("between Globex Corporation and Initech GmbH"), and the role it goes by.
  */
 import { toSnakeCase } from '../placeholders.ts';
+import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
 import { type Definition, definitionsIn, isShortName, NOT_PARTY_WORDS } from './definitions.ts';
 import type { Span } from './lines.ts';
@@ -26,25 +27,6 @@ export interface Party {
   nickname?: string;
   /** The defined role as written (`Provider`), to recognise it in signature blocks. */
   term?: string;
-}
-
-/**
- * Where a party's whole name (as its preamble spelled it, of two words or more) ends `name` after
- * other words, or 0. Signature blocks are printed side by side, and a filing's text or a PDF's
- * reader puts their columns on one line ("EWSD 1, LLC d/b/a Shi Farms Gridiron BioNutrients,
- * Inc.", "Acme Software Co. Limited Beta Labs, Inc.,"), with each block's caption (the party's
- * defined term, "CLIENT VENDOR") before the names: the words before the party's name there are
- * another column's or a caption, not the name's. The block may type the name in capitals, and a
- * final period may differ ("Inc" in the preamble, "Inc." in the block).
- */
-export function partyNameAt(name: string, parties: readonly Party[]): number {
-  const bare = (name.endsWith('.') ? name.slice(0, -1) : name).toLowerCase();
-  for (const { name: party } of parties) {
-    const own = (party.endsWith('.') ? party.slice(0, -1) : party).toLowerCase();
-    if (own.includes(' ') && bare.length > own.length && bare.endsWith(` ${own}`))
-      return bare.length - own.length;
-  }
-  return 0;
 }
 
 /**
@@ -180,7 +162,7 @@ export function findParties(
       const start = partyStretchStart(line.text, definition.open, defined);
       const stretch = line.text.slice(start, definition.open);
       // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
-      const first = nameAt(stretch);
+      const first = afterOffice(nameAt(stretch));
       const name =
         (first?.entity
           ? first
@@ -230,6 +212,23 @@ export function findParties(
   });
   for (const listed of individuals) if (!byName.has(listed.text)) addParty(listed.text, listed.index, null);
   return { parties, candidates };
+}
+
+/**
+ * An officer's title before "of" and the company ("… your employment as Executive Vice President
+ * and Chief Operating Officer of FirstEnergy Corp. (“FirstEnergy”)"): a company's officers are
+ * named for their office "of" the company (the officers a corporation's bylaws name, DGCL § 142),
+ * and no registered name holds an officer's title, so the company is the name after the last "of".
+ */
+const OFFICER_OF =
+  /\b(?:Officer|OFFICER|President|PRESIDENT|Director|DIRECTOR|Secretary|SECRETARY|Treasurer|TREASURER|Chairman|CHAIRMAN|Chairperson|Controller|Counsel|CEO|CFO|COO|CTO) (?:of|OF) /g;
+function afterOffice(name: NameRun | null): NameRun | null {
+  if (!name?.entity) return name;
+  let end = -1;
+  for (const m of name.text.matchAll(OFFICER_OF)) end = m.index + m[0].length;
+  if (end < 0) return name;
+  const company = nameAt(name.text.slice(end));
+  return company?.entity ? { ...company, start: name.start + end + company.start } : name;
 }
 
 /**
