@@ -158,6 +158,14 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     values: [{ text: 'Lumen Hemp Works, Inc.' }, { text: 'Corvid Signal Systems, Inc.' }],
     absent: [/Farms Lumen|Trading Corvid/],
   },
+  'ends an address at the signature caption printed beside it': {
+    lines: [
+      'This Agreement is made between Acme Inc. and Globex LLC.',
+      'Address: 7 Quay Street Authorized Signature: Leeds LS1 4DT, ENGLAND',
+    ],
+    values: [{ text: '7 Quay Street' }],
+    absent: [/Authorized/],
+  },
   'ends a date before the comma that sets off its time': {
     lines: ['The term of this lease begins on March 2, 2019, and ends on March 1, 2020, at 5:00 PM.'],
     values: [{ text: 'March 1, 2020' }],
