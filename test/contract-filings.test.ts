@@ -200,6 +200,12 @@ const FILINGS_WRITE: Record<string, PartyCase> = {
     values: [{ name: 'company_name', text: 'Brightwater Mills Corp.' }],
     absent: [/Officer of/],
   },
+  'reads the first party after "between" set off by a comma': {
+    lines: [
+      'This Software Licence Agreement is by and between, Quillon Data Systems Company Limited, a PRC corporation with offices at 12 Ri Jing Road, Nanjing, China, ("Licensee"), and Maple Crest Software, Inc., a Delaware corporation ("Licensor").',
+    ],
+    values: [{ name: 'licensee_name', text: 'Quillon Data Systems Company Limited' }],
+  },
   'reads a company whose name is written in lower case': {
     lines: [
       'This Agreement is made by and between theglobe.com, inc., a Delaware corporation (the "Company"), and Egan Holdings LLC ("Egan").',

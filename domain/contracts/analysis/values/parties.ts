@@ -33,8 +33,10 @@ export interface Party {
  * Where the stretch naming a party starts before its definition: after "between", "and", "by",
  * ";" (its descriptor, "a Delaware corporation with offices at …", lies between name and definition),
  * and after the definition that closed the party before it ("between A ("X"), B ("Y") and C").
+ * Some drafters set the list of parties off with a comma ("is by and between, Acme Limited, a PRC
+ * corporation …, and …"), as a list after "namely," is: the name starts after it.
  */
-const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s|\),(?=\s)/gi;
+const SEPARATORS = /(?:^|\s)(?:between|among|and|by)(?:\s|,\s)|[;:]\s|\),(?=\s)/gi;
 
 const MAX_PARTIES = 20;
 
