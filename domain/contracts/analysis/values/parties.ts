@@ -36,7 +36,7 @@ export interface Party {
  * Some drafters set the list of parties off with a comma ("is by and between, Acme Limited, a PRC
  * corporation …, and …"), as a list after "namely," is: the name starts after it.
  */
-const SEPARATORS = /(?:^|\s)(?:between|among|and|by)(?:\s|,\s)|[;:]\s|\),(?=\s)/gi;
+const SEPARATORS = /(?:^|\s)(?:(?:between|among),?|and|by)\s|[;:]\s|\),(?=\s)/gi;
 
 const MAX_PARTIES = 20;
 
