@@ -131,6 +131,46 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: ['United Kingdom'],
   },
+  'ends an address where "referred to as" defines its party': {
+    lines: [
+      'This lease is entered into on March 2, 2019, between Jo Roe, having a place of business at 14 Birch Lane, Dayton, Clark County, Ohio, referred to as "landlord," and Kettle Works, Inc., having a place of business at 9 Quarry Road, Dayton, Ohio, referred to as "tenant."',
+    ],
+    values: [{ text: '14 Birch Lane, Dayton, Clark County, Ohio' }, { text: '9 Quarry Road, Dayton, Ohio' }],
+    absent: [/referred/],
+  },
+  'reads each party’s name of signature blocks side by side, not the caption or column before it': {
+    lines: [
+      'This Agreement is made between Harrow Lane Supply, LLC, a Utah limited liability company ("Buyer"), and Tamsin Optics, LLC, a Utah limited liability company ("Tamsin").',
+      SIGNED,
+      'BUYER TAMSIN HARROW LANE SUPPLY, LLC TAMSIN OPTICS, LLC',
+    ],
+    values: [{ text: 'HARROW LANE SUPPLY, LLC' }],
+    absent: [/TAMSIN HARROW/],
+  },
+  'reads the next block’s party after another column’s name or trade name, not both as one': {
+    lines: [
+      'This Agreement is made between Orchard 7, LLC, d/b/a GREYFIELD FARMS ("Greyfield"), and Lumen Hemp Works, Inc ("Lumen") and Corvid Signal Systems, Inc. ("Corvid").',
+      SIGNED,
+      'Orchard 7, LLC d/b/a Greyfield Farms Lumen Hemp Works, Inc.',
+      'Pelham Freight Trading Corvid Signal Systems, Inc.,',
+      'Company Limited, As Agent',
+    ],
+    values: [{ text: 'Lumen Hemp Works, Inc.' }, { text: 'Corvid Signal Systems, Inc.' }],
+    absent: [/Farms Lumen|Trading Corvid/],
+  },
+  'ends an address at the signature caption printed beside it': {
+    lines: [
+      'This Agreement is made between Acme Inc. and Globex LLC.',
+      'Address: 7 Quay Street Authorized Signature: Leeds LS1 4DT, ENGLAND',
+    ],
+    values: [{ text: '7 Quay Street' }],
+    absent: [/Authorized/],
+  },
+  'ends a date before the comma that sets off its time': {
+    lines: ['The term of this lease begins on March 2, 2019, and ends on March 1, 2020, at 5:00 PM.'],
+    values: [{ text: 'March 1, 2020' }],
+    absent: ['March 1, 2020,'],
+  },
 };
 
 const FILINGS_WRITE: Record<string, PartyCase> = {
@@ -143,6 +183,28 @@ const FILINGS_WRITE: Record<string, PartyCase> = {
       { name: 'party_1_name', text: 'ATHENE ANNUITY AND LIFE COMPANY' },
       { name: 'party_2_name', text: 'APOLLO CAPITAL MANAGEMENT, L.P.' },
     ],
+  },
+  'reads an "AND" after a party’s defined term in a title in capitals as between two parties': {
+    lines: [
+      'CONSULTING AGREEMENT BETWEEN HALCYON AND VERDANT MILLS, INC.',
+      'This agreement is made on May 3, 2001 between Verdant Mills, Inc., a Texas corporation ("Verdant") and Halcyon Research Partners ("HALCYON").',
+    ],
+    values: [{ text: 'VERDANT MILLS, INC.' }],
+    absent: [/HALCYON AND/],
+  },
+  'reads the company after an officer’s title and "of", not the title': {
+    lines: [
+      'Dear Ms. Lark:',
+      'This letter agreement (“Agreement”) sets out the terms of your employment as Senior Vice President and Chief Financial Officer of Brightwater Mills Corp. (“Brightwater” or the “Company”).',
+    ],
+    values: [{ name: 'company_name', text: 'Brightwater Mills Corp.' }],
+    absent: [/Officer of/],
+  },
+  'reads the first party after "between" set off by a comma': {
+    lines: [
+      'This Software Licence Agreement is by and between, Quillon Data Systems Company Limited, a PRC corporation with offices at 12 Ri Jing Road, Nanjing, China, ("Licensee"), and Maple Crest Software, Inc., a Delaware corporation ("Licensor").',
+    ],
+    values: [{ name: 'licensee_name', text: 'Quillon Data Systems Company Limited' }],
   },
   'reads a company whose name is written in lower case': {
     lines: [

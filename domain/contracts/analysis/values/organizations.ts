@@ -2,6 +2,8 @@
  * Organizations named anywhere in a contract by their legal form, beyond the parties the preamble
  * defines: an agent, a bank, a party's other spelling.
  */
+
+import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
 import {
@@ -41,7 +43,9 @@ export function organizationsIn(
     const from = floor + line.text.slice(floor, m.index).lastIndexOf('\t') + 1;
     const name = entityBefore(line.text.slice(from, end), (word) => definedTerms.has(word.toLowerCase()));
     if (!name) continue;
-    const trimmed = trimOrganization(name.text);
+    // Signature blocks side by side: another column's words before a party's name are not its own.
+    const whole = trimOrganization(name.text);
+    const trimmed = whole.slice(partyNameAt(whole, parties));
     if (trimmed.split(' ').length < 2) continue;
     // "Statement of Work, Company", "the Operating Company": a name cut short, a party's defined term.
     // Not after a company's organ or people ("the Board of Directors of Interactive Data

@@ -4,6 +4,7 @@
  * it in the preamble ("between Globex Corporation and Initech GmbH"), and the role it goes by.
  */
 import { toSnakeCase } from '../placeholders.ts';
+import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
 import { type Definition, definitionsIn, isShortName, NOT_PARTY_WORDS } from './definitions.ts';
 import type { Span } from './lines.ts';
@@ -32,8 +33,10 @@ export interface Party {
  * Where the stretch naming a party starts before its definition: after "between", "and", "by",
  * ";" (its descriptor, "a Delaware corporation with offices at …", lies between name and definition),
  * and after the definition that closed the party before it ("between A ("X"), B ("Y") and C").
+ * Some drafters set the list of parties off with a comma ("is by and between, Acme Limited, a PRC
+ * corporation …, and …"), as a list after "namely," is: the name starts after it.
  */
-const SEPARATORS = /(?:^|\s)(?:between|among|and|by)\s|[;:]\s|\),(?=\s)/gi;
+const SEPARATORS = /(?:^|\s)(?:(?:between|among),?|and|by)\s|[;:]\s|\),(?=\s)/gi;
 
 const MAX_PARTIES = 20;
 
@@ -161,7 +164,7 @@ export function findParties(
       const start = partyStretchStart(line.text, definition.open, defined);
       const stretch = line.text.slice(start, definition.open);
       // "Jane Roe, director of Acme Ltd (the "Company")": the organization is the party.
-      const first = nameAt(stretch);
+      const first = afterOffice(nameAt(stretch));
       const name =
         (first?.entity
           ? first
@@ -192,6 +195,9 @@ export function findParties(
       }
     }
     for (const alias of aliases(line)) {
+      // "EWSD 1, LLC d/b/a Shi Farms Gridiron BioNutrients, Inc.": the next block's party ends the other name.
+      const next = partyNameAt(alias.after.text, parties);
+      if (next > 0) alias.after.text = alias.after.text.slice(0, next).trimEnd();
       if (alias.before && inPreamble) addParty(alias.before.text, alias.before.index, null);
       const party = alias.before ? byName.get(alias.before.text) : undefined;
       if (alias.before && !party)
@@ -208,6 +214,23 @@ export function findParties(
   });
   for (const listed of individuals) if (!byName.has(listed.text)) addParty(listed.text, listed.index, null);
   return { parties, candidates };
+}
+
+/**
+ * An officer's title before "of" and the company ("… your employment as Executive Vice President
+ * and Chief Operating Officer of FirstEnergy Corp. (“FirstEnergy”)"): a company's officers are
+ * named for their office "of" the company (the officers a corporation's bylaws name, DGCL § 142),
+ * and no registered name holds an officer's title, so the company is the name after the last "of".
+ */
+const OFFICER_OF =
+  /\b(?:Officer|OFFICER|President|PRESIDENT|Director|DIRECTOR|Secretary|SECRETARY|Treasurer|TREASURER|Chairman|CHAIRMAN|Chairperson|Controller|Counsel|CEO|CFO|COO|CTO) (?:of|OF) /g;
+function afterOffice(name: NameRun | null): NameRun | null {
+  if (!name?.entity) return name;
+  let end = -1;
+  for (const m of name.text.matchAll(OFFICER_OF)) end = m.index + m[0].length;
+  if (end < 0) return name;
+  const company = nameAt(name.text.slice(end));
+  return company?.entity ? { ...company, start: name.start + end + company.start } : name;
 }
 
 /**
@@ -284,14 +307,14 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
   const sentenceEnd = line.text.slice(from).search(/[a-z]\.\s+[A-Z]/);
   const listEnd = sentenceEnd < 0 ? line.text.length : from + sentenceEnd + 2;
   for (let parts = 0; parts < 6 && from < listEnd; parts += 1) {
-    let nextAnd = listJoin(line.text, from, listEnd);
+    let nextAnd = listJoin(line.text, from, listEnd, defined);
     // "Eli Lilly and Company, an Indiana corporation": one name, the list goes on after it.
     if (
       nextAnd >= 0 &&
       line.text[from + nextAnd] === ' ' &&
       isNamesAnd(line.text, from + nextAnd, ' and ', defined)
     ) {
-      const after = listJoin(line.text, from + nextAnd + 5, listEnd);
+      const after = listJoin(line.text, from + nextAnd + 5, listEnd, defined);
       nextAnd = after < 0 ? -1 : nextAnd + 5 + after;
     }
     const end = nextAnd < 0 ? listEnd : from + nextAnd;
@@ -328,7 +351,7 @@ function listedParties(line: Span, defined: ReadonlySet<string>): Listed[] {
     // "between A and B regarding the connection between X (…), owned by A, and Y": the list ends
     // where the sentence turns to its subject; what is named after is no party.
     if (name && LIST_ENDS.test(part.slice(name.start + name.text.length))) break;
-    from = end + line.text.slice(end).match(/^,?\s(?:and|&)\s/)![0].length;
+    from = end + line.text.slice(end).match(/^,?\s(?:and|AND|&)\s/)![0].length;
   }
   return found;
 }
@@ -341,19 +364,23 @@ const LIST_ENDS =
  * Where the next "and" that separates two listed parties stands in `text` between `from` and
  * `to` (relative to `from`), or −1. An "&" separates them only after a legal form ("Acme Inc. &
  * Beta LLC"): inside a name it joins the founders' or partners' names of one firm ("Marlow &
- * Finch Limited", "Johnson & Johnson"), and filings list parties with "and".
+ * Finch Limited", "Johnson & Johnson"), and filings list parties with "and". A title in capitals
+ * writes its "AND" in capitals too, inside a name ("ATHENE ANNUITY AND LIFE COMPANY") and between
+ * parties: there it separates two only after a term the contract defines for a party
+ * ("AGREEMENT BETWEEN PBIS AND SOLOPOINT, INC.", where "PBIS" is defined), as a lower-case "and"
+ * after one does (`isNamesAnd`).
  */
-function listJoin(text: string, from: number, to: number): number {
-  const joins = /,?\s(?:and|&)\s/g;
+function listJoin(text: string, from: number, to: number, defined: ReadonlySet<string>): number {
+  const joins = /,?\s(?:and|AND|&)\s/g;
   const stretch = text.slice(from, to);
   for (let m = joins.exec(stretch); m; m = joins.exec(stretch)) {
-    if (!m[0].includes('&')) return m.index;
     const before =
       stretch
         .slice(Math.max(0, m.index - 20), m.index)
         .split(' ')
         .at(-1) ?? '';
-    if (isEntitySuffix(before)) return m.index;
+    if (m[0].includes('and')) return m.index;
+    if (m[0].includes('AND') ? defined.has(before) : isEntitySuffix(before)) return m.index;
   }
   return -1;
 }

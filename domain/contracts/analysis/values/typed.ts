@@ -120,10 +120,15 @@ const ADDRESS_CUE =
   /\b(?:address (?:at|is)|addresses at|offices? (?:at|located at)|headquarters (?:at|located at)|located at|residing at|resident at|place of business (?:at|is)|Address:)\s/gi;
 /**
  * Where an address that a cue introduced ends: a parenthesis, a clause, the next field (a label of
- * at most 40 characters: bounded, so the pattern stays linear).
+ * at most 40 characters: bounded, so the pattern stays linear; a signature's caption with the word
+ * that says whose or which, "Authorized Signature", "Required Signature", as forms print it beside
+ * the address column). A party's definition may follow
+ * its address without a parenthesis ("… Clark County, Nevada, referred to as "lessor,"": the
+ * preamble's "(hereinafter) referred to as" / "called" defines the party, it is no part of where
+ * it is).
  */
 const ADDRESS_END =
-  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail)\b|\s[^\s:]{1,40}:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
+  /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|referred to\s|called\s|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail|(?:[A-Z][a-z]{1,20}\s)?Signature)\b|\s[^\s:]{1,40}:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
 
 /**
  * "with an address at 895 Don Mills Road Bldg 2 Toronto Ontario Canada (…)": an address of any
@@ -213,9 +218,11 @@ function rangeParts(text: string): { start: number; text: string }[] {
 function oneDate(line: string, index: number, read: string): { start: number; end: number } | null {
   let text = read;
   let start = index;
-  // "April 30, 2018 at 11:59pm": the time is not the date's.
+  // "April 30, 2018 at 11:59pm": the time is not the date's; nor is the comma that sets the time
+  // off ("December 31, 2008, at 12:00 PM": a date's year is followed by a comma in running
+  // text, Chicago Manual of Style 6.38), it is the sentence's.
   const time = text.indexOf(' at ');
-  if (time > 0) text = text.slice(0, time);
+  if (time > 0) text = text.slice(0, text[time - 1] === ',' ? time - 1 : time);
   // chrono includes a leading "on" or "the" in what it read; the value is the date.
   const lead = /^(?:on|the|of|from|by|dated|as of)\s/i.exec(text);
   if (lead) {
