@@ -44,6 +44,18 @@ interface PartyCase {
 }
 
 const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
+  'reads no party’s name from the pronouns a contract defines (“You”, “Us”), and no venue from a clause in capitals':
+    {
+      lines: [
+        'Contributor Agreement',
+        'This Agreement is made between Acme Widgets, Inc. and the contributor named below ("You").',
+        'This Agreement sets out the entire agreement between You and Us for Your Contributions to Us.',
+        'REVIEWING COURTS SHALL APPLY LOCAL LAW THAT MOST CLOSELY APPROXIMATES AN ABSOLUTE WAIVER OF ALL CIVIL OR CONTRACTUAL LIABILITY IN CONNECTION WITH THE CONTRIBUTION.',
+        'THE PARTIES SUBMIT TO THE EXCLUSIVE JURISDICTION OF THE COURTS OF THE STATE OF NEW YORK.',
+      ],
+      values: [{ text: 'Acme Widgets, Inc.' }, { text: 'STATE OF NEW YORK' }],
+      absent: [/^Us\b/, /CIVIL|LIABILITY|^ALL$/],
+    },
   'reads a generational suffix written after a comma as part of the name': {
     lines: [
       SIGNED,

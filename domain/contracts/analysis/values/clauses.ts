@@ -44,6 +44,17 @@ const COURT_NAMES = new Set(['Chancery', 'Appeals', 'Justice', 'Claims', 'Arbitr
 const JURISDICTION = /^(?:State|Commonwealth|Province|Republic|Kingdom) of (?:the )?/i;
 
 /**
+ * English function words as a sentence in capitals writes them ("… A WAIVER OF ALL CIVIL OR
+ * CONTRACTUAL LIABILITY IN CONNECTION WITH …"): every word there is capitalised, so capitals do not
+ * mark a name; a place's name holds none of these words, and none starts one.
+ */
+const CAPITAL_FUNCTION_WORDS = new Set(
+  'ALL ANY EACH EVERY NO OR NOR BUT IF IN ON AT TO BY FOR FROM WITH WITHOUT AS IS ARE BE SHALL MAY WILL THAT THIS THESE THOSE SUCH ITS THEIR WHICH WHO'.split(
+    ' ',
+  ),
+);
+
+/**
  * The capitalised place at `start` of `line`: "New Castle County, Delaware", "England and Wales";
  * a jurisdiction ("State of Washington, U.S.A.") ends with its name.
  */
@@ -62,7 +73,7 @@ function placeAt(line: string, start: number): number {
     let wordEnd = wordStart;
     while (wordEnd < line.length && /[A-Za-z.'’-]/.test(line[wordEnd]!)) wordEnd += 1;
     const word = line.slice(wordStart, wordEnd).replace(/\.$/, '');
-    if (!/^[A-Z]/.test(word)) break;
+    if (!/^[A-Z]/.test(word) || CAPITAL_FUNCTION_WORDS.has(word)) break;
     // A sentence in capitals ("THE STATE OF TEXAS WITHOUT REGARD …"): every word is capitalised,
     // so the state's name is one word, or two that name a state ("NEW YORK").
     if (jurisdiction && /^[A-Z]+ OF /.test(jurisdiction[0]) && words > 0) {

@@ -21,6 +21,13 @@ const NOT_NAMES = new Set(
   ),
 );
 
+/**
+ * The pronouns a contract uses as its parties' defined terms ("You", "We" or "Us"): a contributor
+ * or licence agreement speaks to its reader and of its issuer so, and neither starts a name (as
+ * written, so "US Bancorp" stays a name).
+ */
+const PRONOUNS = new Set(['You', 'Your', 'We', 'Us', 'Our']);
+
 const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
 
 export function isEntitySuffix(word: string): boolean {
@@ -212,7 +219,7 @@ export function nameAt(stretch: string): NameRun | null {
     // "The" in its name writes it with a capital, and a legal form ends the name; a signature
     // block writes the whole name in capitals ("THE COCA-COLA COMPANY" / "By: …").
     if (i === 0 && (token.text === 'The' || token.text === 'THE') && suffixAhead(tokens, 1)) continue;
-    if (i === 0 && NOT_NAMES.has(bare.toLowerCase())) return null;
+    if (i === 0 && (NOT_NAMES.has(bare.toLowerCase()) || PRONOUNS.has(bare))) return null;
     if (i > 0 && NAME_ENDERS.has(bare.toLowerCase())) break;
     // "EWSD 1, LLC", "Pier 1 Services Company", "Back 2 Health, Ltd.": a number inside a name
     // that a legal-entity suffix ends.
