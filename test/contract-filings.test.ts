@@ -44,6 +44,17 @@ interface PartyCase {
 }
 
 const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
+  'reads a quantity in groups of three with its unit of measure, or alone before the thing it counts': {
+    lines: [
+      'Supply Agreement',
+      'This Agreement is made between Acme Feed Corp. and Beta Farms LLC.',
+      'Seller shall deliver 30,000 lbs. of feed each month.',
+      'The Corporation may issue 7,458,575 shares of Common Stock.',
+      'Notices under Section 1,000 go to page 2,000 of the register.',
+    ],
+    values: [{ text: '30,000 lbs' }, { text: '7,458,575' }],
+    absent: [/shares/, '1,000', '2,000'],
+  },
   'reads no party’s name from the pronouns a contract defines (“You”, “Us”), and no venue from a clause in capitals':
     {
       lines: [

@@ -6,7 +6,7 @@
  * What counts as a deal value (what a person preparing a template from this contract would
  * replace), following the corpus's rules (test/fixtures/contracts-corpus/README.md):
  * - the parties' names (as each spelling stands), the people signing and their titles, every value of a key-terms or cover-page table and of a `Label: value` line, a form's entries under its headings (`values/headed-entries.ts`);
- * - dates, money amounts, percentages, durations, e-mail addresses, phone numbers, postal
+ * - dates, money amounts, percentages, durations, quantities, e-mail addresses, phone numbers, postal
  *   addresses, governing law and venue wherever they stand. In a template, "within thirty (30)
  *   days of notice" is the publisher's standard wording; in a filled-in contract it is what these
  *   parties agreed, and the corpus counts it (its notice lead times are optional there): a signed

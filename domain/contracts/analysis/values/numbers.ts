@@ -62,3 +62,21 @@ export function wordsStart(line: string, end: number): number {
     else return start;
   }
 }
+
+/**
+ * A quantity: a figure in groups of three, then its unit of measure or the thing it counts
+ * ("30,000 lbs", "7,458,575 shares", "12,500 units"). A contract writes the amount of goods it
+ * sells, the shares a company may issue, the seats it licenses as such a figure, and the figure
+ * is the deal's (UCC § 2-201 makes the quantity the one term a sale of goods must state). A unit
+ * of measure goes with its figure, as a duration's does ("30,000 lbs"); a thing counted is the
+ * contract's subject, the figure alone is the value ("7,458,575" shares). A figure under 1,000 is
+ * too often a reference to be read so.
+ */
+const QUANTITY =
+  /(?<![\d,.$€£])(\d{1,3}(?:,\d{3})+(?:\.\d{1,3})?)( (?:lbs|lb|pounds|kilograms|kg|metric tons|tons|tonnes|gallons|liters|litres|barrels|bushels|square feet|acres|hectares)| (?=(?:units|shares|copies|licenses|licences|seats)\b))/g;
+export function quantities(line: string): { start: number; end: number }[] {
+  return [...line.matchAll(QUANTITY)].map((m) => ({
+    start: m.index,
+    end: m.index + m[1]!.length + m[2]!.trimEnd().length,
+  }));
+}

@@ -8,7 +8,7 @@ import * as chrono from 'chrono-node/en';
 import type { Candidate, ValueType } from './candidate.ts';
 import type { Span } from './lines.ts';
 import { isEntitySuffix } from './names.ts';
-import { wordsStart } from './numbers.ts';
+import { quantities, wordsStart } from './numbers.ts';
 
 /** A currency symbol and its figure: "$10,000", "€1.2 million" ("US$", "C$" read before it). */
 const MONEY_SYMBOL = /[$€£¥] ?\d[\d,.]*/g;
@@ -98,6 +98,14 @@ export function typedValues(span: Span): Candidate[] {
         continue;
       add('duration', start, m.index + m[0].length);
     }
+    for (const q of quantities(line))
+      found.push({
+        type: 'value',
+        name: 'quantity',
+        named: false,
+        text: line.slice(q.start, q.end),
+        index: span.index + q.start,
+      });
     for (const m of line.matchAll(PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(INTERNATIONAL_PHONE)) add('phone', m.index, m.index + m[0].length);
     for (const m of line.matchAll(ZIP)) {
