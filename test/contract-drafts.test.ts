@@ -452,6 +452,73 @@ const HEADED_ENTRY_VARIABLES = [
   ['value', 'date', 'December 31, 2027'],
 ];
 
+/**
+ * A contract in plain English, its clauses under headings in capitals, several one sentence long
+ * and none drafted with "shall" ("will", "must", "may", "warrants", "this Agreement"), after a
+ * table of contents whose titles stand under capital headings with their page numbers: no entry.
+ */
+const HEADED_CLAUSES = paragraphsAndTables([
+  'SERVICES AGREEMENT',
+  'CONTENTS',
+  'ARTICLE I',
+  'Services and Deliverables 2',
+  'ARTICLE II',
+  'Fees and Payment Terms 3',
+  'ARTICLE III',
+  'Warranties and Liability 4',
+  'ARTICLE IV',
+  'This Services Agreement is made on May 1, 2024 between Acme Inc., a Delaware corporation ("Acme"), and Globex LLC, a Texas limited liability company ("Customer").',
+  'SERVICES',
+  'Acme will provide the Services described in each Order Form.',
+  'FEES',
+  'The Customer must pay each invoice within the period stated in its Order Form.',
+  'WARRANTY',
+  'Each party warrants that it has full authority to enter into this Agreement.',
+  'ASSIGNMENT',
+  'Neither party may assign its rights without the written consent of the other.',
+  'ENTIRE AGREEMENT',
+  'This Agreement is the entire agreement between the parties about its subject matter.',
+  'GOVERNING LAW',
+  'The laws of the State of New York govern this contract.',
+]);
+
+const HEADED_CLAUSE_VARIABLES = [
+  ['value', 'date', 'May 1, 2024'],
+  ['value', 'party_1_name', 'Acme Inc.'],
+  ['value', 'customer_name', 'Globex LLC'],
+  ['value', 'governing_law', 'State of New York'],
+];
+
+/**
+ * A form filled in in block capitals, as forms ask to be: the second system's entry runs to the
+ * end of its printed line with a full stop, and its next sentence, a short line in capitals, is
+ * the same paragraph, not a heading.
+ */
+const HEADED_CAPITALS = paragraphsAndTables([
+  'MEMORANDUM OF UNDERSTANDING',
+  'SYSTEM A',
+  'PERMIT INTAKE PORTAL, A PAYMENT PLATFORM FOR APPROVED RECIPIENTS.',
+  'SYSTEM B',
+  'IDENTITY VERIFICATION GATEWAY, A CASE MANAGEMENT APPLICATION FOR STAFF. IT IS HOSTED ON A COMMUNITY CLOUD.',
+  'BACKGROUND',
+  'THE TWO SYSTEMS EXCHANGE APPLICANT RECORDS NIGHTLY.',
+  'SECURITY',
+  'BOTH SYSTEMS KEEP AUDIT LOGS OF THE INTERCONNECTION.',
+  'SIGNATORY AUTHORITY',
+  'I agree to the terms of this Memorandum of Understanding.',
+]);
+
+const HEADED_CAPITALS_VARIABLES = [
+  ['value', 'system_a', 'PERMIT INTAKE PORTAL, A PAYMENT PLATFORM FOR APPROVED RECIPIENTS.'],
+  [
+    'value',
+    'system_b',
+    'IDENTITY VERIFICATION GATEWAY, A CASE MANAGEMENT APPLICATION FOR STAFF. IT IS HOSTED ON A COMMUNITY CLOUD.',
+  ],
+  ['value', 'background', 'THE TWO SYSTEMS EXCHANGE APPLICANT RECORDS NIGHTLY.'],
+  ['value', 'security', 'BOTH SYSTEMS KEEP AUDIT LOGS OF THE INTERCONNECTION.'],
+];
+
 const LABELLED_ANSWERS_VARIABLES = [
   ['value', 'agreement_date', 'April 12, 2026'],
   ['value', 'party_1_name', 'Harbor Data GmbH'],
@@ -520,6 +587,8 @@ const DOCUMENTS = {
   cover: COVER_AND_SIGNATURES,
   running: RUNNING_TEXT,
   headed: HEADED_ENTRIES,
+  'headed-clauses': HEADED_CLAUSES,
+  'headed-capitals': HEADED_CAPITALS,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -625,6 +694,16 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'a form’s entries under its headings in capitals, not a clause drafted with “shall”, a date’s line, the section before the signatures or a short clause among a contract’s long ones',
       'headed',
       HEADED_ENTRY_VARIABLES,
+    ],
+    [
+      'no entry under a contract’s headings in capitals: clauses in plain English (“will”, “must”, “may”, “warrants”, “this Agreement”) and a table of contents’ titles',
+      'headed-clauses',
+      HEADED_CLAUSE_VARIABLES,
+    ],
+    [
+      'a form’s entry in block capitals whose printed line ends with a sentence’s full stop before a short last line: one entry',
+      'headed-capitals',
+      HEADED_CAPITALS_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

@@ -215,6 +215,14 @@ const FILINGS_WRITE: Record<string, PartyCase> = {
     values: [{ text: 'VERDANT MILLS, INC.' }],
     absent: [/HALCYON AND/],
   },
+  'reads an "AND" after a party’s defined term, which the title writes in capitals, as between two parties': {
+    lines: [
+      'CONSULTING AGREEMENT BETWEEN HALCYON AND VERDANT MILLS, INC.',
+      'This agreement is made on May 3, 2001 between Verdant Mills, Inc., a Texas corporation ("Verdant") and Halcyon Research Partners ("Halcyon").',
+    ],
+    values: [{ text: 'VERDANT MILLS, INC.' }],
+    absent: [/HALCYON AND/],
+  },
   'reads the company after an officer’s title and "of", not the title': {
     lines: [
       'Dear Ms. Lark:',

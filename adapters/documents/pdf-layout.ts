@@ -310,12 +310,15 @@ function continuesParagraph(current: OutputLine, line: Line, rightEdge: number):
 /**
  * A heading in capitals under a finished sentence (`… security policies.` / `BACKGROUND`): a
  * paragraph of its own, however far the sentence ran. Word and LibreOffice print a heading as a
- * short line of its own; a paragraph in capitals that goes on after a full stop runs on to a full
- * line, so a short line wholly in capitals after a full stop is a new paragraph.
+ * short line of its own, with no full stop; a paragraph in capitals may go on after a full stop
+ * to a short last line, but that line ends as a sentence does (`… OF ANY KIND.` / `ALL RISK IS
+ * THE LICENSEE'S.`), so a short line wholly in capitals after a full stop, not ending as a
+ * sentence, is a new paragraph.
  */
 function headingAfterSentence(previous: Line, line: Line, rightEdge: number): boolean {
   return (
     /[.!?]["”)]?$/.test(previous.text) &&
+    !/[.!?:;,]["”)]?$/.test(line.text) &&
     !/\p{Ll}/u.test(line.text) &&
     /\p{Lu}.*\p{Lu}/u.test(line.text) &&
     line.end < rightEdge - 4 * line.size

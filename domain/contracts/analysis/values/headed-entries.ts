@@ -6,8 +6,9 @@
  * 800-47's MOU template, a fiscal sponsor's schedules); a contract's headings stand over its
  * clauses, and a short one among long ones is a clause too. So entries are read only in a run of
  * at least `MIN_RUN` short sections, and then only those written in plain words: a sentence
- * drafted with "shall" is the form's own obligation, and a line holding a date, an amount or an
- * address is read for that value (docs/decisions/087-entries-under-headings.md).
+ * drafted in a contract's language of obligation ("shall", "must", "may", "warrants") is the
+ * form's own clause, and a line holding a date, an amount or an address is read for that value
+ * (docs/decisions/087-entries-under-headings.md).
  * One pass over the lines, patterns of bounded repetition: linear in the text.
  */
 import { toSnakeCase } from '../placeholders.ts';
@@ -21,12 +22,22 @@ const CAPS_HEADING = /^(?:[-–•] |\d{1,2}(?:\.\d{1,2})*\.? |[A-Z]\. )?(\p{Lu}
 /** How many lines a short section takes at most, and how long each. */
 const MAX_ENTRY_LINES = 4;
 const MAX_ENTRY_CHARS = 250;
-/** A contract's own obligation: drafted with "shall", the form's wording, not an entry. */
-const SHALL = /\bshall\b/i;
+/**
+ * A contract's own clause, the form's wording, not an entry: drafted in the language contracts use
+ * for obligations, discretion and declarations (Adams, A Manual of Style for Contract Drafting,
+ * ch. 3: "shall", "must", "may", "will" after a capitalised word, most often a party's defined
+ * term, "Acme will provide …", and "represents", "warrants", "agrees", "acknowledges"), or naming
+ * the contract as it defines itself, "this Agreement".
+ */
+const CLAUSE_LANGUAGE =
+  /\b(?:shall|SHALL|Shall|must|may|agrees?|warrants?|represents?|acknowledges?|undertakes?|covenants?)\b|\b(?:this|This|THIS) (?:Agreement|AGREEMENT)\b|\b\p{Lu}\p{Ll}+ will\b/u;
 /** An entry's line: a capital, then two words at least. */
 const FREE_TEXT = /^\p{Lu}\S* \S/u;
-/** Not an entry: a blank's rule, a conformed signature, a list's lead-in or its item's run-on. */
-const NO_FREE_TEXT = /___|\/s\/| > |[:;,]$|\b(?:and|or)[,;]?$/;
+/**
+ * Not an entry: a blank's rule, a conformed signature, a list's lead-in or its item's run-on, a
+ * table of contents' line (a heading's title, then its page number or dot leaders).
+ */
+const NO_FREE_TEXT = /___|\/s\/| > |[:;,]$|\b(?:and|or)[,;]?$|\s\d{1,4}$|\.{4}|…/;
 
 interface Section {
   heading: string;
@@ -62,7 +73,7 @@ const isFreeText = (line: Span) =>
   !NOT_AN_ENTRY.test(line.text) &&
   FREE_TEXT.test(line.text) &&
   !NO_FREE_TEXT.test(line.text) &&
-  !SHALL.test(line.text) &&
+  !CLAUSE_LANGUAGE.test(line.text) &&
   typedValues(line).length === 0;
 
 /** How many short sections in a row make a form's run of entries. */

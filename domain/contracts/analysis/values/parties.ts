@@ -133,10 +133,11 @@ export function findParties(
   };
 
   // The terms the contract defines ("Company", "Stockholder"): such a word before "and" is a party's term.
+  // A title in capitals writes them in capitals ("AGREEMENT BETWEEN HALCYON AND …" for "Halcyon").
   const defined = new Set<string>();
   for (const line of lines)
     for (const definition of definitionsIn(line.text))
-      for (const term of definition.terms) defined.add(term.text);
+      for (const term of definition.terms) defined.add(term.text).add(term.text.toUpperCase());
   const individuals: Listed[] = [];
   lines.forEach((line, lineNumber) => {
     const inPreamble = lineNumber < preambleEnd;
