@@ -46,7 +46,8 @@ const JURISDICTION = /^(?:State|Commonwealth|Province|Republic|Kingdom) of (?:th
 /**
  * English function words as a sentence in capitals writes them ("… A WAIVER OF ALL CIVIL OR
  * CONTRACTUAL LIABILITY IN CONNECTION WITH …"): every word there is capitalised, so capitals do not
- * mark a name; a place's name holds none of these words, and none starts one.
+ * mark a name; a place's name rarely holds one of these words ("BURTON ON TRENT" without its
+ * hyphens is cut), and none starts one.
  */
 const CAPITAL_FUNCTION_WORDS = new Set(
   'ALL ANY EACH EVERY NO OR NOR BUT IF IN ON AT TO BY FOR FROM WITH WITHOUT AS IS ARE BE SHALL MAY WILL THAT THIS THESE THOSE SUCH ITS THEIR WHICH WHO'.split(

@@ -24,9 +24,10 @@ const NOT_NAMES = new Set(
 /**
  * The pronouns a contract uses as its parties' defined terms ("You", "We" or "Us"): a contributor
  * or licence agreement speaks to its reader and of its issuer so, and neither starts a name (as
- * written, so "US Bancorp" stays a name).
+ * written, so "US Bancorp" stays a name; "Your" and "Our" are in NOT_NAMES). A company named "We …"
+ * is not read from its name alone.
  */
-const PRONOUNS = new Set(['You', 'Your', 'We', 'Us', 'Our']);
+const PRONOUNS = new Set(['You', 'We', 'Us']);
 
 const HONORIFICS = new Set(['dr', 'mr', 'mrs', 'ms', 'prof', 'mx']);
 
