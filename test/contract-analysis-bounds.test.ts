@@ -60,6 +60,10 @@ describe('contract analysis: crafted texts stay linear', () => {
     ['execution clauses and definitions naming a name', 'Signed by Jo Ann Smith Signed by '],
     ['labelled items answered by a sentence', 'Ab Cd:Each party tells the other. '],
     ['quantities before their unit or what they count', '1,000 lbs 2,000,000 shares 3,000,000.5 '],
+    [
+      'units named with their institution',
+      'of the Ab Centre, part of the Cd University of the Ef Unit, part of ',
+    ],
   ])(
     'reads one 240,000-character line of %s (within the scanned part; was 13–129 s)',
     (_label, unit) => {

@@ -44,6 +44,24 @@ interface PartyCase {
 }
 
 const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
+  'reads a unit and the institution it is part of, in English, French and German, not a building’s part': {
+    lines: [
+      'Data Use Agreement',
+      'I request access to the data held by the Laboratory for Sleep Studies, part of the Eastbrook University, established at Leeds, United Kingdom.',
+      'Je demande l’accès aux données du Unité de génomique, faisant partie de la Institut Marlin de santé publique, établi à Lyon, France.',
+      'Ich beantrage Zugang zu den Daten des Zentrums für Bildgebung, Teil der Universität Nordstadt, mit Sitz in Köln, Deutschland.',
+      'The Tenant may use the Premises, part of the Building, as offices.',
+    ],
+    values: [
+      { text: 'Laboratory for Sleep Studies' },
+      { text: 'Eastbrook University' },
+      { text: 'Unité de génomique' },
+      { text: 'Institut Marlin de santé publique' },
+      { text: 'Zentrums für Bildgebung' },
+      { text: 'Universität Nordstadt' },
+    ],
+    absent: ['Premises', 'Building'],
+  },
   'reads a quantity in groups of three with its unit of measure, or alone before the thing it counts': {
     lines: [
       'Supply Agreement',

@@ -38,7 +38,7 @@ import { headedEntries } from './values/headed-entries.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, rowCells, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
-import { organizationsIn } from './values/organizations.ts';
+import { organizationsIn, unitsOf } from './values/organizations.ts';
 import { findParties } from './values/parties.ts';
 import { addressee, signingParty } from './values/party-blocks.ts';
 import { definedTerms as quotedDefinitions, quotedValues } from './values/quoted.ts';
@@ -225,7 +225,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     candidates.push(...clauseValues(sentence, lawSection).map((c) => inText(text, c)));
     // The paragraph under a "Governing Law" heading names the law without a verb to say so.
     lawSection = LAW_HEADING.test(line.text);
-    candidates.push(...organizationsIn(line, parties, definedTerms));
+    candidates.push(...organizationsIn(line, parties, definedTerms), ...unitsOf(line));
     candidates.push(...quotedValues(line, definitions));
     const typed = typedValues(line);
     if (i < preambleEnd) nameByLead(line, typed);

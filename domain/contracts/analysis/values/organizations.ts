@@ -132,3 +132,56 @@ function trimOrganization(name: string): string {
 }
 
 /** A signature line: "By:", "By /s/ Jane Roe", "By: ________". */
+
+/**
+ * A unit named with the institution it is part of, set off by commas: "the Centre for Brain
+ * Imaging Research, part of the Northvale Medical University, established at …", "du Unité de
+ * neuroimagerie clinique, faisant partie de la Institut Valmont de recherche biomédicale, …",
+ * "des Zentrums für Bildgebung, Teil der Universität Nordstadt, …", "Acme Labs, a division of Acme
+ * Holdings, …". A data use or research agreement names the department that holds the data and
+ * the institution it belongs to (the institution is the legal person that contracts, its unit
+ * the one that acts); so does a contract with a company's division. Both are this deal's, when
+ * each is an institution's or a unit's name (a head noun such as University, Centre, Institut,
+ * Abteilung in it): "the Premises, part of the Building" names neither. Each name starts with a
+ * capital and runs to the next comma or parenthesis (French and German names go on in lower
+ * case), at most 100 characters.
+ */
+/** What sets a unit's institution after it: ", part of the", ", faisant partie de la", ", Teil der". */
+const PART_OF =
+  /, (?:part of|a (?:unit|division|department|faculty|school|centre|center|institute) of|faisant partie (?:de la|de l['’]|du|des|de)|(?:ein )?Teil (?:der|des)|eine Einrichtung (?:der|des)|(?:eine )?Abteilung (?:der|des))\s(?:the\s)?/gu;
+/** The article or preposition a unit's name follows ("of the", "du", "des"), last in the stretch before it. */
+const NAME_LEAD = /(?:^|\s)(?:of|the|by|du|de la|de l['’]|des|der|dem)(?=\s)/gu;
+/** How long a unit's or an institution's name may be. */
+const MAX_UNIT_NAME = 100;
+const INSTITUTION_HEAD =
+  /\b(?:University|Universit[äé]t?|Universidad|Universit[àa]|Institute|Institut[eo]?|Cent(?:re|er|ro)|Zentrum|Zentrums|Department|D[ée]partement|Abteilung|Laborator(?:y|ies)|Laboratoire|Labor|Lab|Unit|Unité|Faculty|Facult[ée]|Fakultät|School|[ÉE]cole|College|Coll[eè]ge|Hospital|H[ôo]pital|Klinik|Clinic|Clinique|Division|Academy|Acad[ée]mie|Akademie|Foundation|Fondation|Stiftung)\b/u;
+export function unitsOf(line: Span): Candidate[] {
+  const found: Candidate[] = [];
+  for (const m of line.text.matchAll(PART_OF)) {
+    const from = Math.max(0, m.index - MAX_UNIT_NAME - 10);
+    let unitAt = -1;
+    for (const lead of line.text.slice(from, m.index).matchAll(NAME_LEAD))
+      unitAt = from + lead.index + lead[0].length + 1;
+    const institutionAt = m.index + m[0].length;
+    const rest = line.text.slice(institutionAt, institutionAt + MAX_UNIT_NAME + 1);
+    const stop = rest.search(/[,;()]|\.?$/);
+    // No comma or parenthesis within reach, and the line goes on: no name's end found.
+    if (stop >= MAX_UNIT_NAME) continue;
+    const unit = unitAt < 0 ? '' : line.text.slice(unitAt, m.index).trim();
+    const institution = rest.slice(0, stop).trim();
+    if (!/^\p{Lu}/u.test(unit) || !/^\p{Lu}/u.test(institution) || /[,;()]/.test(unit)) continue;
+    if (!INSTITUTION_HEAD.test(unit) || !INSTITUTION_HEAD.test(institution)) continue;
+    found.push(
+      { type: 'party', name: 'department', named: true, text: unit, index: line.index + unitAt, slot: true },
+      {
+        type: 'party',
+        name: 'institution',
+        named: true,
+        text: institution,
+        index: line.index + institutionAt,
+        slot: true,
+      },
+    );
+  }
+  return found;
+}
