@@ -64,6 +64,7 @@ describe('contract analysis: crafted texts stay linear', () => {
       'units named with their institution',
       'of the Ab Centre, part of the Cd University of the Ef Unit, part of ',
     ],
+    ['fields in single angle brackets, open and closed', '<Ab Cd> <Ef <PAGE> < <<Gh>> '],
   ])(
     'reads one 240,000-character line of %s (within the scanned part; was 13–129 s)',
     (_label, unit) => {

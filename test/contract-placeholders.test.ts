@@ -39,6 +39,7 @@ const TEMPLATE_LANGUAGES = [
   '{% if deal.discounted %}A discount applies.{% endif %}',
   '{#fees}{label}: {amount}{/fees}',
   'Data sample: {"id": 1} and code { return x; } are no placeholders.',
+  'Data held by the <DEPARTMENT> of the <University, Country>; no field: <PAGE>, <b>bold</b>, <jo@acme.io>, <https://acme.io>.',
 ];
 
 const TEMPLATE_LANGUAGE_VARIABLES = [
@@ -59,6 +60,8 @@ const TEMPLATE_LANGUAGE_VARIABLES = [
   ['list', 'fees', '{#fees}'],
   ['placeholder', 'label', '{label}'],
   ['placeholder', 'amount', '{amount}'],
+  ['placeholder', 'department', '<DEPARTMENT>'],
+  ['placeholder', 'university_country', '<University, Country>'],
 ];
 
 const BRACKETS_AND_BLANKS = [

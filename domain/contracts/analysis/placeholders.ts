@@ -1,6 +1,6 @@
 /**
  * The placeholders of a contract template, with no network, each where it stands in the text:
- * - template tags: `{name}`, `{{ name | filter }}`, `{{name.field}}`, `<<Name>>`, `«Name»`,
+ * - template tags: `{name}`, `{{ name | filter }}`, `{{name.field}}`, `<Name>`, `<<Name>>`, `«Name»`,
  *   `+++INS name+++`, and the subjects of directives (`{IF x}`, `{{#each items}}`,
  *   `{% for d in items %}` …: `condition` and `list` variables), in `placeholders/template-tags.ts`;
  * - square brackets: `[Company Name]`, descriptions of any length, `[________]`, `[●]`,

@@ -4,7 +4,7 @@ import { descriptionName, isPlausibleName, toSnakeCase } from './names.ts';
 
 /**
  * The tags of template languages: fields (`{name}`, `{{ name | filter }}`, `{{{raw}}}`,
- * `+++INS name+++`, `<<Name>>`, `«Name»`) and directives, which are control flow and never
+ * `+++INS name+++`, `<Name>`, `<<Name>>`, `«Name»`) and directives, which are control flow and never
  * variables themselves: their subjects are (`condition` for `{IF x}`, `{#if x}`, `{{#if x}}`,
  * `{% if x %}`, `{^x}`; `list` for `{FOR d IN items}`, `{{#each items}}`, `{% for d in items %}`,
  * `{-w:p items}`, `{#items}`). A directive subject's `text` is the directive as it stands, so a
@@ -32,7 +32,7 @@ const MAX_NESTING = 32;
 interface RawTag {
   index: number;
   end: number;
-  /** `{`, `{{`, `{{{`, `{%`, `+++`, `<<`, `«`. */
+  /** `{`, `{{`, `{{{`, `{%`, `+++`, `<`, `<<`, `«`. */
   opener: string;
   inner: string;
 }
@@ -55,7 +55,7 @@ interface Loop {
 export function scanTemplateTags(text: string): Finding[] {
   const tags = [
     ...delimitedRuns(text, '{', '}', 1, 3),
-    ...delimitedRuns(text, '<', '>', 2, 2),
+    ...delimitedRuns(text, '<', '>', 1, 2),
     ...delimitedRuns(text, '«', '»', 1, 1),
     ...plusTags(text),
   ].sort((a, b) => a.index - b.index);
@@ -115,6 +115,15 @@ function readTag({ opener, inner: asWritten }: RawTag): Tag {
   }
   if (opener === '{{' && inner.startsWith('%')) return { kind: 'none' }; // an Accord formula
   const content = opener === '{' || opener === '+++' ? inner.trim() : trimControl(inner);
+  if (opener === '<') {
+    // `<Company Name>`, `<DEPARTMENT>`, `<University, Country>`: a form's field in single angle
+    // brackets, as Word templates and research forms write them. Not markup: an HTML tag starts in
+    // lower case (`<b>`), an address or a link holds `@` or `:`, and EDGAR's SGML tags
+    // (`<PAGE>`, `<TABLE>`, `<S>`, `<C>`) mark a filing's pages and tables.
+    return ANGLE_FIELD.test(content) && !EDGAR_TAGS.has(content)
+      ? { kind: 'field', path: content }
+      : { kind: 'none' };
+  }
   if (opener === '<<' || opener === '«') {
     // Word's «Next Record» is a mail merge instruction, not a field.
     return MERGE_NAME.test(content) && !/^next ?record/i.test(content)
@@ -331,6 +340,26 @@ const IDENTIFIER_PATH = /^\$?[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*
 const FIELD_WORDS = /^\p{L}[\p{L}\p{N}-]*(?: [\p{L}\p{N}-]+){0,5}$/u;
 /** Words, not code: `{list of accredited investors approved by the company}`. */
 const DESCRIPTION_TEXT = /^\p{L}[\p{L}\p{N},.'’()/&-]*(?: [\p{L}\p{N},.'’()/&-]+)+$/u;
+/** A field in single angle brackets: a capital, then words, at most 60 characters. */
+const ANGLE_FIELD = /^\p{Lu}[\p{L}\p{N} ,.'’&/-]{0,59}$/u;
+/** The SGML tags of an EDGAR filing's text (its documents, pages and tables), no fields. */
+const EDGAR_TAGS = new Set([
+  'PAGE',
+  'TABLE',
+  'CAPTION',
+  'S',
+  'C',
+  'FN',
+  'DOCUMENT',
+  'TYPE',
+  'SEQUENCE',
+  'FILENAME',
+  'DESCRIPTION',
+  'TEXT',
+  'PRE',
+  'SEC-DOCUMENT',
+  'SEC-HEADER',
+]);
 /** A mail-merge field's name: `«Supplier Legal Name»`, `<<DISCOUNT_%>>`, `<<YES/NO>>`. */
 const MERGE_NAME = /^\p{L}[\p{L}\p{N}_ .,'&/%#-]{0,60}$/u;
 /** A section named like a flag (`{#hasKitty}`, `{#is_signed}`) is a condition, not a loop. */
