@@ -6,7 +6,7 @@
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
 import type { Span } from './lines.ts';
-import { INSTITUTION_HEADS, nameAt } from './names.ts';
+import { nameAt, namesInstitution } from './names.ts';
 
 /** A parenthesised definition: `(the "Provider")`, `(hereinafter "Acme" or the "Company")`. */
 export interface Definition {
@@ -139,8 +139,7 @@ export function meansDefinition(line: Span): Candidate[] {
   const name = nameAt(rest.slice(the));
   if (name?.start !== 0) return [];
   const after = rest.slice(the + name.text.length);
-  const words = name.text.split(' ');
-  const institution = words.some((w) => INSTITUTION_HEADS.has(w.toLowerCase()));
+  const institution = namesInstitution(name.text);
   const organization = name.entity || (name.words >= 2 && (institution || UK_DESCRIPTOR.test(after)));
   const person = !organization && !the && name.words >= 2 && name.words <= 5 && PERSON_AFTER.test(after);
   if (!organization && !person) return [];

@@ -187,9 +187,16 @@ export const INSTITUTION_HEADS = new Set(
     'department ministry authority foundation trust hospital college school academy council ' +
     'laboratory laboratories society association museum library ' +
     'université institut unité centre laboratoire école fondation département hôpital ' +
-    'universität institut stiftung klinikum hochschule akademie zentrum'
+    'universität institut stiftung klinikum hochschule akademie zentrum ' +
+    // A unit's head nouns: "Clinical Research Unit", "Faculty of Law", "Abteilung für Radiologie".
+    'unit division faculty clinic faculté clinique fakultät abteilung klinik zentrums'
   ).split(' '),
 );
+
+/** Whether a name holds an institution's or a unit's head noun (`INSTITUTION_HEADS`), as a word of its own. */
+export function namesInstitution(name: string): boolean {
+  return name.split(' ').some((word) => INSTITUTION_HEADS.has(word.toLowerCase()));
+}
 
 /** A generational suffix, as a person's name carries it after a comma: "Jr.", "Sr.", "II", "III", "IV". */
 const GENERATION = /^(?:Jr\.|Sr\.|JR\.|SR\.|II|III|IV)[,;]?$/;

@@ -12,6 +12,7 @@ import {
   isCapitalised,
   isEntitySuffix,
   isInnerAnd,
+  namesInstitution,
   quotedNameAfter,
 } from './names.ts';
 import type { Party } from './parties.ts';
@@ -131,21 +132,6 @@ function trimOrganization(name: string): string {
   return words.slice(first).join(' ');
 }
 
-/** A signature line: "By:", "By /s/ Jane Roe", "By: ________". */
-
-/**
- * A unit named with the institution it is part of, set off by commas: "the Centre for Brain
- * Imaging Research, part of the Northvale Medical University, established at …", "du Unité de
- * neuroimagerie clinique, faisant partie de la Institut Valmont de recherche biomédicale, …",
- * "des Zentrums für Bildgebung, Teil der Universität Nordstadt, …", "Acme Labs, a division of Acme
- * Holdings, …". A data use or research agreement names the department that holds the data and
- * the institution it belongs to (the institution is the legal person that contracts, its unit
- * the one that acts); so does a contract with a company's division. Both are this deal's, when
- * each is an institution's or a unit's name (a head noun such as University, Centre, Institut,
- * Abteilung in it): "the Premises, part of the Building" names neither. Each name starts with a
- * capital and runs to the next comma or parenthesis (French and German names go on in lower
- * case), at most 100 characters.
- */
 /** What sets a unit's institution after it: ", part of the", ", faisant partie de la", ", Teil der". */
 const PART_OF =
   /, (?:part of|a (?:unit|division|department|faculty|school|centre|center|institute) of|faisant partie (?:de la|de l['’]|du|des|de)|(?:ein )?Teil (?:der|des)|eine Einrichtung (?:der|des)|(?:eine )?Abteilung (?:der|des))\s(?:the\s)?/gu;
@@ -153,8 +139,18 @@ const PART_OF =
 const NAME_LEAD = /(?:^|\s)(?:of|the|by|du|de la|de l['’]|des|der|dem)(?=\s)/gu;
 /** How long a unit's or an institution's name may be. */
 const MAX_UNIT_NAME = 100;
-const INSTITUTION_HEAD =
-  /\b(?:University|Universit[äé]t?|Universidad|Universit[àa]|Institute|Institut[eo]?|Cent(?:re|er|ro)|Zentrum|Zentrums|Department|D[ée]partement|Abteilung|Laborator(?:y|ies)|Laboratoire|Labor|Lab|Unit|Unité|Faculty|Facult[ée]|Fakultät|School|[ÉE]cole|College|Coll[eè]ge|Hospital|H[ôo]pital|Klinik|Clinic|Clinique|Division|Academy|Acad[ée]mie|Akademie|Foundation|Fondation|Stiftung)\b/u;
+/**
+ * A unit named with the institution it is part of, set off by commas: "the Centre for Brain
+ * Imaging Research, part of the Northvale Medical University, established at …", "du Unité de
+ * neuroimagerie clinique, faisant partie de la Institut Valmont de recherche biomédicale, …",
+ * "des Zentrums für Bildgebung, Teil der Universität Nordstadt, …", "the Clinical Research Unit, a
+ * division of the Eastbrook Hospital, …". A data use or research agreement names the department
+ * that holds the data and the institution it belongs to (the institution is the legal person that
+ * contracts, its unit the one that acts). Both are this deal's when each holds the head noun of an
+ * institution or a unit (`namesInstitution`: University, Centre, Institut, Abteilung): "the
+ * Premises, part of the Building" names neither. Each name starts with a capital and runs to the
+ * next comma or parenthesis (French and German names go on in lower case), at most 100 characters.
+ */
 export function unitsOf(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(PART_OF)) {
@@ -170,7 +166,7 @@ export function unitsOf(line: Span): Candidate[] {
     const unit = unitAt < 0 ? '' : line.text.slice(unitAt, m.index).trim();
     const institution = rest.slice(0, stop).trim();
     if (!/^\p{Lu}/u.test(unit) || !/^\p{Lu}/u.test(institution) || /[,;()]/.test(unit)) continue;
-    if (!INSTITUTION_HEAD.test(unit) || !INSTITUTION_HEAD.test(institution)) continue;
+    if (!namesInstitution(unit) || !namesInstitution(institution)) continue;
     found.push(
       { type: 'party', name: 'department', named: true, text: unit, index: line.index + unitAt, slot: true },
       {

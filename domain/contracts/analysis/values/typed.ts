@@ -130,10 +130,9 @@ const ADDRESS_CUE =
  * Where an address that a cue introduced ends: a parenthesis, a clause, the next field (a label of
  * at most 40 characters: bounded, so the pattern stays linear; a signature's caption with the word
  * that says whose or which, "Authorized Signature", "Required Signature", as forms print it beside
- * the address column). A party's definition may follow
- * its address without a parenthesis ("… Clark County, Nevada, referred to as "lessor,"": the
- * preamble's "(hereinafter) referred to as" / "called" defines the party, it is no part of where
- * it is).
+ * the address column). A party's definition may follow its address without a parenthesis ("…
+ * Clark County, Nevada, referred to as "lessor,"": the preamble's "(hereinafter) referred to as" /
+ * "called" defines the party, it is no part of where it is).
  */
 const ADDRESS_END =
   /[();]|,\s(?:represented|or\s|and\s|a\s|an\s|[Hh]ereinafter|herein|referred to\s|called\s|its\s|which|who)|\s(?:[Hh]ereinafter|represented|and\s(?:its|their)|Attention|ATTN|Attn|Tel|Phone|Fax|E-?mail|(?:[A-Z][a-z]{1,20}\s)?Signature)\b|\s[^\s:]{1,40}:|\s(?:and|or)\s(?=[A-Z])|\.\s(?:WHEREAS|The|This|Each|NOW)\b/;
