@@ -72,6 +72,42 @@ const BLANK_PARTIES_FORM_VARIABLES = [
   ['value', 'signatory_name', 'Jane Roe'],
 ];
 
+/**
+ * A draft whose two parties are written in while its date and some entries are still blank (a
+ * contract is dated when it is signed): its clauses are this deal's, and a heading's entries stay
+ * entries beside one still to write.
+ */
+const PARTIES_WRITTEN_DRAFT = docx([
+  'SPONSORSHIP AGREEMENT',
+  'This Sponsorship Agreement is made on [Agreement Date] between Harbor Foods Ltd. (the "Sponsor") and Okapi Events LLC (the "Organizer").',
+  '1. Fee. The Sponsor agrees to pay four thousand USD ($4,000.00) to the Organizer within thirty (30) days.',
+  '2. Law. This Agreement is governed by the laws of Belgium.',
+  'EVENT',
+  'Harbourside Developer Summit',
+  '{{event.venue}}',
+  'BOOTH',
+  'A six-foot exhibit table in the main hall.',
+  'BANNER',
+  '{{banner.text}}',
+  'RECOGNITION',
+  'Thanks in the opening remarks of each day.',
+  'SIGNATURES',
+]);
+
+const PARTIES_WRITTEN_DRAFT_VARIABLES = [
+  ['placeholder', 'agreement_date', '[Agreement Date]'],
+  ['value', 'sponsor_name', 'Harbor Foods Ltd.'],
+  ['value', 'organizer_name', 'Okapi Events LLC'],
+  ['value', 'amount', 'four thousand USD ($4,000.00)'],
+  ['value', 'duration', 'thirty (30) days'],
+  ['value', 'governing_law', 'Belgium'],
+  ['value', 'event', 'Harbourside Developer Summit'],
+  ['placeholder', 'event_venue', '{{event.venue}}'],
+  ['value', 'booth', 'A six-foot exhibit table in the main hall.'],
+  ['placeholder', 'banner_text', '{{banner.text}}'],
+  ['value', 'recognition', 'Thanks in the opening remarks of each day.'],
+];
+
 /** A negotiated draft: parties filled, alternatives in brackets, an instruction, an example, a drafting note. */
 const NEGOTIATED_DRAFT = docx([
   'This Supply Agreement is made as of April 2, 2026 between Harbor Foods Ltd. (the "Buyer") and Okapi Farms LLC (the "Seller").',
@@ -571,6 +607,7 @@ const RUNNING_TEXT_VARIABLES = [
 const DOCUMENTS = {
   order: HALF_FILLED_ORDER,
   form: BLANK_PARTIES_FORM,
+  written: PARTIES_WRITTEN_DRAFT,
   draft: NEGOTIATED_DRAFT,
   standard: STANDARD_FORM,
   redacted: REDACTED_CONTRACT,
@@ -606,6 +643,11 @@ describe('POST /api/contracts/import: drafts hold both kinds, decided per span',
       'a form whose parties and date are blank: only the values at a slot, not its clauses’ standard wording',
       'form',
       BLANK_PARTIES_FORM_VARIABLES,
+    ],
+    [
+      'a draft whose parties are written and its date still blank: its clauses’ values, and entries beside one to write',
+      'written',
+      PARTIES_WRITTEN_DRAFT_VARIABLES,
     ],
     [
       'a negotiated draft: no value inside brackets, an instruction, an example or a drafting note',

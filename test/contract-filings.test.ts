@@ -62,6 +62,21 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: ['Premises', 'Building'],
   },
+  'reads a unit whose name holds “of”, and a draft’s unit whose institution is still blank': {
+    lines: [
+      'Data Use Agreement',
+      'I request access to the data held in the repository of the Department of Sleep Medicine, part of the Eastbrook University, established at Leeds.',
+      'Les données du Laboratoire de génomique, faisant partie de la <INSTITUTION>, établi à Lyon, France.',
+      'The data of the School of Public Health, part of the [University], are shared.',
+    ],
+    values: [
+      { text: 'Department of Sleep Medicine' },
+      { text: 'Eastbrook University' },
+      { text: 'Laboratoire de génomique' },
+      { text: 'School of Public Health' },
+    ],
+    absent: ['Sleep Medicine', 'Public Health', 'the repository of the Department of Sleep Medicine'],
+  },
   'reads a quantity in groups of three with its unit of measure, or alone before the thing it counts': {
     lines: [
       'Supply Agreement',

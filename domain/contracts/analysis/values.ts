@@ -12,7 +12,8 @@
  *   parties agreed, and the corpus counts it (its notice lead times are optional there): a signed
  *   contract's numbers are its terms. Every document is searched for values; where a form still
  *   leaves its parties or its date blank, only the values standing at a slot are kept (`slotsOpen`,
- *   docs/decisions/082-values-and-placeholders-per-span.md);
+ *   docs/decisions/082-values-and-placeholders-per-span.md), unless its preamble names its parties
+ *   written in: a draft is dated when signed (docs/decisions/090-a-draft-is-read-as-a-contract.md);
  * - values the wording only quotes (`the Tenant "Michael"`, `the laws of "New Jersey"`), not
  *   quoted defined terms (`values/quoted.ts`);
  * - not: statute names and years, section numbers, defined terms themselves (`"Acme"`), running
@@ -102,6 +103,23 @@ function slotsOpen(
           DATE_NAME.test(p.name) ||
           definesParty(text, p.index + p.text.length))),
   );
+}
+
+/**
+ * A draft, not a blank form: the preamble names this many parties, written in, while another of
+ * its slots (the date, a system's name) is still blank. A blank form names none, or only its
+ * issuer; once both sides are written the document is this deal's contract being written, and
+ * its clauses are read as a filled-in contract's are
+ * (docs/decisions/090-a-draft-is-read-as-a-contract.md).
+ */
+const MIN_WRITTEN_PARTIES = 2;
+
+/** How many distinct parties the preamble names clear of every placeholder, bracket and note. */
+function writtenParties(parties: readonly Candidate[], stretches: readonly Stretch[]): number {
+  const texts = new Set<string>();
+  for (const c of parties)
+    if (c.type === 'party' && !meets(stretches, c.index, c.index + c.text.length)) texts.add(c.text);
+  return texts.size;
 }
 
 /** The number of the line `index` stands in (a binary search: lines are in order). */
@@ -240,9 +258,16 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
     }
     candidates.push(...typed);
   }
-  candidates.push(...formValues(text, lines), ...headedEntries(lines));
-  const open = slotsOpen(text, lines, placeholders, preambleEnd);
+  // A line that is all placeholder: an entry a draft still leaves to write.
+  const blankLines = new Set(placeholders.filter((p) => p.index >= 0).map((p) => p.text));
+  candidates.push(
+    ...formValues(text, lines),
+    ...headedEntries(lines, (line) => blankLines.has(line.text.trim())),
+  );
   const stretches = noValueStretches(text, lines, placeholders);
+  const open =
+    slotsOpen(text, lines, placeholders, preambleEnd) &&
+    writtenParties(keptParties, stretches) < MIN_WRITTEN_PARTIES;
   const kept = candidates.filter(
     (c) =>
       !meets(stretches, c.index, c.index + c.text.length) &&

@@ -79,8 +79,15 @@ const isFreeText = (line: Span) =>
 /** How many short sections in a row make a form's run of entries. */
 const MIN_RUN = 3;
 
-/** Each written-in line under a heading of a form's run of headed entries, named by its heading. */
-export function headedEntries(lines: readonly Span[]): Candidate[] {
+/**
+ * Each written-in line under a heading of a form's run of headed entries, named by its heading. A
+ * line that is all placeholder (`blank`: a draft's entry still to write) is an entry of the run
+ * all the same: the form's layout does not change as it is filled in.
+ */
+export function headedEntries(
+  lines: readonly Span[],
+  blank: (line: Span) => boolean = () => false,
+): Candidate[] {
   const sections = sectionsOf(lines);
   const found: Candidate[] = [];
   for (let start = 0; start < sections.length; ) {
@@ -88,9 +95,10 @@ export function headedEntries(lines: readonly Span[]): Candidate[] {
     while (end < sections.length && sections[end]!.short) end += 1;
     if (end - start >= MIN_RUN)
       for (const section of sections.slice(start, end)) {
-        if (!section.lines.every(isFreeText)) continue;
+        const written = section.lines.filter((line) => !blank(line));
+        if (!written.every(isFreeText)) continue;
         const name = toSnakeCase(section.heading);
-        for (const line of section.lines)
+        for (const line of written)
           found.push({ type: 'value', name, named: true, text: line.text, index: line.index, slot: true });
       }
     start = end + 1;

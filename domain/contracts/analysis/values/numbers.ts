@@ -12,8 +12,20 @@ const NUMBER_WORDS = new Set(
     .join(' ')
     .split(' '),
 );
-/** Units written between the words and the figure: "ten thousand U.S. dollars ($10,000)". */
+/**
+ * Units written between the words and the figure: "ten thousand U.S. dollars ($10,000)", and a
+ * currency's ISO 4217 code, as international forms write it: "one thousand USD ($1,000.00)".
+ */
 const UNIT_WORDS = new Set([
+  'usd',
+  'eur',
+  'gbp',
+  'chf',
+  'cad',
+  'aud',
+  'jpy',
+  'francs',
+  'yen',
   'dollars',
   'dollar',
   'u.s.',

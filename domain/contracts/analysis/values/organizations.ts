@@ -137,6 +137,8 @@ const PART_OF =
   /, (?:part of|a (?:unit|division|department|faculty|school|centre|center|institute) of|faisant partie (?:de la|de l['’]|du|des|de)|(?:ein )?Teil (?:der|des)|eine Einrichtung (?:der|des)|(?:eine )?Abteilung (?:der|des))\s(?:the\s)?/gu;
 /** The article or preposition a unit's name follows ("of the", "du", "des"), last in the stretch before it. */
 const NAME_LEAD = /(?:^|\s)(?:of|the|by|du|de la|de l['’]|des|der|dem)(?=\s)/gu;
+/** A blank's first character: an angle bracket, a square bracket, a brace, a guillemet, a rule. */
+const BLANK_OPENER = /^[<[{«_]/;
 /** How long a unit's or an institution's name may be. */
 const MAX_UNIT_NAME = 100;
 /**
@@ -155,9 +157,17 @@ export function unitsOf(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(PART_OF)) {
     const from = Math.max(0, m.index - MAX_UNIT_NAME - 10);
-    let unitAt = -1;
-    for (const lead of line.text.slice(from, m.index).matchAll(NAME_LEAD))
-      unitAt = from + lead.index + lead[0].length + 1;
+    // The nearest lead after which a unit's name stands: "of the Department of Cognitive
+    // Neuroscience" is read from "Department", a unit's name holding "of" itself.
+    const leads = [...line.text.slice(from, m.index).matchAll(NAME_LEAD)].map(
+      (lead) => from + lead.index + lead[0].length + 1,
+    );
+    let unitAt = leads.at(-1) ?? -1;
+    for (let k = leads.length - 1; k >= 0; k -= 1)
+      if (namesInstitution(line.text.slice(leads[k], m.index))) {
+        unitAt = leads[k]!;
+        break;
+      }
     const institutionAt = m.index + m[0].length;
     const rest = line.text.slice(institutionAt, institutionAt + MAX_UNIT_NAME + 1);
     const stop = rest.search(/[,;()]|\.?$/);
@@ -165,19 +175,27 @@ export function unitsOf(line: Span): Candidate[] {
     if (stop >= MAX_UNIT_NAME) continue;
     const unit = unitAt < 0 ? '' : line.text.slice(unitAt, m.index).trim();
     const institution = rest.slice(0, stop).trim();
-    if (!/^\p{Lu}/u.test(unit) || !/^\p{Lu}/u.test(institution) || /[,;()]/.test(unit)) continue;
-    if (!namesInstitution(unit) || !namesInstitution(institution)) continue;
-    found.push(
-      { type: 'party', name: 'department', named: true, text: unit, index: line.index + unitAt, slot: true },
-      {
-        type: 'party',
-        name: 'institution',
-        named: true,
-        text: institution,
-        index: line.index + institutionAt,
-        slot: true,
-      },
-    );
+    if (!/^\p{Lu}/u.test(unit) || /[,;()]/.test(unit) || !namesInstitution(unit)) continue;
+    const department: Candidate = {
+      type: 'party',
+      name: 'department',
+      named: true,
+      text: unit,
+      index: line.index + unitAt,
+      slot: true,
+    };
+    // A draft that still leaves the institution blank ("part of the <INSTITUTION>", "[University]")
+    // has written its unit: the unit is the deal's.
+    if (BLANK_OPENER.test(institution)) found.push(department);
+    if (!/^\p{Lu}/u.test(institution) || !namesInstitution(institution)) continue;
+    found.push(department, {
+      type: 'party',
+      name: 'institution',
+      named: true,
+      text: institution,
+      index: line.index + institutionAt,
+      slot: true,
+    });
   }
   return found;
 }
