@@ -65,6 +65,10 @@ describe('contract analysis: crafted texts stay linear', () => {
       'of the Ab Centre, part of the Cd University of the Ef Unit, part of ',
     ],
     ['fields in single angle brackets, open and closed', '<Ab Cd> <Ef <PAGE> < <<Gh>> '],
+    [
+      'dates in six languages, every parser’s months in each window',
+      '3 mars 2026 4. März 5 de marzo de 6 maart 2026 7 de março de 8 gennaio ',
+    ],
   ])(
     'reads one 240,000-character line of %s (within the scanned part; was 13–129 s)',
     (_label, unit) => {

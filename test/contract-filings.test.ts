@@ -62,6 +62,28 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: ['Premises', 'Building'],
   },
+  'reads dates with the month’s name in French, German, Spanish, Italian, Dutch and Portuguese': {
+    lines: [
+      'Contrat de services',
+      'Le présent contrat est conclu le 3 mars 2026 et prend fin le 1er janvier 2027.',
+      'Le Client paie chaque facture dans un délai de 30 jours.',
+      'Dieser Vertrag wird am 4. März 2026 geschlossen.',
+      'Firmado en Madrid el 5 de marzo de 2026.',
+      'Firmato a Roma il 6 marzo 2026.',
+      'Getekend te Amsterdam op 7 maart 2026.',
+      'Assinado em Lisboa em 8 de março de 2026.',
+    ],
+    values: [
+      { text: '3 mars 2026' },
+      { text: '1er janvier 2027' },
+      { text: '4. März 2026' },
+      { text: '5 de marzo de 2026' },
+      { text: '6 marzo 2026' },
+      { text: '7 maart 2026' },
+      { text: '8 de março de 2026' },
+    ],
+    absent: [/jours/, /^le /, /^am /, /^il /],
+  },
   'reads a unit whose name holds “of”, and a draft’s unit whose institution is still blank': {
     lines: [
       'Data Use Agreement',

@@ -4,7 +4,13 @@
  * it starts at a character that cannot begin the one before it (a look-behind), so a failed
  * attempt never rescans a run another attempt already read.
  */
+import * as de from 'chrono-node/de';
 import * as chrono from 'chrono-node/en';
+import * as es from 'chrono-node/es';
+import * as fr from 'chrono-node/fr';
+import * as it from 'chrono-node/it';
+import * as nl from 'chrono-node/nl';
+import * as pt from 'chrono-node/pt';
 import type { Candidate, ValueType } from './candidate.ts';
 import type { Span } from './lines.ts';
 import { isEntitySuffix } from './names.ts';
@@ -30,6 +36,39 @@ const INTERNATIONAL_PHONE = /(?<![\w+])\+\d{1,3}(?:[ .-]\(?\d{1,5}\)?){2,5}(?![\
 const ZIP = /\b\d{5}(?:-\d{4})?\b/g;
 const POSTCODE = /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b|\b[A-Z]\d[A-Z] \d[A-Z]\d\b/g;
 const MONTH = /jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec/i;
+/**
+ * Contracts in French, German, Spanish, Italian, Dutch and Portuguese write their dates with the
+ * month's name ("3 mars 2026", "3. März 2026", "3 de marzo de 2026"): each language's chrono
+ * parser reads a window only when one of its month names stands there, so an English contract
+ * costs one test of a pattern per window.
+ */
+const OTHER_LANGUAGES: { parser: typeof chrono.casual; months: RegExp }[] = [
+  {
+    parser: fr.casual,
+    months:
+      /(?<!\p{L})(?:janvier|f[ée]vrier|mars|avril|mai|juin|juillet|ao[uû]t|septembre|octobre|novembre|d[ée]cembre)(?!\p{L})/iu,
+  },
+  {
+    parser: de.casual,
+    months: /(?<!\p{L})(?:Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)(?!\p{L})/iu,
+  },
+  {
+    parser: es.casual,
+    months:
+      /(?<!\p{L})(?:enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de(?!\p{L})/iu,
+  },
+  {
+    parser: it.casual,
+    months:
+      /(?<!\p{L})(?:gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre)(?!\p{L})/iu,
+  },
+  { parser: nl.casual, months: /(?<!\p{L})(?:januari|februari|maart|mei|augustus)(?!\p{L})/iu },
+  {
+    parser: pt.casual,
+    months:
+      /(?<!\p{L})(?:janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|outubro|novembro|dezembro) de(?!\p{L})/iu,
+  },
+];
 /**
  * "1st day of March, 2026": chrono reads the month and year; the day before them is the date's too
  * (its ordinal suffix maybe split from it, or letter-spaced: see `SPLIT_ORDINAL`).
@@ -193,7 +232,11 @@ function dates(line: string): { start: number; end: number }[] {
     }
     // The suffix moved next to its day, the space after it: the same length, so offsets hold.
     const window = line.slice(from, to).replace(SPLIT_ORDINAL, '$1$2 ');
-    for (const result of chrono.casual.parse(window)) {
+    const parsers = [
+      chrono.casual,
+      ...OTHER_LANGUAGES.filter((l) => l.months.test(window)).map((l) => l.parser),
+    ];
+    for (const result of parsers.flatMap((parser) => parser.parse(window))) {
       for (const part of rangeParts(result.text)) {
         const date = oneDate(line, from + result.index + part.start, part.text);
         if (date && !seen.has(date.start)) {
@@ -231,14 +274,16 @@ function oneDate(line: string, index: number, read: string): { start: number; en
   const time = text.indexOf(' at ');
   if (time > 0) text = text.slice(0, text[time - 1] === ',' ? time - 1 : time);
   // chrono includes a leading "on" or "the" in what it read; the value is the date.
-  const lead = /^(?:on|the|of|from|by|dated|as of)\s/i.exec(text);
+  // So does a French, German, Italian, Spanish, Dutch or Portuguese parser its "le", "am", "il" ….
+  const lead = /^(?:on|the|of|from|by|dated|as of|le|du|au|am|vom|il|el|del|op|em)\s/i.exec(text);
   if (lead) {
     start += lead[0].length;
     text = text.slice(lead[0].length);
   }
   const numeric = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{1,4}$/.test(text);
   // A named month with a year: "March 31" alone recurs every year, it is no deal's date.
-  const named = MONTH.test(text) && /\d{4}|'\d\d/.test(text);
+  const named =
+    (MONTH.test(text) || OTHER_LANGUAGES.some((l) => l.months.test(text))) && /\d{4}|'\d\d/.test(text);
   if (!numeric && !named) return null;
   const end = start + text.length;
   const dayOf = DAY_OF.exec(line.slice(Math.max(0, start - 20), start));
