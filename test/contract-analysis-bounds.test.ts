@@ -66,6 +66,11 @@ describe('contract analysis: crafted texts stay linear', () => {
     ],
     ['fields in single angle brackets, open and closed', '<Ab Cd> <Ef <PAGE> < <<Gh>> '],
     [
+      'merge fields, shaped blanks and empty brackets, open and closed',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
+      '%%A_B%% %%A $B_C$ $B #C_D# #C __D_E__ __D ${e} [[F G]] [[ [\t] $[ ] (___) ___-____ (___ __ day of ___, 20__ __/__/ ',
+    ],
+    [
       'dates in six languages, every parser’s months in each window',
       '3 mars 2026 4. März 5 de marzo de 6 maart 2026 7 de março de 8 gennaio ',
     ],

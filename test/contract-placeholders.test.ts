@@ -85,10 +85,45 @@ const BRACKET_AND_BLANK_VARIABLES = [
   ['placeholder', 'work_location', 'Work location: [__________]'],
 ];
 
+/** Merge fields, blanks drawn in the shape of what they ask for, and brackets left empty. */
+const MERGE_FIELDS_AND_SHAPES = [
+  'This Agreement is made between [          ] (the "Contractor") and [Company Name] (the "Company").',
+  'The fee is $[ ] per month. [ ] Monthly [  ] Yearly',
+  'Company address: %%COMPANY_ADDRESS%%. Contractor address: $CONTRACTOR_ADDRESS$.',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
+  'Start date: __START_DATE__. Manager: #MANAGER_NAME#. Renewal: ${renewal_period}. Notice: <notice_period>.',
+  'Project: [[Project Name]]',
+  'None of $5$, #1, __init, 100%% sure or <b>bold</b> is a field.',
+  'Phone: (___) ___-____',
+  'Dated this ____ day of __________, 20__, and first used __/__/____.',
+];
+
+const MERGE_FIELD_AND_SHAPE_VARIABLES = [
+  ['placeholder', 'contractor_name', '[ ]'],
+  ['placeholder', 'company_name', '[Company Name]'],
+  ['placeholder', 'fee', '$[ ]'],
+  ['placeholder', 'company_address', '%%COMPANY_ADDRESS%%'],
+  ['placeholder', 'contractor_address', '$CONTRACTOR_ADDRESS$'],
+  ['placeholder', 'start_date', '__START_DATE__'],
+  ['placeholder', 'manager_name', '#MANAGER_NAME#'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
+  ['placeholder', 'renewal_period', '${renewal_period}'],
+  ['placeholder', 'notice_period', '<notice_period>'],
+  ['placeholder', 'project_name', '[[Project Name]]'],
+  ['placeholder', 'phone', 'Phone: (___) ___-____'],
+  ['placeholder', 'date', '____ day of __________, 20__'],
+  ['placeholder', 'date', '__/__/____'],
+];
+
 describe('POST /api/contracts/import: placeholders and directives', () => {
   it.each([
     ['template languages', TEMPLATE_LANGUAGES, TEMPLATE_LANGUAGE_VARIABLES],
     ['brackets and blanks', BRACKETS_AND_BLANKS, BRACKET_AND_BLANK_VARIABLES],
+    [
+      'merge fields, shaped blanks and empty brackets',
+      MERGE_FIELDS_AND_SHAPES,
+      MERGE_FIELD_AND_SHAPE_VARIABLES,
+    ],
   ])(
     'finds the %s of a DOCX and of a PDF, directives as their subjects, and nothing else',
     async (_, lines, expected) => {

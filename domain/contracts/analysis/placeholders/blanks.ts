@@ -111,6 +111,32 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
   return found;
 }
 
+/**
+ * Blanks shaped like what they ask for, as printed forms draw them: a date (`____ day of
+ * __________, 20__`, `__/__/____`, `___/___/20__`) and a phone number (`(___) ___-____`). A form
+ * prints the date's or the number's own words and separators between the rules, so no run of
+ * underscores alone is the blank; each shape is one placeholder, named by its label
+ * (`Phone: (___) ___-____` → `phone`) or else by what it is (`date`, `phone`). No shape starts
+ * inside a run of underscores and each reads a bounded stretch: linear.
+ */
+const SHAPED_BLANK =
+  /(?<![_＿\w])(?:(?<day>[_＿]{2,} day of [_＿]{3,},? ?(?:(?:19|20)[_＿]{2}|[_＿]{2,}))|(?<numeric>[_＿]{2,4}\/[_＿]{2,4}\/(?:(?:19|20)[_＿]{2}|[_＿]{2,4}))|(?<phone>\([_＿]{3}\) ?[_＿]{3}[-.][_＿]{4}))(?![_＿\w])/g;
+
+export function scanShapedBlanks(text: string): Finding[] {
+  const found: Finding[] = [];
+  for (const m of text.matchAll(SHAPED_BLANK)) {
+    const what = m.groups!.phone ? 'phone' : 'date';
+    const end = m.index + m[0].length;
+    const label = labelBefore(text, m.index, Math.max(0, m.index - MAX_LABEL));
+    // A label names it when it says what it is ("Date of Birth", "Telephone"): "Dated this" is wording.
+    if (label?.name.includes(what === 'phone' ? 'phone' : 'date') && label.name !== 'dated') {
+      const from = labelledStart(label, m.index);
+      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+    } else found.push({ index: m.index, name: what, kind: 'placeholder', text: m[0] });
+  }
+  return found;
+}
+
 const SIGNATURE_BEFORE = /(?:^|\s)(?:by|signature|signed|sign here|initials?|witness)$/i;
 /** `text` without the spaces, tabs and colon at its end (a loop: a pattern for it is quadratic). */
 function withoutColon(text: string): string {

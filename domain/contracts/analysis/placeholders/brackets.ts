@@ -1,7 +1,7 @@
 import type { Finding } from '../findings.ts';
 import { labelBefore, labelledStart } from './blanks.ts';
 import { isDescription } from './descriptions.ts';
-import { descriptionName, isPlausibleName, nameAround } from './names.ts';
+import { descriptionName, isPlausibleName, nameAround, toSnakeCase } from './names.ts';
 
 /**
  * Square brackets: `[Company Name]`, a description of any length (`[Full name of the authorized
@@ -45,7 +45,7 @@ function readBracket(text: string, open: number, close: number): Finding | null 
   const raw = text.slice(open + 1, close);
   if (raw.split('\n').length > MAX_LINES) return null;
   const content = raw.replace(/\s+/g, ' ').trim();
-  if (isBlank(content)) {
+  if (isBlank(content) || spacedBlank(text, open, raw)) {
     const start = before === '$' || before === '€' || before === '£' ? open - 1 : open;
     return blankFinding(text, start, close + 1);
   }
@@ -54,7 +54,22 @@ function readBracket(text: string, open: number, close: number): Finding | null 
   if (CAPTION_REFERENCE.test(text.slice(Math.max(0, open - 24), open))) return null;
   const name = descriptionName(content);
   if (!name || !isPlausibleName(name)) return null;
-  return { index: open, name, kind: 'placeholder', text: text.slice(open, close + 1) };
+  // `[[Company Name]]`: a wiki's or a generator's double brackets are the field's.
+  const doubled = before === '[' && after === ']';
+  const start = doubled ? open - 1 : open;
+  return { index: start, name, kind: 'placeholder', text: text.slice(start, close + (doubled ? 2 : 1)) };
+}
+
+/**
+ * Brackets holding only white space: a blank where a form leaves room to write (`between [        ]
+ * and`: a wide gap, which the text keeps as a tab), or after a currency sign (`$[ ]`). A checkbox
+ * (`[ ] Yes`, `[  ] No`) holds a space or two, and a wider one stands first on its line or cell.
+ */
+function spacedBlank(text: string, open: number, raw: string): boolean {
+  if (!/^[ \t\u00a0]+$/.test(raw)) return false;
+  if (/[$€£]/.test(text[open - 1] ?? '')) return true;
+  const lineStart = Math.max(text.lastIndexOf('\n', open), text.lastIndexOf('\t', open - 1)) + 1;
+  return (raw.includes('\t') || raw.length >= 3) && text.slice(lineStart, open).trim() !== '';
 }
 
 /** The end of a section or article reference: "Section 2.01 ", "ARTICLE IV ", "Sec. 5 ", "or 10.2 ". */
@@ -66,6 +81,9 @@ function isBlank(content: string): boolean {
   if (/^(?:TBD|TBC|TBA|XX+)$/i.test(content)) return true;
   return /^[$€£]?[ _＿●•·….-]*%?$/.test(content) && /_|＿|●|•|·|…|\.\.\./.test(content);
 }
+
+/** A defined term right after a blank: ` (the "Company")`, ` (hereinafter "Buyer")`. */
+const DEFINED_AFTER = /^,? \((?:the |hereinafter |hereinafter the )?["“]([\p{L}][\p{L} ]{0,38})["”]\)/u;
 
 /**
  * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`; its text is the
@@ -80,7 +98,9 @@ function blankFinding(text: string, start: number, end: number): Finding | null 
     const from = labelledStart(label, start);
     return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
   }
-  const name = nameAround(text, start, end);
+  // "between [●] (the "Company") and …": the definition after a party's blank names it.
+  const defined = DEFINED_AFTER.exec(text.slice(end, end + 60));
+  const name = defined ? `${toSnakeCase(defined[1]!)}_name` : nameAround(text, start, end);
   if (!isPlausibleName(name)) return null;
   return { index: start, name, kind: 'placeholder', text: text.slice(start, end) };
 }

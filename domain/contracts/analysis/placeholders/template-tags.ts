@@ -66,7 +66,10 @@ export function scanTemplateTags(text: string): Finding[] {
     const whole = text.slice(raw.index, raw.end);
     const add = (kind: Finding['kind'], path: string | null) => {
       const name = path === null ? '' : toSnakeCase(resolve(path, loops));
-      if (name && isPlausibleName(name)) found.push({ index: raw.index, name, kind, text: whole });
+      // `${name}`: the dollar sign is the field's, as template literals and Velocity write it.
+      const start = raw.opener === '{' && text[raw.index - 1] === '$' ? raw.index - 1 : raw.index;
+      if (name && isPlausibleName(name))
+        found.push({ index: start, name, kind, text: text.slice(start, raw.end) });
     };
     if (tag.kind === 'field') add('placeholder', tag.path);
     else if (tag.kind === 'described' && isPlausibleName(tag.name)) {
@@ -118,7 +121,7 @@ function readTag({ opener, inner: asWritten }: RawTag): Tag {
   if (opener === '<') {
     // `<Company Name>`, `<DEPARTMENT>`, `<University, Country>`: a form's field in single angle
     // brackets, as Word templates and research forms write them. Not markup: an HTML tag starts in
-    // lower case (`<b>`), an address or a link holds `@` or `:`, and EDGAR's SGML tags
+    // lower case (`<b>`) and holds no underscore, an address or a link holds `@` or `:`, and EDGAR's SGML tags
     // (`<PAGE>`, `<TABLE>`, `<S>`, `<C>`) mark a filing's pages and tables.
     return ANGLE_FIELD.test(content) && !EDGAR_TAGS.has(content)
       ? { kind: 'field', path: content }
@@ -340,8 +343,11 @@ const IDENTIFIER_PATH = /^\$?[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*
 const FIELD_WORDS = /^\p{L}[\p{L}\p{N}-]*(?: [\p{L}\p{N}-]+){0,5}$/u;
 /** Words, not code: `{list of accredited investors approved by the company}`. */
 const DESCRIPTION_TEXT = /^\p{L}[\p{L}\p{N},.'’()/&-]*(?: [\p{L}\p{N},.'’()/&-]+)+$/u;
-/** A field in single angle brackets: a capital, then words, at most 60 characters. */
-const ANGLE_FIELD = /^\p{Lu}[\p{L}\p{N} ,.'’&/-]{0,59}$/u;
+/**
+ * A field in single angle brackets: a capital, then words, at most 60 characters; or a name in
+ * snake_case (`<notice_period>`): no HTML tag holds an underscore.
+ */
+const ANGLE_FIELD = /^\p{Lu}[\p{L}\p{N} ,.'’&/-]{0,59}$|^[a-z][a-z0-9]{0,29}(?:_[a-z0-9]{1,29}){1,5}$/u;
 /** The SGML tags of an EDGAR filing's text (its documents, pages and tables), no fields. */
 const EDGAR_TAGS = new Set([
   'PAGE',

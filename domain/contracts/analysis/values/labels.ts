@@ -31,7 +31,8 @@ export interface LabelContext {
 }
 
 /** A blank to fill, a term still to settle ("TBD", "To be agreed") or a signature line: not a value. */
-const BLANK = /^[\s_.\-–—/:]*$|^\[\s*\]$|^N\/?A$|^(?:TBD|TBA|TBC|to be (?:determined|agreed|confirmed))\.?$/i;
+const BLANK =
+  /^[\s_.\-–—/:()]*$|^\[\s*\]$|^N\/?A$|^(?:TBD|TBA|TBC|to be (?:determined|agreed|confirmed))\.?$/i;
 /**
  * A rule drawn with dots or underscores and the capacity printed after it ("……… Community Member",
  * "________ Director"): the line where a signer signs, captioned with the capacity; no value.
