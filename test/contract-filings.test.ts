@@ -62,6 +62,17 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: ['Premises', 'Building'],
   },
+  'reads a party named after “the” when its name is an institution’s, not a group the contract describes': {
+    lines: [
+      'This Sponsorship Agreement is made by and between Harbor Foods Ltd. ("Sponsor"), and the Okapi Events Foundation, a California nonprofit public benefit corporation ("Organizer").',
+      'This Fiscal Sponsorship Agreement is made by and between Harbor Foods Ltd. ("Sponsor") and the Project Signatories ("Signatories").',
+    ],
+    values: [
+      { name: 'sponsor_name', text: 'Harbor Foods Ltd.' },
+      { name: 'organizer_name', text: 'Okapi Events Foundation' },
+    ],
+    absent: [/Signatories/, /^the /],
+  },
   'reads dates with the month’s name in French, German, Spanish, Italian, Dutch and Portuguese': {
     lines: [
       'Contrat de services',

@@ -40,6 +40,7 @@ const TEMPLATE_LANGUAGES = [
   '{#fees}{label}: {amount}{/fees}',
   'Data sample: {"id": 1} and code { return x; } are no placeholders.',
   'Data held by the <DEPARTMENT> of the <University, Country>; no field: <PAGE>, <b>bold</b>, <jo@acme.io>, <https://acme.io>.',
+  'French quotes are no field: le Client, ci-après dénommé « le Client », signe.',
 ];
 
 const TEMPLATE_LANGUAGE_VARIABLES = [

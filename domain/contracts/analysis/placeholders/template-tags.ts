@@ -127,6 +127,9 @@ function readTag({ opener, inner: asWritten }: RawTag): Tag {
       ? { kind: 'field', path: content }
       : { kind: 'none' };
   }
+  // « le Partenaire »: French, Swiss and other European typography quote with guillemets and a
+  // space inside each; Word prints a merge field as «Name», with none.
+  if (opener === '«' && /^\s|\s$/.test(asWritten)) return { kind: 'none' };
   if (opener === '<<' || opener === '«') {
     // Word's «Next Record» is a mail merge instruction, not a field.
     return MERGE_NAME.test(content) && !/^next ?record/i.test(content)

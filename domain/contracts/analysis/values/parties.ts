@@ -17,6 +17,7 @@ import {
   isInnerAnd,
   type NameRun,
   nameAt,
+  namesInstitution,
 } from './names.ts';
 
 export interface Party {
@@ -92,7 +93,12 @@ function partyStretchStart(line: string, open: number, defined: ReadonlySet<stri
   }
   // A list marker opening the line: "1.", "(a)", "(i)".
   const marker = /^(?:\d{1,3}[.)]|\([0-9a-z]{1,4}\))\s/i.exec(line.slice(start, open));
-  return marker ? start + marker[0].length : start;
+  if (marker) start += marker[0].length;
+  // "and the Okapi Events Foundation, a California nonprofit …": before an institution's name the
+  // article in lower case is the sentence's ("The Apache Software Foundation" writes its own in
+  // capitals); before a description ("the Project Signatories") it is the description's.
+  const named = line.startsWith('the ', start) ? nameAt(line.slice(start + 4, open)) : null;
+  return named && namesInstitution(named.text) ? start + 4 : start;
 }
 
 /**
