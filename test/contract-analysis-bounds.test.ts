@@ -70,6 +70,7 @@ describe('contract analysis: crafted texts stay linear', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
       '%%A_B%% %%A $B_C$ $B #C_D# #C __D_E__ __D ${e} [[F G]] [[ [\t] $[ ] (___) ___-____ (___ __ day of ___, 20__ __/__/ ',
     ],
+    ['ellipses and dots, after labels or in running text', 'Ab: … Cd : ..... the parties … agree ...... '],
     [
       'dates in six languages, every parser’s months in each window',
       '3 mars 2026 4. März 5 de marzo de 6 maart 2026 7 de março de 8 gennaio ',
@@ -101,6 +102,11 @@ describe('contract analysis: crafted texts stay linear', () => {
       'signature captions under their rules, on lines of their own',
       PREAMBLE,
       'Jo Ann Smith\n______ ______\nName Name\nCIO COO ___ ___ Title Title\n',
+    ],
+    [
+      'blanks of an ellipsis alone on their lines, under labels',
+      PREAMBLE,
+      'Other identification of the organisation:\n…\n',
     ],
     [
       'headings in capitals, each over a short entry',

@@ -73,6 +73,28 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: [/Signatories/, /^the /],
   },
+  'reads labels with accented letters, a label that describes its field at length, and a party’s address printed again in its signature block':
+    {
+      lines: [
+        'Contrat de services',
+        'Durée : 12 mois',
+        'Vergütung: 12.500,00 EUR',
+        'Name of the organisation exporting the data: De Vries & Jansen Advocaten',
+        'Address: Stationsplein 45, 3511 ED Utrecht, Netherlands',
+        'The exporter transfers the data under these clauses.',
+        'Signed for the exporter:',
+        'Address: Stationsplein 45, 3511 ED Utrecht, Netherlands',
+        'Grantor: Grantee:',
+        'Town of Vinton Roanoke Gas Company Attention: Town Manager Attention: President 311 S. Pollard Street 519 Kimball Avenue, N.E. Vinton, Virginia 24179 P.O. Box 13007 Roanoke, Virginia 24030',
+      ],
+      values: [
+        { name: 'duree', text: '12 mois' },
+        { name: 'vergutung', text: '12.500,00 EUR' },
+        { name: 'name_of_the_organisation_exporting_the_data', text: 'De Vries & Jansen Advocaten' },
+        { name: 'address', text: 'Stationsplein 45, 3511 ED Utrecht, Netherlands' },
+      ],
+      absent: [/Attention/, /Town Manager/, /^President/],
+    },
   'reads dates with the month’s name in French, German, Spanish, Italian, Dutch and Portuguese': {
     lines: [
       'Contrat de services',

@@ -97,6 +97,11 @@ const MERGE_FIELDS_AND_SHAPES = [
   'None of $5$, #1, __init, 100%% sure or <b>bold</b> is a field.',
   'Phone: (___) ___-____',
   'Dated this ____ day of __________, 20__, and first used __/__/____.',
+  'Functie: …',
+  'Nom : ..........',
+  'Andere gegevens ter identificatie van de organisatie:',
+  '…',
+  'The parties agree … to this. Section 1 .......... 5',
 ];
 
 const MERGE_FIELD_AND_SHAPE_VARIABLES = [
@@ -114,6 +119,9 @@ const MERGE_FIELD_AND_SHAPE_VARIABLES = [
   ['placeholder', 'phone', 'Phone: (___) ___-____'],
   ['placeholder', 'date', '____ day of __________, 20__'],
   ['placeholder', 'date', '__/__/____'],
+  ['placeholder', 'functie', 'Functie: …'],
+  ['placeholder', 'nom', 'Nom : ..........'],
+  ['placeholder', 'andere_gegevens_ter_identificatie_van_de_organisatie', '…'],
 ];
 
 describe('POST /api/contracts/import: placeholders and directives', () => {

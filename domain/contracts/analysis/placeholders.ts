@@ -8,14 +8,20 @@
  *   `placeholders/brackets.ts`;
  * - labelled blanks: `Effective Date: ________`, `Governing Law\t________`, write-in boxes
  *   drawn with corner marks (`Name: ⎣_____⎦`, `⎣__`), and blanks shaped like a date or a phone
- *   number (`____ day of ________, 20__`, `__/__/____`, `(___) ___-____`), in `placeholders/blanks.ts`;
+ *   number (`____ day of ________, 20__`, `__/__/____`, `(___) ___-____`), and blanks of an
+ *   ellipsis or dots after a label (`Functie: …`, `Nom : ..........`), in `placeholders/blanks.ts`;
  * - merge fields between a pair of marks: `%%NAME%%`, `$NAME$`, `#NAME#`, `__NAME__`, in
  *   `placeholders/merge-fields.ts`.
  * Names are snake_case (`placeholders/names.ts`). Every scan is linear in the text: contracts
  * are user input.
  */
 import type { Finding } from './findings.ts';
-import { scanCornerBlanks, scanShapedBlanks, scanUnderscoreBlanks } from './placeholders/blanks.ts';
+import {
+  scanCornerBlanks,
+  scanDottedBlanks,
+  scanShapedBlanks,
+  scanUnderscoreBlanks,
+} from './placeholders/blanks.ts';
 import { scanBrackets } from './placeholders/brackets.ts';
 import { scanMergeFields } from './placeholders/merge-fields.ts';
 import { scanTemplateTags } from './placeholders/template-tags.ts';
@@ -29,6 +35,7 @@ export function scanPlaceholders(text: string): Finding[] {
     ...scanUnderscoreBlanks(text),
     ...scanCornerBlanks(text),
     ...scanShapedBlanks(text),
+    ...scanDottedBlanks(text),
     ...scanMergeFields(text),
   ].sort((a, b) => a.index - b.index);
 }

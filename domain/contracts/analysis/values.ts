@@ -334,14 +334,22 @@ function quotedTerms(lines: Span[]): Set<string> {
 const DATE_LINE = /^(?:[A-Z][a-z]{2,8}\.? \d{1,2}, \d{4}|\d{1,2}\/\d{1,2}\/(?:\d{2}|\d{4}))$/;
 
 /**
- * Lines that stand unchanged more than once and hold no signature: running headers and footers
+ * A field of a party's block, which a form prints again in the signature block or the notices
+ * ("Address: 1 Main Street, Austin, TX 78701" under each): the signer's name, title and date, and
+ * the party's address, e-mail, phone and fax, in English, Dutch, French, German, Spanish and Italian.
+ */
+const PARTY_FIELD =
+  /\b(?:By|Name|Title|Date|Address|Adres|Adresse|Anschrift|Dirección|Indirizzo|E-?mail|Phone|Telephone|Tel|Fax)\.?\s?:/;
+
+/**
+ * Lines that stand unchanged more than once and hold no party's field: running headers and footers
  * ("Source: ACME CORP, 8-K, 4/6/2018" on every page of a filed exhibit), not the deal's terms.
  */
 function repeatedLines(lines: Span[]): Set<string> {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const { text } of lines) {
-    if (text.length > 200 || /\b(?:By|Name|Title|Date)\s?:/.test(text)) continue;
+    if (text.length > 200 || PARTY_FIELD.test(text)) continue;
     // A letter's date, which its continuation pages repeat in their heading ("March 17, 2010" /
     // "Page 2"): the letter's date all the same. And a signature block's dates: each signer dates
     // his signature ("Date: 3/15/2018" under each), the same day when they sign together.

@@ -137,6 +137,57 @@ export function scanShapedBlanks(text: string): Finding[] {
   return found;
 }
 
+/**
+ * Blanks drawn with an ellipsis or a row of dots, as continental European forms and the EU's
+ * published forms draw them (`Functie: …`, `Nom : ..........`, a line that is only `…` under a
+ * label ending its line with a colon): named by that label. An ellipsis in running text
+ * ("the parties …") and dot leaders of a table of contents have no such label and are left alone;
+ * a signature's dots (`Signature: ……`) are signed by hand.
+ */
+export function scanDottedBlanks(text: string): Finding[] {
+  const found: Finding[] = [];
+  let floor = 0;
+  // The line the run stands in, moved forward as the runs are: each character is passed once.
+  let lineStart = 0;
+  let lineEnd = lineEndAt(text, 0);
+  for (const run of text.matchAll(/…+|\.{5,}/g)) {
+    const start = run.index;
+    const end = start + run[0].length;
+    while (start > lineEnd) {
+      lineStart = lineEnd + 1;
+      lineEnd = lineEndAt(text, lineStart);
+    }
+    const label = labelBefore(text, start, Math.max(floor, lineStart));
+    floor = end;
+    if (label) {
+      const from = labelledStart(label, start);
+      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+      continue;
+    }
+    // A line that is the run alone, under a label ending the line above ("Andere gegevens ter
+    // identificatie van de organisatie:" / "…"), of at most MAX_LINE_LABEL characters.
+    const alone =
+      lineEnd - lineStart <= run[0].length + 4 && text.slice(lineStart, lineEnd).trim() === run[0];
+    if (!alone || lineStart === 0) continue;
+    const window = text.slice(Math.max(0, lineStart - 1 - MAX_LINE_LABEL), lineStart - 1);
+    const cut = window.lastIndexOf('\n');
+    if (cut < 0 && lineStart - 1 > MAX_LINE_LABEL) continue;
+    const above = window.slice(cut + 1).trim();
+    const name = above.endsWith(':') ? toSnakeCase(above.slice(0, -1)) : '';
+    if (/^\p{Lu}/u.test(above) && isPlausibleName(name) && !SIGNATURE_LABEL.test(above.slice(0, -1)))
+      found.push({ index: start, name, kind: 'placeholder', text: run[0] });
+  }
+  return found;
+}
+
+/** How long the label on a line of its own, over a blank's line, may be. */
+const MAX_LINE_LABEL = 120;
+
+function lineEndAt(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end < 0 ? text.length : end;
+}
+
 const SIGNATURE_BEFORE = /(?:^|\s)(?:by|signature|signed|sign here|initials?|witness)$/i;
 /** `text` without the spaces, tabs and colon at its end (a loop: a pattern for it is quadratic). */
 function withoutColon(text: string): string {

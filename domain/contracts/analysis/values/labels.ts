@@ -32,7 +32,7 @@ export interface LabelContext {
 
 /** A blank to fill, a term still to settle ("TBD", "To be agreed") or a signature line: not a value. */
 const BLANK =
-  /^[\s_.\-–—/:()]*$|^\[\s*\]$|^N\/?A$|^(?:TBD|TBA|TBC|to be (?:determined|agreed|confirmed))\.?$/i;
+  /^[\s_.…\-–—/:()]*$|^\[\s*\]$|^N\/?A$|^(?:TBD|TBA|TBC|to be (?:determined|agreed|confirmed))\.?$/i;
 /**
  * A rule drawn with dots or underscores and the capacity printed after it ("……… Community Member",
  * "________ Director"): the line where a signer signs, captioned with the capacity; no value.
@@ -260,6 +260,22 @@ function nextCapitalLabel(text: string, from: number): number {
   return -1;
 }
 
+/**
+ * A label line's label may describe its field at length, as forms do ("Name of the organisation
+ * exporting the data:", "Naam van de organisatie die de gegevens uitvoert:"): up to eight words,
+ * the label's 49 characters still, as a key-terms table's label cell, when most of its words are
+ * in lower case. Capitalised words run together past six are names set side by side ("Town of
+ * Vinton Roanoke Gas Company Attention:", two notice blocks printed as one line).
+ */
+const LINE_LABEL_WORDS = 6;
+const DESCRIBED_LABEL_WORDS = 8;
+function isLineLabel(text: string): boolean {
+  if (isLabel(text, LINE_LABEL_WORDS)) return true;
+  const words = text.trim().split(' ');
+  const lower = words.filter((word) => /^\p{Ll}/u.test(word)).length;
+  return isLabel(text, DESCRIBED_LABEL_WORDS) && lower * 2 >= words.length;
+}
+
 /** "Label: value", with more signature labels on the same line split apart. */
 function labelLine(span: Span, context: LabelContext, role: string | null): Candidate[] {
   const colon = span.text.indexOf(':');
@@ -269,7 +285,7 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   if (
     colon <= 0 ||
     colon > 50 ||
-    !isLabel(span.text.slice(0, colon)) ||
+    !isLineLabel(span.text.slice(0, colon)) ||
     signature.test(span.text.slice(0, colon).trim())
   ) {
     return signatureFields(span, context.parties, role);

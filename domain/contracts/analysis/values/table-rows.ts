@@ -7,7 +7,7 @@ import { cellsOf, type Span } from './lines.ts';
 import { nameAt } from './names.ts';
 import { titledSignatories } from './signatories.ts';
 
-const LABEL = /^[A-Z][A-Za-z0-9'’()&/ .,#-]{0,48}$/;
+const LABEL = /^\p{Lu}[\p{L}\p{N}'’()&/ .,#-]{0,48}$/u;
 /**
  * A label: a few capitalised words. A key-terms table's label cell may name its term at length
  * ("Total Post-Money Shares Reserved for Option Pool"): a table sets the label apart, so it may
