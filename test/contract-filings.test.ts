@@ -95,6 +95,28 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
       ],
       absent: [/Attention/, /Town Manager/, /^President/],
     },
+  'reads a party’s number in the registers of other countries, after the register’s name': {
+    lines: [
+      'Andere gegevens ter identificatie van de organisatie:',
+      'KvK-nummer 10113037',
+      'Ondernemingsnummer 0467.389.425',
+      'Immatriculée au RCS Paris 552 100 554, SIRET 55210055400013.',
+      'Amtsgericht Berlin HRB 12345, USt-IdNr. DE123456789',
+      'Partita IVA 01234567890; ABN 51 824 753 556',
+      'The UID field is stored in the register.',
+    ],
+    values: [
+      { name: 'registration_number', text: '10113037' },
+      { text: '0467.389.425' },
+      { text: '552 100 554' },
+      { text: '55210055400013' },
+      { text: '12345' },
+      { text: 'DE123456789' },
+      { text: '01234567890' },
+      { text: '51 824 753 556' },
+    ],
+    absent: [/field/],
+  },
   'reads dates with the month’s name in French, German, Spanish, Italian, Dutch and Portuguese': {
     lines: [
       'Contrat de services',

@@ -231,16 +231,23 @@ function endingMatch(
  * employer identification number), and each party's is its own.
  */
 const NUMBERED =
-  /\b(?:((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case|[Cc]ompany|[Cc]harity|[Rr]egistration|[Rr]egistered|VAT)(?: Number| No\.?| #|#| number| no\.?)|(Tax ID|EIN))[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+  /\b(?:((?:Task |Delivery |Purchase |Work )?Order|Contract|Agreement|Purchase Order|PO|Account|Routing|Invoice|Reference|Policy|Grant|Award|Project|Ticket|Case|[Cc]ompany|[Cc]harity|[Rr]egistration|[Rr]egistered|VAT)(?: Number| No\.?| #|#| number| no\.?)|(Tax ID|EIN)|(KvK(?:-nummer)?|Ondernemingsnummer|RSIN|BTW-nummer|SIRE[NT]|RCS [A-Z][a-z]+|HR[AB]|USt-IdNr\.|Steuernummer|UID|CIF|NIF|Partita IVA|P\. ?IVA|Codice Fiscale|ABN|ACN))[ :]*(\d{1,3}(?:,\d{3}){1,6}(?![\d,])|\d{2,4}(?: \d{2,4}){1,4}(?!\d)|[A-Z0-9][A-Z0-9./-]{2,30}[A-Z0-9])\b/g;
+/**
+ * The registers of other countries, by the name each prints before its number: the Dutch
+ * Chamber of Commerce's "KvK-nummer" and the RSIN, Belgium's "Ondernemingsnummer", France's SIREN,
+ * SIRET and "RCS Paris", Germany's "HRB" and "USt-IdNr.", Austria's and Switzerland's UID, Spain's
+ * CIF and NIF, Italy's "Partita IVA" and "Codice Fiscale", Australia's ABN and ACN.
+ */
 function numbers(line: Span): Candidate[] {
   const found: Candidate[] = [];
   for (const m of line.text.matchAll(NUMBERED)) {
-    const value = m[3]!;
+    const value = m[4]!;
     // "Executive Order No. 13526": a statute's citation, the same in every contract. "00000000",
     // "000-000-000": a form's sample of the number's shape, no number yet.
     if (!/[1-9]/.test(value) || /Executive $/.test(line.text.slice(Math.max(0, m.index - 10), m.index)))
       continue;
-    found.push(endingMatch(line, m, value, 'value', `${toSnakeCase(m[1] ?? m[2]!)}_number`));
+    const name = m[3] ? 'registration_number' : `${toSnakeCase(m[1] ?? m[2]!)}_number`;
+    found.push(endingMatch(line, m, value, 'value', name));
   }
   return found;
 }
