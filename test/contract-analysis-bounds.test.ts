@@ -109,6 +109,11 @@ describe('contract analysis: crafted texts stay linear', () => {
       'Other identification of the organisation:\n…\n',
     ],
     [
+      'headed questions, each over its answer',
+      PREAMBLE,
+      'Data subjects\nThe data transferred concern:\nCustomers.\n',
+    ],
+    [
       'headings in capitals, each over a short entry',
       PREAMBLE,
       'BACKGROUND\nThe two systems exchange records.\n',

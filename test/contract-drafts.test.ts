@@ -544,6 +544,49 @@ const HEADED_CAPITALS = paragraphsAndTables([
   'I agree to the terms of this Memorandum of Understanding.',
 ]);
 
+/**
+ * An annex that asks, section by section, what the parties fill in (the EU's standard contractual
+ * clauses): a heading, its question ending with a colon, the answer under it; a draft's answer
+ * still to write is a line of dots. Questions of several lengths, so that in the PDF one ends its
+ * printed line close to the margin. A contract's heading over a list's lead-in stands alone.
+ */
+const PROMPTED_ENTRIES = paragraphsAndTables([
+  'APPENDIX 1 TO THE STANDARD CONTRACTUAL CLAUSES',
+  'Data exporter',
+  'The data exporter is (please specify briefly your activities relevant to the transfer):',
+  'An online shop for household goods with customers in the Benelux.',
+  'Data importer',
+  'The data importer is (please specify briefly activities relevant to the transfer of the data):',
+  'A call centre that answers customer questions on behalf of the exporter.',
+  'Data subjects',
+  'The personal data transferred concern the following categories of data subjects, as listed here:',
+  'Customers and prospective customers of the data exporter.',
+  'Categories of data',
+  'The personal data transferred concern the following categories of data, which the exporter holds:',
+  '……………………',
+  'Processing operations',
+  'The personal data transferred will be subject to the following basic processing activities and uses:',
+  'Storage, back-up and recovery of the data in the importer’s data centre.',
+  'DATA EXPORTER',
+  'Name: Fleur Janssens',
+  'Definitions',
+  'In this Agreement the following words have these meanings, unless the context requires otherwise:',
+  'Affiliate means any entity that controls a party.',
+]);
+
+const PROMPTED_ENTRY_VARIABLES = [
+  ['value', 'data_exporter', 'An online shop for household goods with customers in the Benelux.'],
+  ['value', 'data_importer', 'A call centre that answers customer questions on behalf of the exporter.'],
+  ['value', 'data_subjects', 'Customers and prospective customers of the data exporter.'],
+  ['placeholder', 'the_personal_data_transferred_concern_the_following_categories_o', '……………………'],
+  [
+    'value',
+    'processing_operations',
+    'Storage, back-up and recovery of the data in the importer’s data centre.',
+  ],
+  ['value', 'signatory_name', 'Fleur Janssens'],
+];
+
 const HEADED_CAPITALS_VARIABLES = [
   ['value', 'system_a', 'PERMIT INTAKE PORTAL, A PAYMENT PLATFORM FOR APPROVED RECIPIENTS.'],
   [
@@ -626,6 +669,7 @@ const DOCUMENTS = {
   headed: HEADED_ENTRIES,
   'headed-clauses': HEADED_CLAUSES,
   'headed-capitals': HEADED_CAPITALS,
+  prompted: PROMPTED_ENTRIES,
 };
 let pdfs: Record<string, Buffer>;
 
@@ -746,6 +790,11 @@ describe('POST /api/contracts/import: filled-in forms as they are laid out', () 
       'a form’s entry in block capitals whose printed line ends with a sentence’s full stop before a short last line: one entry',
       'headed-capitals',
       HEADED_CAPITALS_VARIABLES,
+    ],
+    [
+      'an annex’s answers under its headed questions, one still to write, and no answer to a contract’s lead-in',
+      'prompted',
+      PROMPTED_ENTRY_VARIABLES,
     ],
   ] as const)('answers %s, as DOCX and as PDF', async (_label, key, expected) => {
     expect(await variablesOf(`${key}.docx`, DOCUMENTS[key])).toEqual(expected);

@@ -302,6 +302,11 @@ function continuesParagraph(current: OutputLine, line: Line, rightEdge: number):
   const underListMarker = listItem && line.x > previous.x && line.x - previous.x <= 72;
   if (!sameX && !underIndentedFirst && !underListMarker) return false;
   if (headingAfterSentence(previous, line, rightEdge)) return false;
+  // A question or a lead-in that ends its paragraph with a colon after a word in lower case or a
+  // parenthesis ("… the following categories of data subjects:", "… (please specify):"), then a
+  // line that starts with a capital: the answer or the list is a paragraph of its own, however far
+  // the question ran. A label's colon ("Title:" at a printed line's end) keeps its value after it.
+  if (/(?:^|\s)\p{Ll}\S*:$|\):$/u.test(previous.text) && /^\p{Lu}/u.test(line.text)) return false;
   // Ended short: a space and the next line's first word would have fitted before the edge, by
   // more than half an em (the edge is the page's longest line, which may hang past the margin).
   return previous.end + 0.25 * size + line.firstWordWidth > rightEdge - 0.5 * size;

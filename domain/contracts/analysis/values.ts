@@ -35,7 +35,7 @@ import type { Candidate } from './values/candidate.ts';
 import { clauseValues } from './values/clauses.ts';
 import { definitionsIn, meansDefinition } from './values/definitions.ts';
 import { formValues } from './values/forms.ts';
-import { headedEntries } from './values/headed-entries.ts';
+import { headedEntries, promptedEntries } from './values/headed-entries.ts';
 import { type LabelContext, labelledValues } from './values/labels.ts';
 import { linesOf, rowCells, type Span, subSpan, withNextLine } from './values/lines.ts';
 import { isEntitySuffix } from './values/names.ts';
@@ -263,6 +263,7 @@ export function detectValues(text: string, placeholders: readonly Finding[] = []
   candidates.push(
     ...formValues(text, lines),
     ...headedEntries(lines, (line) => blankLines.has(line.text.trim())),
+    ...promptedEntries(lines),
   );
   const stretches = noValueStretches(text, lines, placeholders);
   const open =

@@ -105,3 +105,69 @@ export function headedEntries(
   }
   return found;
 }
+
+/**
+ * A heading over a question and its answer: a form's annex or schedule that asks, section by
+ * section, what the parties fill in (the EU's standard contractual clauses: `Data subjects` / `The
+ * personal data transferred concern the following categories of data subjects:` / the answer). The
+ * heading is a short line, capitalised, with no full stop or colon; the question ends with a colon
+ * on the line under it; the answer is the lines under the question up to the next heading (at most
+ * `MAX_ENTRY_LINES`, a line that is only a blank's rule or ellipsis being one still to write). As
+ * for headings in capitals, only a run of at least `MIN_RUN` such sections is a form's: a
+ * contract's heading over a list's lead-in ("Definitions" / "In this Agreement:") stands alone.
+ */
+const SHORT_HEADING = /^\p{Lu}[\p{L}\p{N} ,'’&/()-]{1,80}$/u;
+const MAX_HEADING_WORDS = 8;
+const MAX_QUESTION_CHARS = 300;
+/** A line a form leaves to write on: rules, dots or an ellipsis only. */
+const BLANK_LINE = /^[_＿.…\s]+$/;
+
+interface Prompted {
+  heading: string;
+  answers: Span[];
+  /** The line after the section. */
+  next: number;
+}
+
+function promptedAt(lines: readonly Span[], at: number): Prompted | null {
+  const heading = lines[at]?.text ?? '';
+  const question = lines[at + 1]?.text ?? '';
+  if (!SHORT_HEADING.test(heading) || heading.split(' ').length > MAX_HEADING_WORDS) return null;
+  if (!question.endsWith(':') || question.length > MAX_QUESTION_CHARS || question.includes('\t')) return null;
+  const answers: Span[] = [];
+  let i = at + 2;
+  for (; i < lines.length && i < at + 2 + MAX_ENTRY_LINES; i += 1) {
+    const line = lines[i]!;
+    if (BLANK_LINE.test(line.text)) continue;
+    // The next section's heading over its question ends this one, as a heading in capitals does.
+    if (SHORT_HEADING.test(line.text) && (lines[i + 1]?.text ?? '').endsWith(':')) break;
+    if (CAPS_HEADING.test(line.text)) break;
+    if (line.text.length > MAX_ENTRY_CHARS || line.text.includes('\t') || line.text.endsWith(':')) break;
+    answers.push(line);
+  }
+  return i > at + 2 ? { heading, answers, next: i } : null;
+}
+
+/** Each answer of a form's run of headed questions, named by its heading. */
+export function promptedEntries(lines: readonly Span[]): Candidate[] {
+  const found: Candidate[] = [];
+  for (let i = 0; i < lines.length; ) {
+    const run: Prompted[] = [];
+    for (let section = promptedAt(lines, i); section; section = promptedAt(lines, section.next))
+      run.push(section);
+    if (run.length >= MIN_RUN)
+      for (const section of run)
+        for (const line of section.answers)
+          if (FREE_TEXT.test(line.text) && !NOT_AN_ENTRY.test(line.text))
+            found.push({
+              type: 'value',
+              name: toSnakeCase(section.heading),
+              named: true,
+              text: line.text,
+              index: line.index,
+              slot: true,
+            });
+    i = run.length > 0 ? run.at(-1)!.next : i + 1;
+  }
+  return found;
+}
