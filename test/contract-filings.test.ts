@@ -117,6 +117,37 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: [/field/],
   },
+  'reads a form’s list of parties: a company under “Name:”, a name with its particles, a long described label, a label asking for several things answered in turn':
+    {
+      lines: [
+        'Annex I. List of parties',
+        'Data exporter(s):',
+        '1.',
+        'Name: Soluciones Marítimas del Cantábrico S.L.',
+        'Contact person’s name, position and contact details: Grace Adeyemi, Chief Operating Officer, grace.adeyemi@smcantabrico.es',
+        'Activities relevant to the data transferred under these Clauses: Ship management and crew agency services for shipowners in Spain.',
+        'Signature and date: August 17, 2027',
+        'Data importer(s):',
+        'Name: Redfern Analytics, Inc.',
+        'Disasters and Other Contingencies: Each party notifies the other before activating its contingency plan, and both parties test failover together.',
+      ],
+      values: [
+        { text: 'Soluciones Marítimas del Cantábrico S.L.' },
+        { name: 'contact_person_s_name', text: 'Grace Adeyemi' },
+        { name: 'position', text: 'Chief Operating Officer' },
+        { name: 'contact_details', text: 'grace.adeyemi@smcantabrico.es' },
+        {
+          name: 'activities_relevant_to_the_data_transferred_under_these_clauses',
+          text: 'Ship management and crew agency services for shipowners in Spain.',
+        },
+        { text: 'August 17, 2027' },
+        { text: 'Redfern Analytics, Inc.' },
+        {
+          text: 'Each party notifies the other before activating its contingency plan, and both parties test failover together.',
+        },
+      ],
+      absent: ['Soluciones Marítimas', 'August 17', 'and both parties test failover together'],
+    },
   'reads dates with the month’s name in French, German, Spanish, Italian, Dutch and Portuguese': {
     lines: [
       'Contrat de services',

@@ -262,18 +262,27 @@ function nextCapitalLabel(text: string, from: number): number {
 
 /**
  * A label line's label may describe its field at length, as forms do ("Name of the organisation
- * exporting the data:", "Naam van de organisatie die de gegevens uitvoert:"): up to eight words,
- * the label's 49 characters still, as a key-terms table's label cell, when most of its words are
- * in lower case. Capitalised words run together past six are names set side by side ("Town of
- * Vinton Roanoke Gas Company Attention:", two notice blocks printed as one line).
+ * exporting the data:", "Activities relevant to the data transferred under these Clauses:"): up to
+ * ten words and 80 characters when most of its words are in lower case. Capitalised words run
+ * together past six are names set side by side ("Town of Vinton Roanoke Gas Company Attention:",
+ * two notice blocks printed as one line).
  */
 const LINE_LABEL_WORDS = 6;
-const DESCRIBED_LABEL_WORDS = 8;
+const DESCRIBED_LABEL_WORDS = 10;
+const DESCRIBED_LABEL_CHARS = 80;
+const DESCRIBED_LABEL = /^\p{Lu}[\p{L}\p{N}'’()&/ .,-]*$/u;
 function isLineLabel(text: string): boolean {
-  if (isLabel(text, LINE_LABEL_WORDS)) return true;
-  const words = text.trim().split(' ');
+  if (text.length <= 50 && isLabel(text, LINE_LABEL_WORDS)) return true;
+  const label = text.trim();
+  const words = label.split(' ');
   const lower = words.filter((word) => /^\p{Ll}/u.test(word)).length;
-  return isLabel(text, DESCRIBED_LABEL_WORDS) && lower * 2 >= words.length;
+  return (
+    label.length <= DESCRIBED_LABEL_CHARS &&
+    words.length <= DESCRIBED_LABEL_WORDS &&
+    DESCRIBED_LABEL.test(label) &&
+    !/[.,]$/.test(label) &&
+    lower * 2 >= words.length
+  );
 }
 
 /** "Label: value", with more signature labels on the same line split apart. */
@@ -284,7 +293,7 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   const signature = /^(?:By|Name|Title|Its|Date|Position|Print Name|Printed Name|Signature)$/i;
   if (
     colon <= 0 ||
-    colon > 50 ||
+    colon > DESCRIBED_LABEL_CHARS ||
     !isLineLabel(span.text.slice(0, colon)) ||
     signature.test(span.text.slice(0, colon).trim())
   ) {
@@ -305,6 +314,8 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
     context.role = ownRole;
     return labelled('party', subSpan(span, colon + 1), null).map((c) => ({ ...c, name: `${ownRole}_name` }));
   }
+  const parts = enumeratedFields(label, subSpan(span, colon + 1));
+  if (parts) return parts;
   // "Effective Date: March 1, 2026", up to a signature label on the same line…
   const next = [...span.text.slice(colon).matchAll(SIGNATURE_LABEL)][0];
   const signatureAt = next ? colon + next.index : span.text.length;
@@ -322,6 +333,34 @@ function labelLine(span: Span, context: LabelContext, role: string | null): Cand
   }
   found.push(...labelled(current, subSpan(span, valueStart, signatureAt), role, true));
   if (next) found.push(...signatureFields(subSpan(span, signatureAt), context.parties, role));
+  return found;
+}
+
+/**
+ * A label that asks for several things at once, and the answer that gives each in turn, set off
+ * by commas: "Contact person’s name, position and contact details: Grace Adeyemi, Chief
+ * Operating Officer, grace@acme.es", "Name and title: Jane Roe, CEO". Each part is a value of its
+ * own, named by what the label asks for; when the parts do not match the label's, the line is read
+ * as any label's (an address holds commas of its own).
+ */
+function enumeratedFields(label: string, value: Span): Candidate[] | null {
+  const asked = label.split(/, | and /);
+  if (asked.length < 2 || asked.length > 4 || asked.some((item) => !item.trim())) return null;
+  // "Name and title", "name, position and contact details"; not a heading's "Disasters and Other
+  // Contingencies", whose answer is a sentence.
+  if (!label.includes(', ') && asked.some((item) => item.trim().split(' ').length > 2)) return null;
+  const answers = value.text.trim().replace(/\.$/, '').split(', ');
+  if (answers.length !== asked.length || answers.some((answer) => !answer || answer.split(' ').length > 8))
+    return null;
+  // A date's or an address's own comma ("August 17, 2027") is no boundary between answers.
+  if (typedValues(value).some((c) => c.text.includes(', '))) return null;
+  const found: Candidate[] = [];
+  let at = value.index + value.text.indexOf(answers[0]!);
+  answers.forEach((answer, i) => {
+    const name = toSnakeCase(asked[i]!);
+    found.push({ type: 'value', name, named: true, text: answer, index: at });
+    at += answer.length + 2;
+  });
   return found;
 }
 

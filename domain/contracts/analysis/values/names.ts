@@ -12,8 +12,12 @@ const ENTITY_SUFFIX_LIST = (
 ).split(' ');
 /** Each suffix also without its final period ("IREYA B.V", "Acme S.A"). */
 const ENTITY_SUFFIXES = new Set(ENTITY_SUFFIX_LIST.flatMap((s) => [s, s.replace(/\.$/, '')]));
-// Not "and": it separates the parties ("between Acme Inc. and Beta LLC").
-const CONNECTORS = new Set(['&', 'of', 'de', 'du', 'da', 'van', 'von', 'der', 'den', 'la', 'le', 'y', 'for']);
+// Not "and": it separates the parties ("between Acme Inc. and Beta LLC"). The particles of
+// French, Spanish, Italian, Portuguese, Dutch and German names ("Soluciones Marítimas del
+// Cantábrico S.L.", "Banca Popolare di Sondrio", "Caixa Geral de Depósitos", "Maria dos Santos").
+const CONNECTORS = new Set(
+  '& of for de du des da del della di do dos das van von der den ter ten zu la le y'.split(' '),
+);
 /** Capitalised words that open a sentence or a description, not a name. */
 const NOT_NAMES = new Set(
   'this the that these such each any all its their his her our your a an in on by for with to as if upon whereas now'.split(

@@ -61,6 +61,18 @@ export function signatureFields(span: Span, parties: readonly Party[], role: str
         : field === 'signatory_title'
           ? titleAt(value.text, parties)
           : dateAt(value.text);
+    // "Name: Redfern Analytics, Inc.": a party's block asks for the organisation's name as a
+    // signature block asks for the signer's; the whole value is a company's name.
+    const organization = field === 'signatory_name' && !text ? wholeOrganization(value) : null;
+    if (organization) {
+      found.push({
+        type: 'party',
+        name: role ? `${role}_name` : 'organization_name',
+        named: true,
+        ...organization,
+      });
+      return;
+    }
     if (!text) return;
     const offset = value.text.indexOf(text);
     found.push({
@@ -72,6 +84,14 @@ export function signatureFields(span: Span, parties: readonly Party[], role: str
     });
   });
   return found;
+}
+
+/** The value when it is wholly a company's name by its legal form ("Redfern Analytics, Inc."), or null. */
+function wholeOrganization(value: Span): { text: string; index: number } | null {
+  const text = value.text.trim();
+  const name = nameAt(text);
+  if (!name?.entity || name.start !== 0 || name.text !== text.replace(/[,;]$/, '')) return null;
+  return { text: name.text, index: value.index + value.text.indexOf(name.text) };
 }
 
 /** The date a signature's "Date:" gives ("March 3, 2026"), or ''. */
