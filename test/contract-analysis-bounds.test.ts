@@ -4,7 +4,7 @@ import { createAiContractAnalyzer } from '../adapters/contract-ai/contract-analy
 import { normalizeLine } from '../adapters/documents/text-format.ts';
 import { countOccurrences, MAX_VARIABLES, toVariables } from '../domain/contracts/analysis/findings.ts';
 import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';
-import { toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
+import { scanPlaceholders, toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
 import { organizationsIn } from '../domain/contracts/analysis/values/organizations.ts';
 import { typedValues } from '../domain/contracts/analysis/values/typed.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
@@ -70,6 +70,9 @@ describe('contract analysis: crafted texts stay linear', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
       '%%A_B%% %%A $B_C$ $B #C_D# #C __D_E__ __D ${e} [[F G]] [[ [\t] $[ ] (___) ___-____ (___ __ day of ___, 20__ __/__/ ',
     ],
+    // A date's blank shaped "____ day of ________, 20__" whose rules run on: the month's rule and
+    // the year's were read split at every place (quadratic in the run).
+    ['a date’s blank whose rules run on', `__ day of ${'_'.repeat(239_000)}x`],
     ['ellipses and dots, after labels or in running text', 'Ab: … Cd : ..... the parties … agree ...... '],
     [
       'dates in six languages, every parser’s months in each window',
@@ -138,6 +141,23 @@ describe('contract analysis: crafted texts stay linear', () => {
     organizationsIn({ text: line, index: 0 }, []);
     expect(performance.now() - started).toBeLessThan(15_000);
   }, 60_000);
+
+  // An empty bracket is a blank when text stands before it on its line or in its cell: looking
+  // back for the line's start from each bracket read the line (for a tab, the text) again each time.
+  it.each([
+    ['one line', 'the Fee [   ] '],
+    ['lines of their own, with no tab', 'the Fee [   ]\n'],
+  ])(
+    'finds the empty brackets of a megabyte of them on %s',
+    (_label, unit) => {
+      const text = unit.repeat(75_000);
+      const started = performance.now();
+      const found = scanPlaceholders(text);
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(found).toHaveLength(75_000);
+    },
+    120_000,
+  );
 
   it('reads the dates of a megabyte line of dates (chrono reads it in windows)', () => {
     const line = 'Jan 1 '.repeat(170_000);

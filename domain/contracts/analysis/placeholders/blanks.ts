@@ -117,10 +117,12 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
  * prints the date's or the number's own words and separators between the rules, so no run of
  * underscores alone is the blank; each shape is one placeholder, named by its label
  * (`Phone: (___) ___-____` → `phone`) or else by what it is (`date`, `phone`). No shape starts
- * inside a run of underscores and each reads a bounded stretch: linear.
+ * inside a run of underscores, and a run is never split two ways: the month's rule and the year's
+ * are set apart by a comma, a space or the century's digits, or are one run (`day of _______`),
+ * so a long run that fails is read once, not once per place it could be cut (quadratic).
  */
 const SHAPED_BLANK =
-  /(?<![_＿\w])(?:(?<day>[_＿]{2,} day of [_＿]{3,},? ?(?:(?:19|20)[_＿]{2}|[_＿]{2,}))|(?<numeric>[_＿]{2,4}\/[_＿]{2,4}\/(?:(?:19|20)[_＿]{2}|[_＿]{2,4}))|(?<phone>\([_＿]{3}\) ?[_＿]{3}[-.][_＿]{4}))(?![_＿\w])/g;
+  /(?<![_＿\w])(?:(?<day>[_＿]{2,} day of (?:[_＿]{3,}(?:,? ?(?:19|20)[_＿]{2}|(?:, ?| )[_＿]{2,})|[_＿]{5,}))|(?<numeric>[_＿]{2,4}\/[_＿]{2,4}\/(?:(?:19|20)[_＿]{2}|[_＿]{2,4}))|(?<phone>\([_＿]{3}\) ?[_＿]{3}[-.][_＿]{4}))(?![_＿\w])/g;
 
 export function scanShapedBlanks(text: string): Finding[] {
   const found: Finding[] = [];
