@@ -62,13 +62,14 @@ function readBracket(text: string, open: number, close: number): Finding | null 
 
 /**
  * Brackets holding only white space: a blank where a form leaves room to write (`between [        ]
- * and`: a wide gap, which the text keeps as a tab), or after a currency sign (`$[ ]`). A checkbox
- * (`[ ] Yes`, `[  ] No`) holds a space or two, and a wider one stands first on its line or cell.
+ * and`: a wide gap, four spaces or more or a tab), or after a currency sign (`$[ ]`). A checkbox
+ * (`[ ] Yes`, `Please tick: [   ] No`) holds up to three spaces, and a wider one stands first on
+ * its line or cell.
  */
 function spacedBlank(text: string, open: number, raw: string): boolean {
   if (!/^[ \t\u00a0]+$/.test(raw)) return false;
   if (/[$€£]/.test(text[open - 1] ?? '')) return true;
-  return (raw.includes('\t') || raw.length >= 3) && writtenBefore(text, open);
+  return (raw.includes('\t') || raw.length >= 4) && writtenBefore(text, open);
 }
 
 /**
