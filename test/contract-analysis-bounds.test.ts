@@ -4,7 +4,7 @@ import { createAiContractAnalyzer } from '../adapters/contract-ai/contract-analy
 import { normalizeLine } from '../adapters/documents/text-format.ts';
 import { countOccurrences, MAX_VARIABLES, toVariables } from '../domain/contracts/analysis/findings.ts';
 import { analyzeOffline } from '../domain/contracts/analysis/offline-analysis.ts';
-import { toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
+import { scanPlaceholders, toSnakeCase } from '../domain/contracts/analysis/placeholders.ts';
 import { organizationsIn } from '../domain/contracts/analysis/values/organizations.ts';
 import { typedValues } from '../domain/contracts/analysis/values/typed.ts';
 import { startOpenAiStandIn } from './helpers/openai-stand-in.ts';
@@ -70,6 +70,9 @@ describe('contract analysis: crafted texts stay linear', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: `${name}` is the placeholder convention under test
       '%%A_B%% %%A $B_C$ $B #C_D# #C __D_E__ __D ${e} [[F G]] [[ [\t] $[ ] (___) ___-____ (___ __ day of ___, 20__ __/__/ ',
     ],
+    // A date's blank shaped "____ day of ________, 20__" whose rules run on: the month's rule and
+    // the year's were read split at every place (quadratic in the run).
+    ['a date’s blank whose rules run on', `__ day of ${'_'.repeat(239_000)}x`],
     ['ellipses and dots, after labels or in running text', 'Ab: … Cd : ..... the parties … agree ...... '],
     [
       'dates in six languages, every parser’s months in each window',
@@ -138,6 +141,23 @@ describe('contract analysis: crafted texts stay linear', () => {
     organizationsIn({ text: line, index: 0 }, []);
     expect(performance.now() - started).toBeLessThan(15_000);
   }, 60_000);
+
+  // An empty bracket is a blank when text stands before it on its line or in its cell: looking
+  // back for the line's start from each bracket read the line (for a tab, the text) again each time.
+  it.each([
+    ['one line', 'the Fee [    ] '],
+    ['lines of their own, with no tab', 'the Fee [    ]\n'],
+  ])(
+    'finds the empty brackets of a megabyte of them on %s',
+    (_label, unit) => {
+      const text = unit.repeat(70_000);
+      const started = performance.now();
+      const found = scanPlaceholders(text);
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(found).toHaveLength(70_000);
+    },
+    120_000,
+  );
 
   it('reads the dates of a megabyte line of dates (chrono reads it in windows)', () => {
     const line = 'Jan 1 '.repeat(170_000);
@@ -217,6 +237,72 @@ describe('templates answer no value', () => {
       ...lines,
     ].join('\n');
     expect(analyzeOffline(text, []).filter((v) => v.kind === 'value')).toEqual([]);
+  });
+});
+
+describe('ordinary contracts the placeholder and entry rules leave alone', () => {
+  const signed = (...lines: string[]) =>
+    analyzeOffline(
+      [
+        'This Agreement is made on March 1, 2026 between Acme Inc. ("Acme") and Globex LLC ("Globex").',
+        ...lines,
+      ].join('\n'),
+      [],
+    ).map((v) => [v.kind, v.name, v.text]);
+  const PARTIES = [
+    ['value', 'agreement_date', 'March 1, 2026'],
+    ['value', 'party_1_name', 'Acme Inc.'],
+    ['value', 'party_2_name', 'Globex LLC'],
+  ];
+
+  it.each([
+    [
+      // Python's names and Markdown's bold are one word between double underscores; a merge field
+      // is in capitals or snake_case (`__START_DATE__`, `__start_date__`).
+      'Python’s names and bold text between double underscores',
+      ['The installer calls __init__ and __main__ as described in the __Manual__.'],
+    ],
+    [
+      // Dot leaders run from a heading to its page number, with or without a colon after it.
+      'a table of contents’ dot leaders after a colon',
+      ['CONTENTS', 'Definitions: ........................ 1', 'Purchase Price: ..................... iv'],
+    ],
+    [
+      // A checkbox holds up to three spaces; a blank to write in is wider.
+      'checkboxes after a prompt and after an option',
+      ['Please tick: [   ] Yes [   ] No'],
+    ],
+    [
+      'an ellipsis leaving words out of a sentence after a label',
+      ['Note: … the remainder of this section is omitted.'],
+    ],
+    [
+      // A contract's headings over lists' lead-ins drafted with "shall" or "this Agreement", three in
+      // a row, are its clauses: no form's questions.
+      'a contract’s headings over lead-ins, each over its list',
+      [
+        'Definitions',
+        'In this Agreement:',
+        'Affiliate means any entity that controls a party.',
+        'Services',
+        'The Supplier shall:',
+        'Deliver the goods to the Customer’s site.',
+        'Payment',
+        'The Customer shall pay as follows:',
+        'Invoices are paid on receipt.',
+      ],
+    ],
+  ])('reads no placeholder and no value in %s', (_label, lines) => {
+    expect(signed(...lines)).toEqual(PARTIES);
+  });
+
+  it('still reads a merge field between double underscores, a labelled dotted blank and its unit', () => {
+    expect(signed('The term starts on __START_DATE__ or __end_date__.', 'Prix : ........ EUR')).toEqual([
+      ...PARTIES,
+      ['placeholder', 'start_date', '__START_DATE__'],
+      ['placeholder', 'end_date', '__end_date__'],
+      ['placeholder', 'prix', 'Prix : ........'],
+    ]);
   });
 });
 

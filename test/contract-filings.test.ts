@@ -170,6 +170,27 @@ const GENERAL_CONVENTIONS: Record<string, PartyCase> = {
     ],
     absent: [/jours/, /^le /, /^am /, /^il /],
   },
+  // Dutch's juni, juli and oktober are no English month, and German writes its day with a full
+  // stop before the months it shares with English: each language's parser reads the date whole.
+  'reads the Dutch months no other language writes alike, a German day before a month English shares, and no law’s date':
+    {
+      lines: [
+        'Overeenkomst',
+        'Getekend te Utrecht op 1 juni 2026, verlengd op 2 juli 2026 en op 15 oktober 2026.',
+        'Dieser Vertrag wird am 3. Juli 2026 geschlossen und am 1. April 2027 verlängert.',
+        // A law's date, as the EU cites its acts: the same in every contract that cites it.
+        'Definities als in Richtlijn 95/46/EG van het Europees Parlement en de Raad van 24 oktober 1995.',
+        'As in Directive 95/46/EC of the European Parliament and of the Council of 24 October 1995.',
+      ],
+      values: [
+        { text: '1 juni 2026' },
+        { text: '2 juli 2026' },
+        { text: '15 oktober 2026' },
+        { text: '3. Juli 2026' },
+        { text: '1. April 2027' },
+      ],
+      absent: ['Juli 2026', 'April 2027', /1995/],
+    },
   'reads a unit whose name holds “of”, and a draft’s unit whose institution is still blank': {
     lines: [
       'Data Use Agreement',

@@ -117,10 +117,12 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
  * prints the date's or the number's own words and separators between the rules, so no run of
  * underscores alone is the blank; each shape is one placeholder, named by its label
  * (`Phone: (___) ___-____` → `phone`) or else by what it is (`date`, `phone`). No shape starts
- * inside a run of underscores and each reads a bounded stretch: linear.
+ * inside a run of underscores, and a run is never split two ways: the month's rule and the year's
+ * are set apart by a comma, a space or the century's digits, or are one run (`day of _______`),
+ * so a long run that fails is read once, not once per place it could be cut (quadratic).
  */
 const SHAPED_BLANK =
-  /(?<![_＿\w])(?:(?<day>[_＿]{2,} day of [_＿]{3,},? ?(?:(?:19|20)[_＿]{2}|[_＿]{2,}))|(?<numeric>[_＿]{2,4}\/[_＿]{2,4}\/(?:(?:19|20)[_＿]{2}|[_＿]{2,4}))|(?<phone>\([_＿]{3}\) ?[_＿]{3}[-.][_＿]{4}))(?![_＿\w])/g;
+  /(?<![_＿\w])(?:(?<day>[_＿]{2,} day of (?:[_＿]{3,}(?:,? ?(?:19|20)[_＿]{2}|(?:, ?| )[_＿]{2,})|[_＿]{5,}))|(?<numeric>[_＿]{2,4}\/[_＿]{2,4}\/(?:(?:19|20)[_＿]{2}|[_＿]{2,4}))|(?<phone>\([_＿]{3}\) ?[_＿]{3}[-.][_＿]{4}))(?![_＿\w])/g;
 
 export function scanShapedBlanks(text: string): Finding[] {
   const found: Finding[] = [];
@@ -141,8 +143,8 @@ export function scanShapedBlanks(text: string): Finding[] {
  * Blanks drawn with an ellipsis or a row of dots, as continental European forms and the EU's
  * published forms draw them (`Functie: …`, `Nom : ..........`, a line that is only `…` under a
  * label ending its line with a colon): named by that label. An ellipsis in running text
- * ("the parties …") and dot leaders of a table of contents have no such label and are left alone;
- * a signature's dots (`Signature: ……`) are signed by hand.
+ * ("the parties …", "Note: … the rest") and a table of contents' dot leaders (which end at a page
+ * number) are left alone; a signature's dots (`Signature: ……`) are signed by hand.
  */
 export function scanDottedBlanks(text: string): Finding[] {
   const found: Finding[] = [];
@@ -159,6 +161,12 @@ export function scanDottedBlanks(text: string): Finding[] {
     }
     const label = labelBefore(text, start, Math.max(floor, lineStart));
     floor = end;
+    // A table of contents' dot leaders run to a page number ("Definitions: ........ 1"), and one
+    // ellipsis before a sentence's words leaves words out of it ("Note: … the rest is omitted"); a
+    // blank ends its line, stands before the next label ("Tel.: …; fax …") or its unit ("…… EUR").
+    const after = text.slice(end, Math.min(lineEnd, end + MAX_AFTER_RUN));
+    if (lineEnd - end <= MAX_AFTER_RUN && PAGE_NUMBER.test(after)) continue;
+    if (run[0] === '…' && SENTENCE_AFTER.test(after)) continue;
     if (label) {
       const from = labelledStart(label, start);
       found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
@@ -179,6 +187,12 @@ export function scanDottedBlanks(text: string): Finding[] {
   }
   return found;
 }
+
+/** How far after a run of dots or an ellipsis is read for what follows it. */
+const MAX_AFTER_RUN = 40;
+const PAGE_NUMBER = /^[ \t]*(?:\d{1,4}|[ivxlc]{1,7})[ \t]*$/i;
+/** Two words in lower case, the second no label (no colon after it): a sentence going on. */
+const SENTENCE_AFTER = /^ \p{Ll}[\p{L}'’-]* \p{Ll}[\p{L}'’-]*(?![\p{L}'’-]| ?:)/u;
 
 /** How long the label on a line of its own, over a blank's line, may be. */
 const MAX_LINE_LABEL = 120;

@@ -62,14 +62,28 @@ function readBracket(text: string, open: number, close: number): Finding | null 
 
 /**
  * Brackets holding only white space: a blank where a form leaves room to write (`between [        ]
- * and`: a wide gap, which the text keeps as a tab), or after a currency sign (`$[ ]`). A checkbox
- * (`[ ] Yes`, `[  ] No`) holds a space or two, and a wider one stands first on its line or cell.
+ * and`: a wide gap, four spaces or more or a tab), or after a currency sign (`$[ ]`). A checkbox
+ * (`[ ] Yes`, `Please tick: [   ] No`) holds up to three spaces, and a wider one stands first on
+ * its line or cell.
  */
 function spacedBlank(text: string, open: number, raw: string): boolean {
   if (!/^[ \t\u00a0]+$/.test(raw)) return false;
   if (/[$€£]/.test(text[open - 1] ?? '')) return true;
-  const lineStart = Math.max(text.lastIndexOf('\n', open), text.lastIndexOf('\t', open - 1)) + 1;
-  return (raw.includes('\t') || raw.length >= 3) && text.slice(lineStart, open).trim() !== '';
+  return (raw.includes('\t') || raw.length >= 4) && writtenBefore(text, open);
+}
+
+/**
+ * Whether the line or table cell holds text before `at`. Read back over white space only, not to
+ * the line's start: a search back for the line's start from each bracket would read a long line
+ * (or, for a tab, the whole text before it) once per bracket, quadratic.
+ */
+function writtenBefore(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i -= 1) {
+    const char = text[i]!;
+    if (char === '\n' || char === '\t') return false;
+    if (char.trim() !== '') return true;
+  }
+  return false;
 }
 
 /** The end of a section or article reference: "Section 2.01 ", "ARTICLE IV ", "Sec. 5 ", "or 10.2 ". */

@@ -113,8 +113,10 @@ export function headedEntries(
  * heading is a short line, capitalised, with no full stop or colon; the question ends with a colon
  * on the line under it; the answer is the lines under the question up to the next heading (at most
  * `MAX_ENTRY_LINES`, a line that is only a blank's rule or ellipsis being one still to write). As
- * for headings in capitals, only a run of at least `MIN_RUN` such sections is a form's: a
- * contract's heading over a list's lead-in ("Definitions" / "In this Agreement:") stands alone.
+ * for headings in capitals, only a run of at least `MIN_RUN` such sections is a form's, and only
+ * answers in plain words are read (`isFreeText`). A contract's heading over a list's lead-in
+ * ("Definitions" / "In this Agreement:", "Services" / "The Supplier shall:") is no question: the
+ * lead-in is drafted in the contract's language of obligation.
  */
 const SHORT_HEADING = /^\p{Lu}[\p{L}\p{N} ,'’&/()-]{1,80}$/u;
 const MAX_HEADING_WORDS = 8;
@@ -134,6 +136,9 @@ function promptedAt(lines: readonly Span[], at: number): Prompted | null {
   const question = lines[at + 1]?.text ?? '';
   if (!SHORT_HEADING.test(heading) || heading.split(' ').length > MAX_HEADING_WORDS) return null;
   if (!question.endsWith(':') || question.length > MAX_QUESTION_CHARS || question.includes('\t')) return null;
+  // "The Supplier shall:", "In this Agreement:": a lead-in drafted in a contract's language of
+  // obligation is the contract's own list, not a form's question.
+  if (CLAUSE_LANGUAGE.test(question)) return null;
   const answers: Span[] = [];
   let i = at + 2;
   for (; i < lines.length && i < at + 2 + MAX_ENTRY_LINES; i += 1) {
@@ -158,7 +163,7 @@ export function promptedEntries(lines: readonly Span[]): Candidate[] {
     if (run.length >= MIN_RUN)
       for (const section of run)
         for (const line of section.answers)
-          if (FREE_TEXT.test(line.text) && !NOT_AN_ENTRY.test(line.text))
+          if (isFreeText(line))
             found.push({
               type: 'value',
               name: toSnakeCase(section.heading),

@@ -50,7 +50,10 @@ const OTHER_LANGUAGES: { parser: typeof chrono.casual; months: RegExp }[] = [
   },
   {
     parser: de.casual,
-    months: /(?<!\p{L})(?:Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)(?!\p{L})/iu,
+    // April, August, September and November are English too: German writes its day with a full
+    // stop before them ("1. April 2026"), which chrono's English parser leaves out.
+    months:
+      /(?<!\p{L})(?:Januar|Jänner|Februar|März|Mai|Juni|Juli|Oktober|Dezember)(?!\p{L})|\d\. ?(?:April|August|September|November)(?!\p{L})/iu,
   },
   {
     parser: es.casual,
@@ -62,7 +65,11 @@ const OTHER_LANGUAGES: { parser: typeof chrono.casual; months: RegExp }[] = [
     months:
       /(?<!\p{L})(?:gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre)(?!\p{L})/iu,
   },
-  { parser: nl.casual, months: /(?<!\p{L})(?:januari|februari|maart|mei|augustus)(?!\p{L})/iu },
+  // April, september, november and december are read by the English parser.
+  {
+    parser: nl.casual,
+    months: /(?<!\p{L})(?:januari|februari|maart|mei|juni|juli|augustus|oktober)(?!\p{L})/iu,
+  },
   {
     parser: pt.casual,
     months:
@@ -248,7 +255,21 @@ function dates(line: string): { start: number; end: number }[] {
     if (to >= line.length) break;
     from = Math.max(from + 1, to - CHRONO_OVERLAP);
   }
-  return found;
+  return outermost(found);
+}
+
+/**
+ * The dates no other date holds: two languages' parsers may read the same date, one of them only
+ * its month and year ("1. Juli 2026": the German parser reads it whole, the Dutch "Juli 2026").
+ */
+function outermost(dates: { start: number; end: number }[]): { start: number; end: number }[] {
+  const sorted = dates.toSorted((a, b) => a.start - b.start || b.end - a.end);
+  let end = -1;
+  return sorted.filter((date) => {
+    if (date.end <= end) return false;
+    end = date.end;
+    return true;
+  });
 }
 
 /** A range ("February 8, 2018 to May 3, 2018") is two dates. */
@@ -265,6 +286,15 @@ function rangeParts(text: string): { start: number; text: string }[] {
 }
 
 /** The date chrono read at `index`, without a leading preposition or a trailing time, or null. */
+/**
+ * Before the date a legal act was adopted, as the EU cites its acts ("Directive 95/46/EC of the
+ * European Parliament and of the Council of 24 October 1995", "… en de Raad van 24 oktober 1995",
+ * "… des Rates vom 24. Oktober 1995", "… du Conseil du 24 octobre 1995"): the law's date, the same
+ * in every contract that cites it, not the deal's.
+ */
+const ADOPTED_BY =
+  /\b(?:Council|Commission|Raad|Commissie|Rates|Kommission|Conseil|Consejo|Comisión|Consiglio|Commissione|Conselho|Comissão) (?:of|van|vom|du|del|de|do) $/;
+
 function oneDate(line: string, index: number, read: string): { start: number; end: number } | null {
   let text = read;
   let start = index;
@@ -285,6 +315,7 @@ function oneDate(line: string, index: number, read: string): { start: number; en
   const named =
     (MONTH.test(text) || OTHER_LANGUAGES.some((l) => l.months.test(text))) && /\d{4}|'\d\d/.test(text);
   if (!numeric && !named) return null;
+  if (ADOPTED_BY.test(line.slice(Math.max(0, start - 30), start))) return null;
   const end = start + text.length;
   const dayOf = DAY_OF.exec(line.slice(Math.max(0, start - 20), start));
   if (dayOf) start -= dayOf[0].length;
