@@ -108,6 +108,18 @@ const PARTIES_WRITTEN_DRAFT_VARIABLES = [
   ['value', 'recognition', 'Thanks in the opening remarks of each day.'],
 ];
 
+/**
+ * A form printed with its issuer's name and a rule for the other party, defined right after it:
+ * the rule is the other party's blank, so the form is still blank and its clause's term is the
+ * issuer's wording.
+ */
+const ISSUER_FORM = docx([
+  'This Licence Agreement is made on ____________ between The Apache Software Foundation ("Foundation") and ____________ ("You").',
+  '1. You grant the Foundation a licence for 10 years.',
+]);
+
+const ISSUER_FORM_VARIABLES = [['placeholder', 'you_name', '____________']];
+
 /** A negotiated draft: parties filled, alternatives in brackets, an instruction, an example, a drafting note. */
 const NEGOTIATED_DRAFT = docx([
   'This Supply Agreement is made as of April 2, 2026 between Harbor Foods Ltd. (the "Buyer") and Okapi Farms LLC (the "Seller").',
@@ -651,6 +663,7 @@ const DOCUMENTS = {
   order: HALF_FILLED_ORDER,
   form: BLANK_PARTIES_FORM,
   written: PARTIES_WRITTEN_DRAFT,
+  issuer: ISSUER_FORM,
   draft: NEGOTIATED_DRAFT,
   standard: STANDARD_FORM,
   redacted: REDACTED_CONTRACT,
@@ -692,6 +705,11 @@ describe('POST /api/contracts/import: drafts hold both kinds, decided per span',
       'a draft whose parties are written and its date still blank: its clauses’ values, and entries beside one to write',
       'written',
       PARTIES_WRITTEN_DRAFT_VARIABLES,
+    ],
+    [
+      'a form printed with its issuer’s name: the other party’s rule, named by its definition, and no clause value',
+      'issuer',
+      ISSUER_FORM_VARIABLES,
     ],
     [
       'a negotiated draft: no value inside brackets, an instruction, an example or a drafting note',

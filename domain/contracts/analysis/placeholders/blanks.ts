@@ -95,6 +95,14 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
         kind: 'placeholder',
         text: text.slice(from, end),
       });
+    } else if (definedAfter(text, end)) {
+      // "between ____________ ("You")": the definition after a party's blank names it.
+      found.push({
+        index: start,
+        name: definedAfter(text, end)!,
+        kind: 'placeholder',
+        text: text.slice(start, end),
+      });
     } else {
       // "________ (insert Contractor Company name)": the instruction after the blank names it.
       const instruction = INSTRUCTION_AFTER.exec(text.slice(end, end + MAX_INSTRUCTION));
@@ -200,6 +208,24 @@ const MAX_LINE_LABEL = 120;
 function lineEndAt(text: string, from: number): number {
   const end = text.indexOf('\n', from);
   return end < 0 ? text.length : end;
+}
+
+/** A defined term right after a blank: ` (the "Company")`, ` (hereinafter "Buyer")`. */
+const DEFINED_AFTER = /^,? \((?:the |hereinafter |hereinafter the )?["“]([\p{L}][\p{L} ]{0,38})["”]\)/u;
+/** A term that defines a date, a sum or a place, not a party: its blank is the term itself. */
+const NOT_A_PARTY_TERM = /(?:^|\s)(?:date|term|period|fee|fees|price|amount|address)$/i;
+
+/**
+ * The name a definition right after a blank gives it: `[●] (the "Company")` → `company_name`,
+ * `____________ ("You")` → `you_name`, `____ (the "Effective Date")` → `effective_date`; or null.
+ * Contracts define each party, and a date or a sum, right after the words that name it.
+ */
+export function definedAfter(text: string, end: number): string | null {
+  const defined = DEFINED_AFTER.exec(text.slice(end, end + 60));
+  if (!defined) return null;
+  const term = toSnakeCase(defined[1]!);
+  const name = NOT_A_PARTY_TERM.test(defined[1]!) ? term : `${term}_name`;
+  return isPlausibleName(name) ? name : null;
 }
 
 const SIGNATURE_BEFORE = /(?:^|\s)(?:by|signature|signed|sign here|initials?|witness)$/i;

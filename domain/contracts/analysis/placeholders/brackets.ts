@@ -1,7 +1,7 @@
 import type { Finding } from '../findings.ts';
-import { labelBefore, labelledStart } from './blanks.ts';
+import { definedAfter, labelBefore, labelledStart } from './blanks.ts';
 import { isDescription } from './descriptions.ts';
-import { descriptionName, isPlausibleName, nameAround, toSnakeCase } from './names.ts';
+import { descriptionName, isPlausibleName, nameAround } from './names.ts';
 
 /**
  * Square brackets: `[Company Name]`, a description of any length (`[Full name of the authorized
@@ -96,9 +96,6 @@ function isBlank(content: string): boolean {
   return /^[$€£]?[ _＿●•·….-]*%?$/.test(content) && /_|＿|●|•|·|…|\.\.\./.test(content);
 }
 
-/** A defined term right after a blank: ` (the "Company")`, ` (hereinafter "Buyer")`. */
-const DEFINED_AFTER = /^,? \((?:the |hereinafter |hereinafter the )?["“]([\p{L}][\p{L} ]{0,38})["”]\)/u;
-
 /**
  * A blank named by its label (`Purchase Price: $[_____]` → `purchase_price`; its text is the
  * label and the blank, or the blank alone in a table cell), or else by the
@@ -112,9 +109,7 @@ function blankFinding(text: string, start: number, end: number): Finding | null 
     const from = labelledStart(label, start);
     return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
   }
-  // "between [●] (the "Company") and …": the definition after a party's blank names it.
-  const defined = DEFINED_AFTER.exec(text.slice(end, end + 60));
-  const name = defined ? `${toSnakeCase(defined[1]!)}_name` : nameAround(text, start, end);
+  const name = definedAfter(text, end) ?? nameAround(text, start, end);
   if (!isPlausibleName(name)) return null;
   return { index: start, name, kind: 'placeholder', text: text.slice(start, end) };
 }
