@@ -64,9 +64,13 @@ export interface Label {
   ownCell: boolean;
 }
 
-/** Where a labelled blank's text starts: at its label, or at the blank when it is a cell. */
-export function labelledStart(label: Label, blank: number): number {
-  return label.ownCell ? blank : label.index;
+/**
+ * A blank named by its label: its text runs from the label to the blank's end, or is the blank
+ * alone when the blank is a table cell of its own.
+ */
+export function labelledBlank(text: string, label: Label, blank: number, end: number): Finding {
+  const from = label.ownCell ? blank : label.index;
+  return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
 }
 
 export function scanUnderscoreBlanks(text: string): Finding[] {
@@ -87,22 +91,11 @@ export function scanUnderscoreBlanks(text: string): Finding[] {
     }
     const start = text[underscores - 1] === '$' ? underscores - 1 : underscores;
     const label = labelBefore(text, start, floor);
-    if (label) {
-      const from = labelledStart(label, start);
-      found.push({
-        index: from,
-        name: label.name,
-        kind: 'placeholder',
-        text: text.slice(from, end),
-      });
-    } else if (definedAfter(text, end)) {
+    const defined = label ? null : definedAfter(text, end);
+    if (label) found.push(labelledBlank(text, label, start, end));
+    else if (defined) {
       // "between ____________ ("You")": the definition after a party's blank names it.
-      found.push({
-        index: start,
-        name: definedAfter(text, end)!,
-        kind: 'placeholder',
-        text: text.slice(start, end),
-      });
+      found.push({ index: start, name: defined, kind: 'placeholder', text: text.slice(start, end) });
     } else {
       // "________ (insert Contractor Company name)": the instruction after the blank names it.
       const instruction = INSTRUCTION_AFTER.exec(text.slice(end, end + MAX_INSTRUCTION));
@@ -140,8 +133,7 @@ export function scanShapedBlanks(text: string): Finding[] {
     const label = labelBefore(text, m.index, Math.max(0, m.index - MAX_LABEL));
     // A label names it when it says what it is ("Date of Birth", "Telephone"): "Dated this" is wording.
     if (label?.name.includes(what === 'phone' ? 'phone' : 'date') && label.name !== 'dated') {
-      const from = labelledStart(label, m.index);
-      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+      found.push(labelledBlank(text, label, m.index, end));
     } else found.push({ index: m.index, name: what, kind: 'placeholder', text: m[0] });
   }
   return found;
@@ -176,8 +168,7 @@ export function scanDottedBlanks(text: string): Finding[] {
     if (lineEnd - end <= MAX_AFTER_RUN && PAGE_NUMBER.test(after)) continue;
     if (run[0] === '…' && SENTENCE_AFTER.test(after)) continue;
     if (label) {
-      const from = labelledStart(label, start);
-      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+      found.push(labelledBlank(text, label, start, end));
       continue;
     }
     // A line that is the run alone, under a label ending the line above ("Andere gegevens ter
@@ -266,8 +257,7 @@ export function scanCornerBlanks(text: string): Finding[] {
     // `Signature: ⎣____⎦`, `By: ⎣`: signed by hand, as a signature line of underscores is.
     if (!label && SIGNATURE_BEFORE.test(withoutColon(lineBefore))) continue;
     if (label) {
-      const from = labelledStart(label, dollar);
-      found.push({ index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) });
+      found.push(labelledBlank(text, label, dollar, end));
       continue;
     }
     const name = nameAround(text, start, end);

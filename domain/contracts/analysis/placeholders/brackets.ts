@@ -1,5 +1,5 @@
 import type { Finding } from '../findings.ts';
-import { definedAfter, labelBefore, labelledStart } from './blanks.ts';
+import { definedAfter, labelBefore, labelledBlank } from './blanks.ts';
 import { isDescription } from './descriptions.ts';
 import { descriptionName, isPlausibleName, nameAround } from './names.ts';
 
@@ -106,8 +106,7 @@ function isBlank(content: string): boolean {
 function blankFinding(text: string, start: number, end: number): Finding | null {
   const label = labelBefore(text, start, Math.max(0, start - 200));
   if (label) {
-    const from = labelledStart(label, start);
-    return { index: from, name: label.name, kind: 'placeholder', text: text.slice(from, end) };
+    return labelledBlank(text, label, start, end);
   }
   const name = definedAfter(text, end) ?? nameAround(text, start, end);
   if (!isPlausibleName(name)) return null;

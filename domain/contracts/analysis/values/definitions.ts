@@ -5,8 +5,9 @@
  */
 import { toSnakeCase } from '../placeholders.ts';
 import type { Candidate } from './candidate.ts';
+import { namesInstitution } from './institutions.ts';
 import type { Span } from './lines.ts';
-import { nameAt, namesInstitution } from './names.ts';
+import { nameAt } from './names.ts';
 
 /** A parenthesised definition: `(the "Provider")`, `(hereinafter "Acme" or the "Company")`. */
 export interface Definition {

@@ -16,7 +16,14 @@ import {
   signatoryName,
   signatureFields,
 } from './signature-fields.ts';
-import { isClause, isHeaderRow, isLabel, isLabelRow } from './table-rows.ts';
+import {
+  DESCRIBED_LABEL_CHARS,
+  isClause,
+  isHeaderRow,
+  isLabel,
+  isLabelRow,
+  isLineLabel,
+} from './table-rows.ts';
 import { typedValues } from './typed.ts';
 
 /** What the lines before tell about the one being read. */
@@ -258,31 +265,6 @@ function nextCapitalLabel(text: string, from: number): number {
     if (label) return colon - label[1]!.length;
   }
   return -1;
-}
-
-/**
- * A label line's label may describe its field at length, as forms do ("Name of the organisation
- * exporting the data:", "Activities relevant to the data transferred under these Clauses:"): up to
- * ten words and 80 characters when most of its words are in lower case. Capitalised words run
- * together past six are names set side by side ("Town of Vinton Roanoke Gas Company Attention:",
- * two notice blocks printed as one line).
- */
-const LINE_LABEL_WORDS = 6;
-const DESCRIBED_LABEL_WORDS = 10;
-const DESCRIBED_LABEL_CHARS = 80;
-const DESCRIBED_LABEL = /^\p{Lu}[\p{L}\p{N}'’()&/ .,-]*$/u;
-function isLineLabel(text: string): boolean {
-  if (text.length <= 50 && isLabel(text, LINE_LABEL_WORDS)) return true;
-  const label = text.trim();
-  const words = label.split(' ');
-  const lower = words.filter((word) => /^\p{Ll}/u.test(word)).length;
-  return (
-    label.length <= DESCRIBED_LABEL_CHARS &&
-    words.length <= DESCRIBED_LABEL_WORDS &&
-    DESCRIBED_LABEL.test(label) &&
-    !/[.,]$/.test(label) &&
-    lower * 2 >= words.length
-  );
 }
 
 /** "Label: value", with more signature labels on the same line split apart. */

@@ -3,6 +3,7 @@
  * (with "&", "of", "de", "van", …, between them) and a legal-entity suffix after a comma
  * ("Acme, Inc."), stopping at the descriptor that follows (", a Delaware corporation").
  */
+import { INSTITUTION_HEADS } from './institutions.ts';
 
 /** Legal-entity suffixes, lower case without trailing comma. */
 const ENTITY_SUFFIX_LIST = (
@@ -177,29 +178,6 @@ const FORM_IN_WORDS = /\b(?:joint stock|limited liability|additional liability) 
 export function quotedNameAfter(form: string, rest: string): number {
   if (!FORM_IN_WORDS.test(form)) return 0;
   return /^ [“"«]\p{Lu}[^”"»\n]{0,60}[”"»]/u.exec(rest)?.[0].length ?? 0;
-}
-
-/**
- * The head nouns that public bodies and institutions are named by instead of a legal form: "U.S.
- * Small Business Administration", "Federal Election Commission", "Northvale Medical University",
- * "Centre for Brain Imaging Research", "Institut Valmont de recherche biomédicale" (English, French
- * and German spellings). Lower case.
- */
-export const INSTITUTION_HEADS = new Set(
-  (
-    'university universities institute institution centre center administration commission agency ' +
-    'department ministry authority foundation trust hospital college school academy council ' +
-    'laboratory laboratories society association museum library ' +
-    'université institut unité centre laboratoire école fondation département hôpital ' +
-    'universität institut stiftung klinikum hochschule akademie zentrum ' +
-    // A unit's head nouns: "Clinical Research Unit", "Faculty of Law", "Abteilung für Radiologie".
-    'unit division faculty clinic faculté clinique fakultät abteilung klinik zentrums'
-  ).split(' '),
-);
-
-/** Whether a name holds an institution's or a unit's head noun (`INSTITUTION_HEADS`), as a word of its own. */
-export function namesInstitution(name: string): boolean {
-  return name.split(' ').some((word) => INSTITUTION_HEADS.has(word.toLowerCase()));
 }
 
 /** A generational suffix, as a person's name carries it after a comma: "Jr.", "Sr.", "II", "III", "IV". */

@@ -5,6 +5,7 @@
 
 import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
+import { namesInstitution } from './institutions.ts';
 import type { Span } from './lines.ts';
 import {
   entityBefore,
@@ -12,7 +13,6 @@ import {
   isCapitalised,
   isEntitySuffix,
   isInnerAnd,
-  namesInstitution,
   quotedNameAfter,
 } from './names.ts';
 import type { Party } from './parties.ts';
@@ -162,12 +162,7 @@ export function unitsOf(line: Span): Candidate[] {
     const leads = [...line.text.slice(from, m.index).matchAll(NAME_LEAD)].map(
       (lead) => from + lead.index + lead[0].length + 1,
     );
-    let unitAt = leads.at(-1) ?? -1;
-    for (let k = leads.length - 1; k >= 0; k -= 1)
-      if (namesInstitution(line.text.slice(leads[k], m.index))) {
-        unitAt = leads[k]!;
-        break;
-      }
+    const unitAt = leads.findLast((at) => namesInstitution(line.text.slice(at, m.index))) ?? -1;
     const institutionAt = m.index + m[0].length;
     const rest = line.text.slice(institutionAt, institutionAt + MAX_UNIT_NAME + 1);
     const stop = rest.search(/[,;()]|\.?$/);

@@ -7,6 +7,7 @@ import { toSnakeCase } from '../placeholders.ts';
 import { partyNameAt } from './block-columns.ts';
 import type { Candidate } from './candidate.ts';
 import { type Definition, definitionsIn, isShortName, NOT_PARTY_WORDS } from './definitions.ts';
+import { namesInstitution } from './institutions.ts';
 import type { Span } from './lines.ts';
 import {
   describedCompany,
@@ -17,7 +18,6 @@ import {
   isInnerAnd,
   type NameRun,
   nameAt,
-  namesInstitution,
 } from './names.ts';
 
 export interface Party {

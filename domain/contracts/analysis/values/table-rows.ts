@@ -1,7 +1,8 @@
 /**
- * Table rows as forms print them: a label row (`Title of Contractor Employee\tVice President`), a
- * header row naming its columns (`Full Legal Name\tResidential Address\tEmail Address`), two
- * proper names side by side (a cover page's), and a clause set out in a cell.
+ * Labels as forms print them (a label line's, a key-terms cell's), and table rows: a label row
+ * (`Title of Contractor Employee\tVice President`), a header row naming its columns (`Full Legal
+ * Name\tResidential Address\tEmail Address`), two proper names side by side (a cover page's), and a
+ * clause set out in a cell.
  */
 import { cellsOf, type Span } from './lines.ts';
 import { nameAt } from './names.ts';
@@ -20,6 +21,31 @@ export function isLabel(text: string, maxWords = 6): boolean {
   return words <= maxWords;
 }
 const TABLE_LABEL_WORDS = 8;
+
+/**
+ * A label line's label may describe its field at length, as forms do ("Name of the organisation
+ * exporting the data:", "Activities relevant to the data transferred under these Clauses:"): up to
+ * ten words and 80 characters when most of its words are in lower case. Capitalised words run
+ * together past six are names set side by side ("Town of Vinton Roanoke Gas Company Attention:",
+ * two notice blocks printed as one line).
+ */
+const LINE_LABEL_WORDS = 6;
+const DESCRIBED_LABEL_WORDS = 10;
+export const DESCRIBED_LABEL_CHARS = 80;
+const DESCRIBED_LABEL = /^\p{Lu}[\p{L}\p{N}'’()&/ .,-]*$/u;
+export function isLineLabel(text: string): boolean {
+  if (text.length <= 50 && isLabel(text, LINE_LABEL_WORDS)) return true;
+  const label = text.trim();
+  const words = label.split(' ');
+  const lower = words.filter((word) => /^\p{Ll}/u.test(word)).length;
+  return (
+    label.length <= DESCRIBED_LABEL_CHARS &&
+    words.length <= DESCRIBED_LABEL_WORDS &&
+    DESCRIBED_LABEL.test(label) &&
+    !/[.,]$/.test(label) &&
+    lower * 2 >= words.length
+  );
+}
 
 /**
  * A sentence of the contract, not a line of a signature block: many words, many of them in lower
